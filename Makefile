@@ -18,7 +18,10 @@ COPT     ?= -O2 -g
 CFLAGS_IBSEC := $(CSTD) $(CWARN) $(COPT)
 LIBCRYPTO    := -lcrypto
 
-TEST_TARGETS :=
+TEST_TARGETS :=          # run by `make test`; each prints "N passed, N failed"
+BENCH_TARGETS :=         # run by `make bench`; print figures, assert nothing
+REGRESS_LONG_TARGETS :=  # run by `make regress-long`
+LINT_TOPS :=             # top-level RTL modules linted by `make lint` at every LANES
 
 .PHONY: all help deps demo test lint vectors bench regress-long fpga report clean
 
@@ -46,9 +49,19 @@ $(DEPS_STAMP): scripts/deps.sh
 include cmodel/cmodel.mk
 -include verif/verif.mk
 -include fpga/fpga.mk
+-include scripts/flow.mk
 
 test: deps
 	@scripts/run_tests.sh $(TEST_TARGETS)
+
+lint: deps
+	@scripts/lint.sh $(LINT_TOPS)
+
+bench: deps
+	@set -e; for t in $(BENCH_TARGETS); do $(MAKE) --no-print-directory $$t; done
+
+regress-long: deps
+	@scripts/run_tests.sh $(REGRESS_LONG_TARGETS)
 
 clean:
 	rm -rf $(BUILD)
