@@ -1,0 +1,617 @@
+/*
+ * tb_ghash.c — C harness of the GHASH bench: rtl/gf128_clmul.v, gf128_reduce.v,
+ * gf128_mul.v and ghash_engine.v (through verif/ghash/tb_ghash_top.v) against the C model
+ * (cmodel/ghash.h), the model against a private bit-by-bit reference of SP 800-38D
+ * Algorithm 1, and the whole chain against OpenSSL's AES-GCM.
+ *
+ * Multiplier (combinational ports, checked with eval only):
+ *   directed operands (0, the element 1 = 80 00..00, all ones, x, x^127, single bits),
+ *   powers of H (DUT H^i * H^j == model H^(i+j)), random operands; each product against
+ *   ibsec_gf128_mul, its unreduced half against ibsec_gf128_clmul, and random 255-bit
+ *   polynomials through gf128_reduce against ibsec_gf128_reduce.
+ * Engine (clocked): a stream of messages with random H per message, 0..300 data blocks
+ *   plus the length block, split into beats either LANES at a time (last beat shorter)
+ *   or at random (any count 0..LANES per beat), random idle cycles (with garbage on the
+ *   data lines) or none at all (back-to-back), abandoned messages (no s_last), and
+ *   occasional resets in the middle of a message. Every result is compared with
+ *   ibsec_ghash_serial and with the beat-by-beat ibsec_ghash_fold_beat, and must come out
+ *   exactly GHASH_LATENCY cycles after its last beat with that beat's s_user. One message
+ *   in five is a real GCM message: its GHASH is also tag ^ E_K(J0) from OpenSSL.
+ *
+ * Usage: Vtb [--seed N] [--messages N]. Last line: "ghash-L<n>: N passed, N failed".
+ */
+#include <openssl/evp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ghash.h"
+#include "tb_ghash.h"
+#include "tb_util.h"
+
+/* ghash_engine LATENCY: last beat in cycle t -> m_valid in cycle t + 3 */
+#define GHASH_LATENCY 3
+/* data blocks per random message: 0..MAX_DATA_BLOCKS, plus the length block */
+#define MAX_DATA_BLOCKS 300
+#define MAX_BLOCKS      (MAX_DATA_BLOCKS + 1)
+#define MAX_BEATS       (4 * MAX_BLOCKS + 4)
+#define MAX_WORDS       (4 * IBSEC_MAX_LANES)
+#define QUEUE_LEN       64
+
+static const uint8_t GF_ZERO[16];
+static const uint8_t GF_ONE[16] = {0x80};
+static const uint8_t GF_X[16] = {0x40};
+static const uint8_t GF_X127[16] = {[15] = 0x01};
+static const uint8_t GF_R[16] = {0xe1}; /* x^128 mod P = 1 + x + x^2 + x^7 (SP 800-38D §6.3) */
+
+static tb_result res;
+static tb_rng rng;
+static unsigned lanes;
+static unsigned long cycle;
+
+/* ------------------------------------------------------------------------------------ */
+/* Private reference: SP 800-38D §6.3 Algorithm 1, one bit at a time                     */
+/* ------------------------------------------------------------------------------------ */
+
+static int block_bit(const uint8_t *b, unsigned i)
+{
+    return (b[i / 8] >> (7 - i % 8)) & 1;
+}
+
+static void ref_gf128_mul(const uint8_t x[16], const uint8_t y[16], uint8_t out[16])
+{
+    uint8_t z[16] = {0}, v[16];
+    memcpy(v, y, 16);
+    for (unsigned i = 0; i < 128; i++) {
+        if (block_bit(x, i))
+            for (unsigned k = 0; k < 16; k++)
+                z[k] ^= v[k];
+        int lsb = v[15] & 1; /* b127 of V */
+        for (int k = 15; k > 0; k--)
+            v[k] = (uint8_t)((v[k] >> 1) | (v[k - 1] << 7));
+        v[0] >>= 1;
+        if (lsb)
+            v[0] ^= 0xe1; /* R = 11100001 || 0^120 */
+    }
+    memcpy(out, z, 16);
+}
+
+static void ref_ghash(uint8_t y[16], const uint8_t H[16], const uint8_t *blocks, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        for (unsigned k = 0; k < 16; k++)
+            y[k] ^= blocks[16 * i + k];
+        ref_gf128_mul(y, H, y);
+    }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Port packing                                                                          */
+/* ------------------------------------------------------------------------------------ */
+
+static void pack16(uint32_t w[4], const uint8_t b[16])
+{
+    memset(w, 0, 16);
+    tb_pack_block_be(w, 0, b);
+}
+
+static void unpack16(uint8_t b[16], const uint32_t w[4])
+{
+    tb_unpack_block_be(b, w, 0);
+}
+
+/* 255-bit vector p (x^d at bit 254-d) <-> the model's 32-byte layout (x^d = string bit d).
+ * The string is p shifted left by one as a big-endian 256-bit number. */
+static void prod_from_words(uint8_t prod[32], const uint32_t p[8])
+{
+    uint32_t q[8];
+    for (int w = 7; w >= 0; w--)
+        q[w] = (p[w] << 1) | (w ? p[w - 1] >> 31 : 0);
+    tb_unpack_block_be(prod, q, 1);
+    tb_unpack_block_be(prod + 16, q, 0);
+}
+
+static void prod_to_words(uint32_t p[8], const uint8_t prod[32])
+{
+    uint32_t q[8] = {0};
+    tb_pack_block_be(q, 1, prod);
+    tb_pack_block_be(q, 0, prod + 16);
+    for (int w = 0; w < 8; w++)
+        p[w] = (q[w] >> 1) | (w < 7 ? q[w + 1] << 31 : 0);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Multiplier checks                                                                     */
+/* ------------------------------------------------------------------------------------ */
+
+static void dut_mul_bytes(const uint8_t a[16], const uint8_t b[16], uint8_t y[16], uint8_t prod[32])
+{
+    uint32_t aw[4], bw[4], yw[4], pw[8];
+    pack16(aw, a);
+    pack16(bw, b);
+    dut_mul(aw, bw, yw, pw);
+    unpack16(y, yw);
+    prod_from_words(prod, pw);
+}
+
+static void check_mul(const char *what, const uint8_t a[16], const uint8_t b[16])
+{
+    uint8_t y[16], prod[32], m[16], mp[32], r[16];
+    char label[96];
+    dut_mul_bytes(a, b, y, prod);
+    ibsec_gf128_mul(a, b, m);
+    ibsec_gf128_clmul(a, b, mp);
+    ref_gf128_mul(a, b, r);
+    snprintf(label, sizeof label, "model ibsec_gf128_mul vs Algorithm 1, %s", what);
+    tb_check_bytes(&res, label, r, m, 16);
+    snprintf(label, sizeof label, "gf128_mul, %s", what);
+    tb_check_bytes(&res, label, m, y, 16);
+    snprintf(label, sizeof label, "gf128_clmul, %s", what);
+    tb_check_bytes(&res, label, mp, prod, 32);
+}
+
+static void check_reduce(const uint8_t prod[32])
+{
+    uint32_t pw[8], rw[4];
+    uint8_t r[16], m[16];
+    prod_to_words(pw, prod);
+    dut_reduce(pw, rw);
+    unpack16(r, rw);
+    ibsec_gf128_reduce(prod, m);
+    tb_check_bytes(&res, "gf128_reduce, random polynomial", m, r, 16);
+}
+
+static void rand_block(uint8_t b[16])
+{
+    switch (tb_rand_range(&rng, 0, 19)) {
+    case 0: memset(b, 0, 16); break;
+    case 1: memset(b, 0xff, 16); break;
+    case 2: memcpy(b, GF_ONE, 16); break;
+    default: tb_rand_bytes(&rng, b, 16); break;
+    }
+}
+
+static void test_multiplier(void)
+{
+    uint8_t a[16], b[16], ones[16], y[16], prod[32];
+    memset(ones, 0xff, 16);
+
+    /* known answers from the definitions of SP 800-38D §6.3 */
+    dut_mul_bytes(GF_X127, GF_X, y, prod);
+    tb_check_bytes(&res, "gf128_mul x^127 * x = R (e1 00..00)", GF_R, y, 16);
+    dut_mul_bytes(GF_ONE, GF_ONE, y, prod);
+    tb_check_bytes(&res, "gf128_mul 1 * 1 = 1 (80 00..00)", GF_ONE, y, 16);
+
+    /* directed */
+    for (int n = 0; n < 20; n++) {
+        tb_rand_bytes(&rng, a, 16);
+        check_mul("0 * a", GF_ZERO, a);
+        check_mul("a * 0", a, GF_ZERO);
+        check_mul("1 * a", GF_ONE, a);
+        check_mul("a * 1", a, GF_ONE);
+        check_mul("x * a", GF_X, a);
+        check_mul("a * all ones", a, ones);
+    }
+    check_mul("all ones * all ones", ones, ones);
+    check_mul("x^127 * x^127", GF_X127, GF_X127);
+    /* every single-bit operand: each partial-product row and each reduction tap */
+    for (unsigned i = 0; i < 128; i++) {
+        memset(a, 0, 16);
+        a[i / 8] = (uint8_t)(0x80 >> (i % 8));
+        memset(b, 0, 16);
+        unsigned j = tb_rand_range(&rng, 0, 127);
+        b[j / 8] = (uint8_t)(0x80 >> (j % 8));
+        check_mul("single bits", a, b);
+        tb_rand_bytes(&rng, b, 16);
+        check_mul("single bit * random", a, b);
+        check_mul("random * single bit", b, a);
+    }
+
+    /* powers of H: H^i * H^j computed by the DUT against the model's H^(i+j) */
+    for (int n = 0; n < 8; n++) {
+        uint8_t H[16];
+        ibsec_hpow hp;
+        rand_block(H);
+        ibsec_hpow_init(&hp, H, IBSEC_MAX_LANES);
+        tb_check_bytes(&res, "model hpow h[0] = 1", GF_ONE, hp.h[0], 16);
+        for (int i = 1; i <= IBSEC_MAX_LANES; i++)
+            for (int j = 1; i + j <= IBSEC_MAX_LANES; j++) {
+                dut_mul_bytes(hp.h[i], hp.h[j], y, prod);
+                tb_check_bytes(&res, "gf128_mul H^i * H^j = model H^(i+j)", hp.h[i + j], y, 16);
+            }
+        /* and the model's powers against the reference */
+        uint8_t p[16];
+        memcpy(p, GF_ONE, 16);
+        for (int i = 1; i <= IBSEC_MAX_LANES; i++) {
+            ref_gf128_mul(p, H, p);
+            tb_check_bytes(&res, "model hpow vs Algorithm 1", p, hp.h[i], 16);
+        }
+    }
+
+    /* random operands */
+    for (int n = 0; n < 2000; n++) {
+        rand_block(a);
+        rand_block(b);
+        check_mul("random", a, b);
+    }
+    /* reduction alone, on random polynomials of degree <= 254 */
+    for (int n = 0; n < 1000; n++) {
+        if (n < 2)
+            memset(prod, n ? 0xff : 0x00, 32); /* all zeros, all ones */
+        else
+            tb_rand_bytes(&rng, prod, 32);
+        prod[31] &= 0xfe; /* b255 does not exist */
+        check_reduce(prod);
+    }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* OpenSSL: an independent GHASH = tag ^ E_K(J0) of a real GCM message                  */
+/* ------------------------------------------------------------------------------------ */
+
+static int ossl_ok(int rc)
+{
+    if (rc != 1)
+        tb_fail(&res, "OpenSSL call failed");
+    return rc == 1;
+}
+
+static void ossl_aes_block(const uint8_t *key, int klen, const uint8_t in[16], uint8_t out[16])
+{
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    int outl = 0;
+    ossl_ok(EVP_EncryptInit_ex(c, klen == 16 ? EVP_aes_128_ecb() : EVP_aes_256_ecb(), NULL, key, NULL));
+    EVP_CIPHER_CTX_set_padding(c, 0);
+    ossl_ok(EVP_EncryptUpdate(c, out, &outl, in, 16));
+    EVP_CIPHER_CTX_free(c);
+}
+
+static void ossl_gcm_seal(const uint8_t *key, int klen, const uint8_t iv[12], const uint8_t *aad, int alen,
+                          const uint8_t *pt, int plen, uint8_t *ct, uint8_t tag[16])
+{
+    EVP_CIPHER_CTX *c = EVP_CIPHER_CTX_new();
+    int outl = 0;
+    ossl_ok(EVP_EncryptInit_ex(c, klen == 16 ? EVP_aes_128_gcm() : EVP_aes_256_gcm(), NULL, NULL, NULL));
+    ossl_ok(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_SET_IVLEN, 12, NULL));
+    ossl_ok(EVP_EncryptInit_ex(c, NULL, NULL, key, iv));
+    if (alen)
+        ossl_ok(EVP_EncryptUpdate(c, NULL, &outl, aad, alen));
+    if (plen)
+        ossl_ok(EVP_EncryptUpdate(c, ct, &outl, pt, plen));
+    ossl_ok(EVP_EncryptFinal_ex(c, ct + plen, &outl));
+    ossl_ok(EVP_CIPHER_CTX_ctrl(c, EVP_CTRL_GCM_GET_TAG, 16, tag));
+    EVP_CIPHER_CTX_free(c);
+}
+
+static void store_be64(uint8_t *p, uint64_t v)
+{
+    for (int k = 7; k >= 0; k--, v >>= 8)
+        p[k] = (uint8_t)v;
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Messages                                                                              */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    uint32_t id;
+    uint8_t H[16];
+    ibsec_hpow hp;
+    uint8_t blocks[MAX_BLOCKS][16];
+    size_t nblocks;
+    unsigned beat_k[MAX_BEATS];
+    size_t nbeats;
+    int abandoned;          /* no s_last: no result expected */
+    uint8_t expect[16];
+} message;
+
+/* fills blocks: A || 0-pad || C || 0-pad || [len(A)]64 || [len(C)]64, SP 800-38D §7.1 */
+static void make_gcm_message(message *m)
+{
+    uint8_t key[32], iv[12], aad[64], pt[MAX_DATA_BLOCKS * 16], ct[MAX_DATA_BLOCKS * 16 + 16];
+    uint8_t tag[16], j0[16] = {0}, ekj0[16], want[16];
+    int klen = tb_chance(&rng, 50) ? 16 : 32;
+    int alen = (int)tb_rand_range(&rng, 0, 48);
+    int plen = tb_chance(&rng, 80) ? (int)tb_rand_range(&rng, 0, 300) : (int)tb_rand_range(&rng, 0, 4000);
+    tb_rand_bytes(&rng, key, sizeof key);
+    tb_rand_bytes(&rng, iv, sizeof iv);
+    tb_rand_bytes(&rng, aad, sizeof aad);
+    tb_rand_bytes(&rng, pt, (size_t)plen);
+    ossl_gcm_seal(key, klen, iv, aad, alen, pt, plen, ct, tag);
+    ossl_aes_block(key, klen, GF_ZERO, m->H);  /* H = E_K(0^128) */
+    memcpy(j0, iv, 12);
+    j0[15] = 1;                                 /* J0 = IV || 0^31 || 1 */
+    ossl_aes_block(key, klen, j0, ekj0);
+
+    memset(m->blocks, 0, sizeof m->blocks);
+    size_t na = ((size_t)alen + 15) / 16, nc = ((size_t)plen + 15) / 16;
+    memcpy(m->blocks[0], aad, (size_t)alen);
+    memcpy(m->blocks[na], ct, (size_t)plen);
+    store_be64(m->blocks[na + nc], 8 * (uint64_t)alen);
+    store_be64(m->blocks[na + nc] + 8, 8 * (uint64_t)plen);
+    m->nblocks = na + nc + 1;
+
+    for (int k = 0; k < 16; k++)
+        want[k] = tag[k] ^ ekj0[k];
+    uint8_t y[16] = {0};
+    ibsec_ghash_serial(y, m->H, &m->blocks[0][0], m->nblocks);
+    tb_check_bytes(&res, "model ibsec_ghash_serial vs OpenSSL tag ^ E_K(J0)", want, y, 16);
+}
+
+static void make_random_message(message *m)
+{
+    rand_block(m->H);
+    size_t nd;
+    if (tb_chance(&rng, 1)) {
+        m->nblocks = 0; /* empty message: one beat with no block */
+        return;
+    }
+    if (tb_chance(&rng, 50))
+        nd = tb_rand_range(&rng, 0, MAX_DATA_BLOCKS);
+    else
+        nd = tb_rand_range(&rng, 0, 3 * lanes + 1);
+    for (size_t i = 0; i < nd; i++)
+        rand_block(m->blocks[i]);
+    /* the length block: all bits of the data as ciphertext, or split with the AAD */
+    uint64_t bits = 128 * (uint64_t)nd, abits = 128 * (uint64_t)tb_rand_range(&rng, 0, (uint32_t)nd);
+    store_be64(m->blocks[nd], abits);
+    store_be64(m->blocks[nd] + 8, bits - abits);
+    m->nblocks = nd + 1;
+}
+
+/* beat split: LANES at a time with a shorter last beat, or random counts 0..LANES */
+static void split_beats(message *m)
+{
+    m->nbeats = 0;
+    if (m->nblocks == 0) {
+        m->beat_k[m->nbeats++] = 0;
+        return;
+    }
+    int random_split = tb_chance(&rng, 30);
+    size_t left = m->nblocks;
+    while (left) {
+        unsigned k;
+        if (random_split)
+            k = tb_rand_range(&rng, 0, lanes);
+        else
+            k = lanes;
+        if (k > left)
+            k = (unsigned)left;
+        if (m->nbeats >= MAX_BEATS / 2) /* bounds the beat count: no more empty beats */
+            k = left > lanes ? lanes : (unsigned)left;
+        m->beat_k[m->nbeats++] = k;
+        left -= k;
+    }
+    if (random_split && tb_chance(&rng, 10) && m->nbeats < MAX_BEATS)
+        m->beat_k[m->nbeats++] = 0; /* an empty last beat */
+}
+
+static void make_message(message *m, uint32_t id)
+{
+    m->id = id;
+    if (tb_chance(&rng, 20))
+        make_gcm_message(m);
+    else
+        make_random_message(m);
+    ibsec_hpow_init(&m->hp, m->H, (int)lanes);
+    split_beats(m);
+    m->abandoned = tb_chance(&rng, 2);
+
+    /* expected: serial model; the beat-by-beat fold and the reference must agree */
+    uint8_t ys[16] = {0}, yf[16] = {0}, yr[16] = {0};
+    ibsec_ghash_serial(ys, m->H, &m->blocks[0][0], m->nblocks);
+    size_t off = 0;
+    for (size_t b = 0; b < m->nbeats; b++) {
+        if (m->beat_k[b])
+            ibsec_ghash_fold_beat(yf, &m->hp, &m->blocks[off][0], (int)m->beat_k[b]);
+        off += m->beat_k[b];
+    }
+    ref_ghash(yr, m->H, &m->blocks[0][0], m->nblocks);
+    tb_check_bytes(&res, "model ibsec_ghash_serial vs Algorithm 1", yr, ys, 16);
+    tb_check_bytes(&res, "model ibsec_ghash_fold_beat vs ibsec_ghash_serial", ys, yf, 16);
+    memcpy(m->expect, ys, 16);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Engine driver: results expected in order, each at a known cycle                       */
+/* ------------------------------------------------------------------------------------ */
+
+typedef struct {
+    uint32_t id;
+    unsigned long due;
+    uint8_t s[16];
+} expectation;
+
+static expectation queue[QUEUE_LEN];
+static unsigned q_head, q_count;
+static unsigned long n_results, n_beats, n_idle, n_resets, n_messages;
+
+static void expect_result(uint32_t id, unsigned long due, const uint8_t s[16])
+{
+    if (q_count == QUEUE_LEN) {
+        tb_fail(&res, "harness queue overflow");
+        return;
+    }
+    expectation *e = &queue[(q_head + q_count++) % QUEUE_LEN];
+    e->id = id;
+    e->due = due;
+    memcpy(e->s, s, 16);
+}
+
+/* checks this cycle's outputs, then one clock edge */
+static void step(void)
+{
+    uint32_t gw[4], user;
+    int valid = dut_result(gw, &user);
+    expectation *e = q_count ? &queue[q_head] : NULL;
+    if (e && e->due == cycle) {
+        char what[64];
+        snprintf(what, sizeof what, "ghash_engine S of message %u", (unsigned)e->id);
+        if (!valid) {
+            tb_fail(&res, "message %u: no m_valid in cycle %lu (last beat + %d)", (unsigned)e->id, cycle,
+                    GHASH_LATENCY);
+        } else {
+            uint8_t s[16];
+            unpack16(s, gw);
+            if (tb_check_bytes(&res, what, e->s, s, 16))
+                n_results++;
+            tb_check_u64(&res, "ghash_engine m_user", e->id, user);
+        }
+        q_head = (q_head + 1) % QUEUE_LEN;
+        q_count--;
+    } else if (valid) {
+        tb_fail(&res, "unexpected m_valid in cycle %lu (m_user %u)", cycle, (unsigned)user);
+    }
+    dut_tick();
+    cycle++;
+}
+
+static void drive_idle(void)
+{
+    uint32_t bw[MAX_WORDS], hw[MAX_WORDS];
+    for (unsigned w = 0; w < 4 * lanes; w++) {
+        bw[w] = tb_rand32(&rng);
+        hw[w] = tb_rand32(&rng);
+    }
+    /* garbage on every line but s_valid */
+    dut_set_beat(0, bw, tb_rand_range(&rng, 0, lanes), hw, (int)tb_rand_range(&rng, 0, 1),
+                 (int)tb_rand_range(&rng, 0, 1), tb_rand32(&rng));
+    n_idle++;
+    step();
+}
+
+static void reset_engine(void)
+{
+    /* results due after the first reset edge are lost */
+    unsigned long r = cycle;
+    while (q_count && queue[(q_head + q_count - 1) % QUEUE_LEN].due > r)
+        q_count--;
+    unsigned n = tb_rand_range(&rng, 1, 3);
+    dut_set_rst(1);
+    for (unsigned i = 0; i < n; i++)
+        drive_idle();
+    dut_set_rst(0);
+    n_resets++;
+}
+
+/* reset_beat: the beat index before which a reset cuts the message short, or -1;
+ * returns 0 if it did */
+static int drive_message(const message *m, unsigned idle_pct, long reset_beat)
+{
+    uint32_t bw[MAX_WORDS], hw[MAX_WORDS];
+    size_t off = 0;
+    memset(hw, 0, sizeof hw);
+    for (unsigned i = 0; i < lanes; i++)
+        tb_pack_block_be(hw, i, m->hp.h[i + 1]);
+    for (size_t b = 0; b < m->nbeats; b++) {
+        while (idle_pct && tb_chance(&rng, idle_pct))
+            drive_idle();
+        if ((long)b == reset_beat) {
+            reset_engine();
+            return 0;
+        }
+        unsigned k = m->beat_k[b];
+        for (unsigned i = 0; i < lanes; i++) {
+            if (i < k) {
+                tb_pack_block_be(bw, i, m->blocks[off + i]);
+            } else {
+                uint8_t junk[16];
+                tb_rand_bytes(&rng, junk, 16); /* lanes >= s_count must be ignored */
+                tb_pack_block_be(bw, i, junk);
+            }
+        }
+        int last = b + 1 == m->nbeats && !m->abandoned;
+        dut_set_beat(1, bw, k, hw, b == 0, last, m->id);
+        if (last)
+            expect_result(m->id, cycle + GHASH_LATENCY, m->expect);
+        off += k;
+        n_beats++;
+        step();
+    }
+    return 1;
+}
+
+static void drain(void)
+{
+    for (int i = 0; i < GHASH_LATENCY + 4; i++)
+        drive_idle();
+    if (q_count)
+        tb_fail(&res, "%u results never came out", q_count);
+}
+
+/* GCM test case 2 (McGrew & Viega, "The Galois/Counter Mode of Operation", Appendix B):
+ * K = 0^128, P = 0^128: H, C and GHASH(H, {}, C) = T ^ E_K(Y0). */
+static void known_answer(message *m)
+{
+    static const uint8_t H[16] = {0x66, 0xe9, 0x4b, 0xd4, 0xef, 0x8a, 0x2c, 0x3b,
+                                  0x88, 0x4c, 0xfa, 0x59, 0xca, 0x34, 0x2b, 0x2e};
+    static const uint8_t C[16] = {0x03, 0x88, 0xda, 0xce, 0x60, 0xb6, 0xa3, 0x92,
+                                  0xf3, 0x28, 0xc2, 0xb9, 0x71, 0xb2, 0xfe, 0x78};
+    static const uint8_t S[16] = {0xf3, 0x8c, 0xbb, 0x1a, 0xd6, 0x92, 0x23, 0xdc,
+                                  0xc3, 0x45, 0x7a, 0xe5, 0xb6, 0xb0, 0xf8, 0x85};
+    memset(m, 0, sizeof *m);
+    memcpy(m->H, H, 16);
+    memcpy(m->blocks[0], C, 16);
+    m->blocks[1][15] = 0x80; /* [len(A)]64 = 0 || [len(C)]64 = 128 */
+    m->nblocks = 2;
+    ibsec_hpow_init(&m->hp, H, (int)lanes);
+    m->nbeats = 0;
+    for (size_t left = m->nblocks; left;) {
+        unsigned k = left < lanes ? (unsigned)left : lanes;
+        m->beat_k[m->nbeats++] = k;
+        left -= k;
+    }
+    memcpy(m->expect, S, 16);
+    uint8_t y[16] = {0};
+    ibsec_ghash_serial(y, H, &m->blocks[0][0], 2);
+    tb_check_bytes(&res, "model GHASH, GCM test case 2", S, y, 16);
+    drive_message(m, 0, -1);
+}
+
+int tb_ghash_main(int argc, char **argv)
+{
+    static char name[32];
+    static message msg;
+    unsigned long seed = 1, messages = 3000;
+    for (int i = 1; i + 1 < argc; i++) {
+        if (!strcmp(argv[i], "--seed"))
+            seed = strtoul(argv[++i], NULL, 0);
+        else if (!strcmp(argv[i], "--messages"))
+            messages = strtoul(argv[++i], NULL, 0);
+    }
+    lanes = dut_lanes();
+    snprintf(name, sizeof name, "ghash-L%u", lanes);
+    tb_result_init(&res, name);
+    tb_rng_seed(&rng, seed);
+
+    test_multiplier();
+    unsigned long mul_checks = res.passed + res.failed;
+
+    dut_set_rst(1);
+    for (int i = 0; i < 3; i++)
+        drive_idle();
+    dut_set_rst(0);
+
+    known_answer(&msg);
+    /* phases of 100 messages: back-to-back, light idle, heavy idle; in every third
+     * phase one message in 20 is cut by a reset at a random beat */
+    for (unsigned long n = 0; n < messages; n++) {
+        static const unsigned idle_pcts[4] = {0, 0, 5, 40};
+        unsigned phase = (unsigned)(n / 100);
+        unsigned idle_pct = idle_pcts[phase % 4];
+        make_message(&msg, (uint32_t)(n + 1));
+        long reset_beat = -1;
+        if (phase % 3 == 2 && tb_chance(&rng, 5))
+            reset_beat = (long)tb_rand_range(&rng, 0, (uint32_t)msg.nbeats - 1);
+        drive_message(&msg, idle_pct, reset_beat);
+        n_messages++;
+    }
+    drain();
+
+    printf("ghash-L%u: seed %lu, %lu multiplier checks; %lu messages, %lu results checked, "
+           "%lu beats, %lu idle cycles, %lu resets, %lu cycles\n",
+           lanes, seed, mul_checks, n_messages, n_results, n_beats, n_idle, n_resets, cycle);
+    int rc = tb_summary(&res);
+    dut_finish();
+    return rc;
+}
