@@ -473,9 +473,10 @@ int ibsec_keyfile_read(FILE *f, const char *name, ibsec_engine *e, int lanes,
         rc = kf_fail(&s, "read error");
     if (rc == 0) {
         rc = kf_finish(&s, &line);
-        if (rc == 0 && want != IBSEC_SIDE_AS_WRITTEN && (char)want != s.side) {
+        char other = s.side == 'a' ? 'b' : 'a';
+        if (rc == 0 && (want == IBSEC_SIDE_PEER || (char)want == other)) {
             ibsec_engine_make_peer(e);
-            s.side = (char)want;
+            s.side = other;
         }
     }
     free(buf);

@@ -37,13 +37,14 @@
 enum ibsec_keyfile_side {
     IBSEC_SIDE_AS_WRITTEN = 0,  /* whatever the file's `side` line says */
     IBSEC_SIDE_A = 'a',
-    IBSEC_SIDE_B = 'b'
+    IBSEC_SIDE_B = 'b',
+    IBSEC_SIDE_PEER = 'p'       /* the other side than the file's `side` line */
 };
 
 /* Read a key file from f (`name` is used in messages) into e, which must not be
  * initialised: the engine is created with the file's table sizes and `lanes`
- * (ibsec_engine_init).  If `want` names the side the file does not describe,
- * the peer is derived with ibsec_engine_make_peer().  *side_out (optional)
+ * (ibsec_engine_init).  If `want` names the side the file does not describe
+ * (or is IBSEC_SIDE_PEER), the peer is derived with ibsec_engine_make_peer().  *side_out (optional)
  * receives the side loaded ('a' or 'b').  Returns 0, or -1 with a one-line
  * message in err[0..errlen) and e left uninitialised (zeroed). */
 int ibsec_keyfile_read(FILE *f, const char *name, ibsec_engine *e, int lanes,
