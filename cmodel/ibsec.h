@@ -1,0 +1,326 @@
+/*
+ * ibsec.h — the security layer of the ibsec C reference model: key table,
+ * context table, extended-PSN nonces, and the two packet operations
+ *
+ *   seal: plain packet as the transport layer built it  ->  wire packet
+ *   open: wire packet                                   ->  plain packet, or a drop reason
+ *
+ * The wire format (BTH byte 8 SECMODE/STHSZ, the modes, AAD, STH, nonce, order of
+ * checks, drop reasons) is specified in docs/wire-format.md; this header names the
+ * sections it implements.  The RTL packet engine mirrors the tables, the per-reason
+ * counters and the order of checks exactly.
+ *
+ * Representation:
+ *   - A key entry holds the raw AES-128/AES-256 key, the 32-bit salt and the derived
+ *     GCM key (round keys, H and its powers), computed when the key is installed,
+ *     so no packet ever sees a half-derived key (BRIEF §2 "Keys").
+ *   - A context entry holds its selector (destination QP, or 15-bit P_Key), its
+ *     mode, key index, STH size code, direction bit, the transmit EPSN state, the
+ *     receive EPSN state with a 64-entry replay bitmap, and the alert state
+ *     (Lee & Kim §5.1, §6.1; sRDMA §4.3).
+ *   - Counters: one 64-bit counter per (operation, reason); IBSEC_R_OK counts
+ *     delivered packets.
+ *
+ * Byte strings are in wire order; EPSNs are host integers (bit 63 = direction
+ * only inside the IV).
+ */
+#ifndef IBSEC_IBSEC_H
+#define IBSEC_IBSEC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "crc.h"
+#include "gcm.h"
+#include "ib_pkt.h"
+
+/* ---- wire constants (docs/wire-format.md §2, §3, §6) ---------------------------- */
+
+#define IBSEC_SECBITS_MASK      0x7Fu  /* BTH byte 8 bits 6:0: everything but AckReq */
+#define IBSEC_SECBITS_RESV_MASK 0x60u  /* BTH byte 8 bits 6:5: reserved, must be 0 */
+#define IBSEC_SECMODE_SHIFT     3u     /* BTH byte 8 bits 4:3: SECMODE */
+#define IBSEC_SECMODE_MASK      0x18u
+#define IBSEC_STHSZ_MASK        0x07u  /* BTH byte 8 bits 2:0: STHSZ (sRDMA Table 2) */
+
+#define IBSEC_STH_CODE_NONE 0u         /* no STH */
+#define IBSEC_STH_CODE_96   1u         /* 96-bit MAC, 12-byte STH */
+#define IBSEC_STH_CODE_128  2u         /* 128-bit MAC, 16-byte STH */
+#define IBSEC_STH_CODE_MAX  7u
+
+#define IBSEC_ICRC_MAC_TAG_LEN 4u      /* icrc-mac: GCM tag truncated to 32 bits (Lee & Kim §5.2) */
+#define IBSEC_SALT_LEN         4u      /* per-key salt, IV bytes 0..3 */
+#define IBSEC_PSN_BITS         24u     /* BTH PSN width */
+#define IBSEC_PSN_MASK         0xFFFFFFu
+#define IBSEC_EPSN_HALF_WINDOW (1ull << 23) /* reconstruction window: [ref - 2^23, ref + 2^23) */
+#define IBSEC_EPSN_LIMIT       (1ull << 63) /* EPSNs are 63-bit: 0 .. 2^63 - 1 */
+#define IBSEC_EPSN_DIR_BIT     63u          /* IV EPSN bit 63 = direction */
+#define IBSEC_REPLAY_WINDOW    64u          /* receive bitmap entries */
+#define IBSEC_ALERT_DEFAULT    8u           /* consecutive auth failures before an alert */
+
+/* ---- modes (docs/wire-format.md §4) ---------------------------------------- */
+
+enum ibsec_mode {
+    IBSEC_MODE_NONE = 0,   /* clear, real ICRC */
+    IBSEC_MODE_ICRC_MAC,   /* AES-GCM, 32-bit tag in the ICRC field (Lee & Kim §5.2) */
+    IBSEC_MODE_STH_HDR,    /* GMAC over nonce + masked headers, tag in the STH (sRDMA §4.3) */
+    IBSEC_MODE_STH_PKT,    /* GMAC over masked headers + payload + pad, tag in the STH */
+    IBSEC_MODE_STH_AEAD,   /* AES-GCM: payload + pad encrypted, tag in the STH */
+    IBSEC_MODE_COUNT
+};
+
+/* "none", "icrc-mac", "sth-hdr", "sth-pkt", "sth-aead" ("?" otherwise). */
+const char *ibsec_mode_name(enum ibsec_mode m);
+/* Parse a mode name; 0 ok, -1 unknown. */
+int ibsec_mode_from_name(const char *s, enum ibsec_mode *m);
+/* true for the three modes that carry an STH. */
+bool ibsec_mode_has_sth(enum ibsec_mode m);
+
+/* STH length in bytes for an STHSZ code (sRDMA Table 2 as reconstructed in
+ * wire-format.md §2, §3): 0, 12, 16, 20, 24, 32, 48, 64; 0 for an invalid code. */
+size_t ibsec_sth_len(unsigned code);
+/* MAC length in bits for a code: 0, 96, 128, 160, 192, 256, 384, 512. */
+unsigned ibsec_sth_bits(unsigned code);
+/* Codes ibsec implements: 0 (no STH), 1 (96 bits) and 2 (128 bits); an AES-GCM
+ * tag has at most 128 bits, so codes 3..7 are refused (wire-format.md §3). */
+bool ibsec_sth_code_supported(unsigned code);
+
+/* BTH byte 8 bits 6:0 for a mode and STH code (wire-format.md §2). */
+uint8_t ibsec_secbits_encode(enum ibsec_mode m, unsigned sth_code);
+/* Decode BTH byte 8: 0 and *m, *sth_code, or -1 for a reserved combination
+ * (reserved bits set, SECMODE 2/3 without STH, SECMODE 0 with an STH). */
+int ibsec_secbits_decode(uint8_t bth_byte8, enum ibsec_mode *m, unsigned *sth_code);
+
+/* ---- reasons (docs/wire-format.md §10) --------------------------------------
+ * Every packet ends with exactly one reason; IBSEC_R_OK means delivered.  The
+ * enum order is the order of the reason names in docs and tools, not the order
+ * of the checks (that is wire-format.md §8 for seal, §9 for open). */
+enum ibsec_reason {
+    IBSEC_R_OK = 0,
+    /* parse errors: one per ib_pkt.h named error, same names */
+    IBSEC_R_TRUNCATED,
+    IBSEC_R_BAD_LNH,
+    IBSEC_R_BAD_LVER,
+    IBSEC_R_BAD_PKTLEN,
+    IBSEC_R_BAD_IPVER,
+    IBSEC_R_BAD_NXTHDR,
+    IBSEC_R_BAD_GRH_PAYLEN,
+    IBSEC_R_BAD_ETHERTYPE,
+    IBSEC_R_BAD_IPV4_IHL,
+    IBSEC_R_BAD_IPV4_CSUM,
+    IBSEC_R_IP_FRAGMENT,
+    IBSEC_R_BAD_IP_LEN,
+    IBSEC_R_NOT_UDP,
+    IBSEC_R_BAD_UDP_PORT,
+    IBSEC_R_BAD_UDP_LEN,
+    IBSEC_R_BAD_TVER,
+    IBSEC_R_BAD_OPCODE,
+    IBSEC_R_BAD_PADCNT,
+    IBSEC_R_BAD_PAYLOAD_LEN,
+    IBSEC_R_TOO_LONG,
+    /* link and security checks */
+    IBSEC_R_BAD_VCRC,              /* native VCRC wrong */
+    IBSEC_R_BAD_SECMODE,           /* reserved SECMODE/STHSZ combination (or, on seal,
+                                      security bits already set on the input) */
+    IBSEC_R_NO_CONTEXT,            /* no context and (secured packet, or plain not allowed) */
+    IBSEC_R_MODE_MISMATCH,         /* packet's mode != context's (incl. downgrade to none) */
+    IBSEC_R_STH_SIZE_UNSUPPORTED,  /* STHSZ 3..7 (checked right after bad_secmode) */
+    IBSEC_R_STH_SIZE_MISMATCH,     /* STHSZ != context's STH code */
+    IBSEC_R_NO_KEY,                /* context's key entry is not valid */
+    IBSEC_R_BAD_ICRC,              /* ICRC wrong (modes none and sth-*) */
+    IBSEC_R_EPSN_EXHAUSTED,        /* EPSN would reach 2^63 */
+    IBSEC_R_PSN_TOO_OLD,           /* EPSN left of the replay window */
+    IBSEC_R_REPLAY,                /* EPSN already accepted */
+    IBSEC_R_AUTH_FAILED,           /* tag does not verify */
+    IBSEC_R_NONCE_REUSE,           /* seal: EPSN not above every EPSN already sealed */
+    IBSEC_R_NOSPACE,               /* caller's output buffer too small (model only) */
+    IBSEC_R_COUNT
+};
+
+/* Stable lower-case name ("ok", "truncated", ..., "auth_failed"); "?" if invalid. */
+const char *ibsec_reason_name(enum ibsec_reason r);
+/* Reverse of ibsec_reason_name; 0 ok, -1 unknown. */
+int ibsec_reason_from_name(const char *s, enum ibsec_reason *r);
+/* The reason for a parse error of ib_pkt.h. */
+enum ibsec_reason ibsec_reason_from_pkt_err(enum ibsec_pkt_err e);
+
+/* The two operations, index of the counter arrays. */
+enum ibsec_op {
+    IBSEC_OP_SEAL = 0,
+    IBSEC_OP_OPEN = 1,
+    IBSEC_OP_COUNT
+};
+const char *ibsec_op_name(enum ibsec_op op); /* "seal", "open" */
+
+/* ---- tables ---------------------------------------------------------------- */
+
+/* One key table entry (BRIEF §2 "Keys"). */
+typedef struct ibsec_key_entry {
+    bool          valid;
+    size_t        key_len;           /* 16 (AES-128) or 32 (AES-256) */
+    uint8_t       key[32];
+    uint8_t       salt[IBSEC_SALT_LEN];
+    ibsec_gcm_key gk;                /* derived when installed */
+} ibsec_key_entry;
+
+/* How a context is selected (Lee & Kim §5.1; wire-format.md §7). */
+enum ibsec_sel {
+    IBSEC_SEL_QP = 0,   /* BTH DestQP (24 bits) — takes precedence */
+    IBSEC_SEL_PKEY = 1  /* BTH P_Key bits 14:0 (membership bit 15 ignored) */
+};
+
+/* What software writes into a context entry. */
+typedef struct ibsec_ctx_cfg {
+    enum ibsec_sel  sel;
+    uint32_t        match;            /* QPN (0..0xFFFFFF) or P_Key (0..0x7FFF) */
+    enum ibsec_mode mode;
+    unsigned        key;              /* key table index (ignored for mode none) */
+    unsigned        sth_code;         /* 1 or 2 for sth-* modes, 0 otherwise */
+    unsigned        dir;              /* 0 or 1: EPSN bit 63 this endpoint sends */
+    uint64_t        tx_next;          /* first EPSN the transmitter may use */
+    uint64_t        rx_next;          /* first EPSN the receiver accepts */
+    uint32_t        alert_threshold;  /* 0 = alerts off */
+} ibsec_ctx_cfg;
+
+/* One context table entry: configuration plus live state. */
+typedef struct ibsec_ctx {
+    bool          valid;
+    ibsec_ctx_cfg cfg;
+    uint64_t      tx_next;     /* sRDMA §4.3: next EPSN allowed on seal, 0 .. 2^63 */
+    uint64_t      rx_next;     /* highest accepted EPSN + 1 */
+    uint64_t      rx_bitmap;   /* bit i set: EPSN rx_next - 1 - i accepted (or below start) */
+    uint32_t      fail_consec; /* consecutive auth failures */
+    bool          alert;       /* sticky; cleared by ibsec_ctx_clear_alert() */
+    uint32_t      alert_count; /* alerts raised since the context was written */
+} ibsec_ctx;
+
+/* The engine: tables, the plain-traffic switch and the counters. */
+typedef struct ibsec_engine {
+    unsigned         n_keys, n_ctx;
+    ibsec_key_entry *keys;
+    ibsec_ctx       *ctx;
+    bool             allow_plain;  /* mode-none packets without a context pass */
+    int              lanes;        /* GHASH beat width given to the GCM keys */
+    uint64_t         count[IBSEC_OP_COUNT][IBSEC_R_COUNT];
+} ibsec_engine;
+
+/* What happened to one packet. */
+typedef struct ibsec_verdict {
+    enum ibsec_reason reason;
+    int               ctx;          /* context index used, -1 if none */
+    enum ibsec_mode   mode;         /* mode applied (seal) / found on the wire (open) */
+    uint64_t          epsn;         /* EPSN used (secured modes that got that far) */
+    bool              alert_raised; /* this packet raised the context's alert */
+} ibsec_verdict;
+
+/* ---- engine set-up (ibsec_ctx.c) ------------------------------------------- */
+
+/* Allocate n_keys key and n_ctx context entries (all invalid), plain traffic
+ * refused, counters zero.  lanes is passed to ibsec_gcm_key_init.  0 / -1. */
+int  ibsec_engine_init(ibsec_engine *e, unsigned n_keys, unsigned n_ctx, int lanes);
+void ibsec_engine_free(ibsec_engine *e);
+void ibsec_engine_clear_counters(ibsec_engine *e);
+
+/* Install a key (16 or 32 bytes) and its salt, deriving the GCM key before the
+ * entry becomes valid.  0 ok, -1 bad index or length. */
+int  ibsec_key_set(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_len,
+                   const uint8_t salt[IBSEC_SALT_LEN]);
+void ibsec_key_clear(ibsec_engine *e, unsigned idx);
+
+/* Check a context configuration on its own: NULL if good, else a message. */
+const char *ibsec_ctx_cfg_check(const ibsec_ctx_cfg *c);
+/* Write a context: state starts at cfg (tx_next, rx_next, a full replay bitmap:
+ * every EPSN below rx_next counts as seen), no failures, no alert.  Refused
+ * (-1, *why set if why != NULL) on a bad index, a bad configuration, or a selector
+ * already used by another valid context. */
+int  ibsec_ctx_set(ibsec_engine *e, unsigned idx, const ibsec_ctx_cfg *cfg, const char **why);
+void ibsec_ctx_clear(ibsec_engine *e, unsigned idx);
+/* Clear a context's sticky alert flag (its alert_count stays). */
+void ibsec_ctx_clear_alert(ibsec_engine *e, unsigned idx);
+
+/* Context selection (Lee & Kim §5.1, wire-format.md §7): the valid QP context
+ * whose QPN equals destqp; else the valid P_Key context whose 15-bit key equals
+ * pkey & 0x7FFF; else -1. */
+int  ibsec_ctx_lookup(const ibsec_engine *e, uint32_t destqp, uint16_t pkey);
+
+/* Turn an endpoint's configuration into its peer's (wire-format.md §7): every
+ * context's dir is inverted and its tx_next / rx_next swapped; keys unchanged.
+ * Use on a freshly configured engine. */
+void ibsec_engine_make_peer(ibsec_engine *e);
+
+/* ---- extended PSN (ibsec_epsn.c, sRDMA §4.3, wire-format.md §5, §6) ------------- */
+
+/* The EPSN whose low 24 bits are psn and that lies in [ref - 2^23, ref + 2^23).
+ * Returns 0 and *epsn, -1 if that value is negative, +1 if it is >= 2^63. */
+int  ibsec_epsn_reconstruct(uint64_t ref, uint32_t psn, uint64_t *epsn);
+/* Seal: the EPSN for a BTH PSN given the context's tx_next; IBSEC_R_OK and
+ * *epsn, IBSEC_R_NONCE_REUSE or IBSEC_R_EPSN_EXHAUSTED.  Changes nothing. */
+enum ibsec_reason ibsec_epsn_tx_check(const ibsec_ctx *c, uint32_t psn, uint64_t *epsn);
+void ibsec_epsn_tx_commit(ibsec_ctx *c, uint64_t epsn);
+/* Open: the EPSN for a received PSN given rx_next and the bitmap; IBSEC_R_OK,
+ * IBSEC_R_PSN_TOO_OLD, IBSEC_R_REPLAY or IBSEC_R_EPSN_EXHAUSTED.  Changes nothing. */
+enum ibsec_reason ibsec_epsn_rx_check(const ibsec_ctx *c, uint32_t psn, uint64_t *epsn);
+/* Open, after the tag verified: mark epsn seen, advance the window. */
+void ibsec_epsn_rx_commit(ibsec_ctx *c, uint64_t epsn);
+/* The 12-byte GCM IV: salt || EPSN with bit 63 = dir (big-endian). */
+void ibsec_iv_build(const uint8_t salt[IBSEC_SALT_LEN], unsigned dir, uint64_t epsn,
+                    uint8_t iv[IBSEC_GCM_IV_LEN]);
+
+/* ---- packets (ibsec_seal.c, ibsec_open.c) -----------------------------------
+ * in[0..in_len) is one frame on `link` (a 60-byte RoCEv2 frame may carry
+ * Ethernet padding; it is not part of the packet and is not copied: outputs are
+ * never padded, padding short frames is the Ethernet MAC's job).  out must hold IBSEC_MAX_PKT bytes (out_cap);
+ * out may equal in.  On IBSEC_R_OK *out_len is the output length; on any other
+ * reason the packet is dropped, out holds nothing useful and *out_len is 0.
+ * Every call counts exactly one reason in e->count[op]; v (optional) tells
+ * what happened. */
+
+/* Transmit (wire-format.md §8).  The input's ICRC and VCRC bytes must be present
+ * but their values are ignored: seal computes them. */
+enum ibsec_reason ibsec_seal(ibsec_engine *e, enum ibsec_link link,
+                             const uint8_t *in, size_t in_len,
+                             uint8_t *out, size_t out_cap, size_t *out_len,
+                             ibsec_verdict *v);
+
+/* Receive (wire-format.md §9): checks in the documented order, restores the
+ * exact plain packet with its ICRC and VCRC. */
+enum ibsec_reason ibsec_open(ibsec_engine *e, enum ibsec_link link,
+                             const uint8_t *in, size_t in_len,
+                             uint8_t *out, size_t out_cap, size_t *out_len,
+                             ibsec_verdict *v);
+
+/* ---- frame helpers shared by seal and open (ibsec_frame.c) ----------------- */
+
+/* GCM additional data for a parsed wire packet (wire-format.md §4): the masked
+ * header bytes from the start of the ICRC coverage through the last ETH.
+ * Returns its length (0 on error); out must hold IBSEC_MASKED_HDR_MAX. */
+size_t ibsec_aad_headers(const uint8_t *buf, const struct ibsec_pkt *p, uint8_t *out, size_t cap);
+/* Offset and length of "payload + pad", the GCM P of the modes (wire-format.md §4). */
+size_t ibsec_payload_pad_off(const struct ibsec_pkt *p);
+size_t ibsec_payload_pad_len(const struct ibsec_pkt *p);
+
+/* Largest GCM additional data: masked headers plus (sth-pkt) payload and pad. */
+#define IBSEC_AAD_MAX (IBSEC_MASKED_HDR_MAX + IBSEC_MAX_PAYLOAD + 3u)
+
+/* The crypto step of a mode on a parsed wire packet whose BTH already carries the
+ * security bits.  seal: encrypts P in place (icrc-mac, sth-aead) and writes
+ * tag_len bytes of tag; open: verifies tag (constant time) and decrypts P in
+ * place.  0 ok, -1 failure (open: P zeroed where it would have been decrypted). */
+int ibsec_mode_seal(const ibsec_key_entry *k, const uint8_t iv[IBSEC_GCM_IV_LEN],
+                    enum ibsec_mode mode, uint8_t *buf, const struct ibsec_pkt *p,
+                    uint8_t *tag, size_t tag_len);
+int ibsec_mode_open(const ibsec_key_entry *k, const uint8_t iv[IBSEC_GCM_IV_LEN],
+                    enum ibsec_mode mode, uint8_t *buf, const struct ibsec_pkt *p,
+                    const uint8_t *tag, size_t tag_len);
+
+/* Count reason r for op, copy the verdict out, set *out_len (len on OK, else 0). */
+enum ibsec_reason ibsec_account(ibsec_engine *e, enum ibsec_op op, enum ibsec_reason r,
+                                const ibsec_verdict *vd, ibsec_verdict *v,
+                                size_t len, size_t *out_len);
+
+/* Parse a frame and leave Ethernet min-frame padding out: *p then describes
+ * buf[0..p->end) exactly.  IBSEC_PKT_OK or the parse error. */
+enum ibsec_pkt_err ibsec_frame_parse(const uint8_t *buf, size_t len, enum ibsec_link link,
+                                     size_t extra_len, struct ibsec_pkt *p);
+
+#endif /* IBSEC_IBSEC_H */

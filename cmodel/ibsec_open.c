@@ -1,0 +1,174 @@
+/*
+ * ibsec_open.c — receive: wire packet -> plain packet or drop (docs/wire-format.md §9).
+ *
+ * Checks, in this order (the first that fails names the drop reason):
+ *   1. locate the BTH (the ib_pkt.h errors of the headers before it);
+ *   2. BTH byte 8: a defined SECMODE/STHSZ combination (bad_secmode), and for
+ *      the sth-* modes an STH size ibsec supports, code 1 or 2
+ *      (sth_size_unsupported);
+ *   3. parse the whole packet with the STH length that STHSZ gives (ib_pkt.h
+ *      errors: lengths, opcode, pad count, ...);
+ *   4. VCRC, native only (bad_vcrc);
+ *   5. context lookup (Lee & Kim §5.1): no context -> a plain packet passes
+ *      (after its ICRC is checked) only if plain traffic is allowed, anything
+ *      else is no_context;
+ *   6. the packet's mode equals the context's (mode_mismatch; a plain packet on
+ *      a secured context is a downgrade attempt and lands here);
+ *   7. sth-*: STHSZ equal to the context's (sth_size_mismatch);
+ *   8. key entry valid (no_key);
+ *   9. ICRC, modes none and sth-* (bad_icrc); mode none is delivered here;
+ *  10. EPSN window (epsn_exhausted, psn_too_old, replay), sRDMA §4.3;
+ *  11. tag, constant-time compare (auth_failed; counts towards the alert);
+ *  12. commit: window advanced, failure counter cleared — only now;
+ *  13. restore the plain packet: decrypt (done in 11), remove the STH and
+ *      shrink the length fields, clear BTH byte 8 bits 6:0, recompute ICRC and
+ *      VCRC.
+ * No state changes before step 12, except the failure counter and alert of
+ * step 11.
+ */
+#include <string.h>
+
+#include "ibsec.h"
+
+/* Steps 1-3: BTH byte 8 is decoded before the full parse, because the STH
+ * length the parse needs follows from STHSZ. */
+static enum ibsec_reason parse_wire(const uint8_t *buf, size_t len, enum ibsec_link link,
+                                    struct ibsec_pkt *p, enum ibsec_mode *mode, unsigned *code)
+{
+    size_t bth_off;
+    enum ibsec_pkt_err pe = ibsec_pkt_find_bth(buf, len, link, &bth_off);
+    if (pe != IBSEC_PKT_OK)
+        return ibsec_reason_from_pkt_err(pe);
+    if (ibsec_secbits_decode(buf[bth_off + IBSEC_BTH_BYTE_RESV7], mode, code) != 0)
+        return IBSEC_R_BAD_SECMODE;
+    if (!ibsec_sth_code_supported(*code))
+        return IBSEC_R_STH_SIZE_UNSUPPORTED;
+    pe = ibsec_frame_parse(buf, len, link, ibsec_sth_len(*code), p);
+    return ibsec_reason_from_pkt_err(pe);
+}
+
+static bool icrc_ok(const uint8_t *buf, const struct ibsec_pkt *p)
+{
+    return ibsec_icrc_compute(buf, p) == ibsec_icrc_get(buf, p);
+}
+
+/* Lee & Kim §6.1: consecutive authentication failures raise a sticky alert.
+ * Returns true when this failure raised it. */
+static bool note_auth_failure(ibsec_ctx *c)
+{
+    if (c->fail_consec < UINT32_MAX)
+        c->fail_consec++;
+    if (c->cfg.alert_threshold == 0 || c->fail_consec < c->cfg.alert_threshold || c->alert)
+        return false;
+    c->alert = true;
+    c->alert_count++;
+    return true;
+}
+
+/* Step 13: buf[0..p->end) becomes the plain packet. */
+static enum ibsec_reason restore_plain(uint8_t *buf, struct ibsec_pkt *p, size_t *len)
+{
+    if (p->extra_len) {
+        struct ibsec_pkt shrunk;
+        size_t n;
+        enum ibsec_pkt_err pe = ibsec_pkt_remove_extra(buf, p, &n, &shrunk);
+        if (pe != IBSEC_PKT_OK)
+            return ibsec_reason_from_pkt_err(pe);
+        *p = shrunk;
+    }
+    buf[p->bth_off + IBSEC_BTH_BYTE_RESV7] &= (uint8_t)~IBSEC_SECBITS_MASK;
+    ibsec_pkt_put_crcs(buf, p);
+    *len = p->end;
+    return IBSEC_R_OK;
+}
+
+/* The received tag: the ICRC field (icrc-mac) or the whole STH (sth-*). */
+static size_t received_tag(const uint8_t *buf, const struct ibsec_pkt *p, enum ibsec_mode mode,
+                           uint8_t tag[IBSEC_GCM_TAG_MAX])
+{
+    size_t off = (mode == IBSEC_MODE_ICRC_MAC) ? p->icrc_off : p->extra_off;
+    size_t n = (mode == IBSEC_MODE_ICRC_MAC) ? IBSEC_ICRC_MAC_TAG_LEN : p->extra_len;
+    memcpy(tag, buf + off, n);
+    return n;
+}
+
+/* Steps 10-13 for a secured context. */
+static enum ibsec_reason open_secured(ibsec_ctx *c, const ibsec_key_entry *k, uint8_t *buf,
+                                      struct ibsec_pkt *p, size_t *len, ibsec_verdict *vd)
+{
+    uint8_t iv[IBSEC_GCM_IV_LEN], tag[IBSEC_GCM_TAG_MAX];
+    enum ibsec_reason r;
+
+    if ((r = ibsec_epsn_rx_check(c, p->bth.psn, &vd->epsn)) != IBSEC_R_OK)   /* 10 */
+        return r;
+    size_t tag_len = received_tag(buf, p, c->cfg.mode, tag);
+    ibsec_iv_build(k->salt, c->cfg.dir ^ 1u, vd->epsn, iv); /* the sender's direction */
+    if (ibsec_mode_open(k, iv, c->cfg.mode, buf, p, tag, tag_len) != 0) {     /* 11 */
+        vd->alert_raised = note_auth_failure(c);
+        return IBSEC_R_AUTH_FAILED;
+    }
+    ibsec_epsn_rx_commit(c, vd->epsn);                                         /* 12 */
+    c->fail_consec = 0;
+    return restore_plain(buf, p, len);                                         /* 13 */
+}
+
+/* Steps 6-9: does the packet agree with its context? */
+static enum ibsec_reason check_against_context(const ibsec_engine *e, const ibsec_ctx *c,
+                                               const uint8_t *buf, const struct ibsec_pkt *p,
+                                               enum ibsec_mode mode, unsigned code)
+{
+    if (mode != c->cfg.mode)                                                   /* 6 */
+        return IBSEC_R_MODE_MISMATCH;
+    if (ibsec_mode_has_sth(mode) && code != c->cfg.sth_code)                   /* 7 */
+        return IBSEC_R_STH_SIZE_MISMATCH;
+    if (mode != IBSEC_MODE_NONE && !e->keys[c->cfg.key].valid)                 /* 8 */
+        return IBSEC_R_NO_KEY;
+    if (mode != IBSEC_MODE_ICRC_MAC && !icrc_ok(buf, p))                       /* 9 */
+        return IBSEC_R_BAD_ICRC;
+    return IBSEC_R_OK;
+}
+
+static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
+                                     const uint8_t *in, size_t in_len,
+                                     uint8_t *out, size_t cap, size_t *len, ibsec_verdict *vd)
+{
+    struct ibsec_pkt p;
+    enum ibsec_mode mode = IBSEC_MODE_NONE;
+    unsigned code = IBSEC_STH_CODE_NONE;
+    enum ibsec_reason r;
+
+    if (cap < IBSEC_MAX_PKT || in_len > cap)
+        return IBSEC_R_NOSPACE;
+    memmove(out, in, in_len);
+    r = parse_wire(out, in_len, link, &p, &mode, &code);                      /* 1-3 */
+    vd->mode = mode;
+    if (r != IBSEC_R_OK)
+        return r;
+    *len = p.end;
+    if (p.has_vcrc && !ibsec_vcrc_ok(out, &p))                                 /* 4 */
+        return IBSEC_R_BAD_VCRC;
+
+    vd->ctx = ibsec_ctx_lookup(e, p.bth.destqp, p.bth.pkey);                  /* 5 */
+    if (vd->ctx < 0) {
+        if (mode != IBSEC_MODE_NONE || !e->allow_plain)
+            return IBSEC_R_NO_CONTEXT;
+        return icrc_ok(out, &p) ? IBSEC_R_OK : IBSEC_R_BAD_ICRC;
+    }
+    ibsec_ctx *c = &e->ctx[vd->ctx];
+    if ((r = check_against_context(e, c, out, &p, mode, code)) != IBSEC_R_OK) /* 6-9 */
+        return r;
+    if (mode == IBSEC_MODE_NONE)
+        return IBSEC_R_OK;
+    return open_secured(c, &e->keys[c->cfg.key], out, &p, len, vd);          /* 10-13 */
+}
+
+enum ibsec_reason ibsec_open(ibsec_engine *e, enum ibsec_link link,
+                             const uint8_t *in, size_t in_len,
+                             uint8_t *out, size_t out_cap, size_t *out_len,
+                             ibsec_verdict *v)
+{
+    ibsec_verdict vd = { .reason = IBSEC_R_OK, .ctx = -1, .mode = IBSEC_MODE_NONE };
+    size_t len = 0;
+    enum ibsec_reason r = open_packet(e, link, in, in_len, out, out_cap, &len, &vd);
+    return ibsec_account(e, IBSEC_OP_OPEN, r, &vd, v, len, out_len);
+}

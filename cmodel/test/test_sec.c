@@ -1,0 +1,1282 @@
+/*
+ * test_sec.c — the security layer of the C model (ibsec.h) against an
+ * independent reading of docs/wire-format.md.
+ *
+ * The reference side of this test does not call the security layer: it lays
+ * out a packet (§1, §3), builds the masked headers (§4), the GCM additional
+ * data and the IV (§5) itself, computes CRC-32/CRC-16 with its own bitwise
+ * loops (docs/packets.md) and runs the crypto through OpenSSL EVP AES-GCM.
+ * Every sealed packet of the round-trip sweep is recomputed this way, so a
+ * mismatch between the document and the model fails here.  The packet layer
+ * (ib_pkt.h, ib_pktgen.h) is used only to build plain input packets and to
+ * look up the opcode's ETH length.
+ *
+ * Parts (named in the failure messages):
+ *   rt       open(seal(p)) == p for every mode x AES-128/256 x shape x opcode x
+ *            payload length (every pad count), with the OpenSSL cross-check;
+ *   flip     every single-bit flip of sealed packets, raw and with the CRCs
+ *            recomputed (a forger's flip): rejected unless the bit is a
+ *            variant field that the ICRC masks (or the RoCEv2 MAC addresses),
+ *            in which case it must pass through unchanged;
+ *   epsn     reconstruction, replay, window, wrap, nonce reuse, exhaustion;
+ *   alert    consecutive authentication failures;
+ *   ctx      QP over P_Key precedence, plain traffic, mode mismatch, downgrade;
+ *   corpus   malformed packets, each with its expected reason, counters;
+ *   examples the worked examples of docs/wire-format.md §11, regenerated,
+ *            cross-checked with OpenSSL and compared with the document.
+ *
+ * `test_sec --examples` prints the examples section for the document.
+ */
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check.h"
+#include "ib_pktgen.h"
+#include "ibsec.h"
+#include "ossl_gcm.h"
+#include "rng.h"
+
+#define SEED 0x5ec0001ull
+#define DOC_PATH "docs/wire-format.md"
+
+static check_ctx C;
+static EVP_CIPHER_CTX *ossl;
+
+typedef struct {
+    uint8_t b[IBSEC_MAX_PKT];
+    size_t n;
+} pktbuf;
+
+/* ======================================================================
+ * Reference side: written from docs/wire-format.md, no ibsec_* security calls
+ * ====================================================================== */
+
+/* CRC-32 (ICRC) and CRC-16 (VCRC), bitwise, reflected (docs/packets.md). */
+static uint32_t ref_crc32(const uint8_t *p, size_t n)
+{
+    uint32_t r = 0xFFFFFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        r ^= p[i];
+        for (int k = 0; k < 8; k++)
+            r = (r >> 1) ^ ((r & 1u) ? 0xEDB88320u : 0u);
+    }
+    return r ^ 0xFFFFFFFFu;
+}
+
+static uint16_t ref_crc16(const uint8_t *p, size_t n)
+{
+    uint16_t r = 0xFFFFu;
+    for (size_t i = 0; i < n; i++) {
+        r ^= p[i];
+        for (int k = 0; k < 8; k++)
+            r = (uint16_t)((r >> 1) ^ ((r & 1u) ? 0xD008u : 0u));
+    }
+    return (uint16_t)(r ^ 0xFFFFu);
+}
+
+static uint32_t le32(const uint8_t *b)
+{
+    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static void put_le(uint8_t *b, uint32_t v, int n)
+{
+    for (int i = 0; i < n; i++)
+        b[i] = (uint8_t)(v >> (8 * i));
+}
+
+static void put16(uint8_t *b, unsigned v)
+{
+    b[0] = (uint8_t)(v >> 8);
+    b[1] = (uint8_t)v;
+}
+
+static unsigned get16(const uint8_t *b)
+{
+    return (unsigned)b[0] << 8 | b[1];
+}
+
+/* RFC 1071 IPv4 header checksum (checksum word counted as zero). */
+static unsigned ref_ipv4_csum(const uint8_t *h)
+{
+    uint32_t s = 0;
+    for (int i = 0; i < 20; i += 2)
+        if (i != 10)
+            s += get16(h + i);
+    while (s >> 16)
+        s = (s & 0xFFFFu) + (s >> 16);
+    return ~s & 0xFFFFu;
+}
+
+/* wire-format.md §1, §3: where the headers of a packet are. */
+typedef struct {
+    bool roce, grh, v4;
+    size_t cov, ip, udp, bth, eths_end, sth_len, payload, icrc, n;
+} layout;
+
+static bool ref_layout(const uint8_t *b, size_t n, bool roce, size_t sth_len, layout *L)
+{
+    memset(L, 0, sizeof *L);
+    L->roce = roce;
+    L->n = n;
+    L->sth_len = sth_len;
+    if (roce) {
+        L->v4 = get16(b + 12) == 0x0800;
+        L->ip = L->cov = 14;
+        L->udp = L->ip + (L->v4 ? 20 : 40);
+        L->bth = L->udp + 8;
+        L->icrc = n - 4;
+    } else {
+        L->grh = (b[1] & 3u) == 3u;
+        L->bth = 8 + (L->grh ? 40 : 0);
+        L->icrc = n - 6;
+    }
+    const struct ibsec_opcode_info *op = ibsec_opcode_lookup(b[L->bth]);
+    if (op == NULL)
+        return false;
+    L->eths_end = L->bth + 12 + op->eth_len;
+    L->payload = L->eths_end + sth_len;
+    return L->payload <= L->icrc;
+}
+
+/* wire-format.md §4: the ICRC input from its start to buffer offset end, with
+ * the variant fields set to ones. */
+static size_t ref_masked(const uint8_t *b, const layout *L, size_t end, uint8_t *out)
+{
+    size_t n = 0;
+    if (L->roce) {
+        memset(out, 0xFF, 8);
+        n = 8;
+    }
+    size_t base = n - L->cov;     /* out index of buffer offset x is base + x */
+    memcpy(out + n, b + L->cov, end - L->cov);
+    n += end - L->cov;
+    if (!L->roce && L->grh) {
+        memset(out + base, 0xFF, 8);
+    } else if (!L->roce) {
+        out[base] |= 0xF0;
+    }
+    size_t v6 = L->roce ? (L->v4 ? 0 : L->ip) : (L->grh ? 8 : 0);
+    if (v6) {
+        out[base + v6] |= 0x0F;
+        out[base + v6 + 1] = out[base + v6 + 2] = out[base + v6 + 3] = 0xFF;
+        out[base + v6 + 7] = 0xFF;
+    }
+    if (L->roce && L->v4) {
+        out[base + L->ip + 1] = out[base + L->ip + 8] = 0xFF;
+        out[base + L->ip + 10] = out[base + L->ip + 11] = 0xFF;
+    }
+    if (L->roce)
+        out[base + L->udp + 6] = out[base + L->udp + 7] = 0xFF;
+    out[base + L->bth + 4] = 0xFF;
+    return n;
+}
+
+/* Is bit `bit` of buffer byte `off` a variant bit (masked by the ICRC), or
+ * outside the ICRC coverage?  wire-format.md §4 and §9. */
+static bool ref_is_variant(const layout *L, size_t off, unsigned bit)
+{
+    if (off == L->bth + 4)
+        return true;
+    if (L->roce) {
+        if (off < 12)
+            return true; /* Ethernet addresses: not covered (the FCS's job) */
+        size_t i = off - L->ip;
+        if (L->v4 && off >= L->ip && off < L->udp)
+            return i == 1 || i == 8 || i == 10 || i == 11;
+        if (!L->v4 && off >= L->ip && off < L->udp)
+            return (i == 0 && bit < 4) || i == 1 || i == 2 || i == 3 || i == 7;
+        return off == L->udp + 6 || off == L->udp + 7;
+    }
+    if (L->grh) {
+        if (off < 8)
+            return true;
+        size_t i = off - 8;
+        return (i == 0 && bit < 4) || i == 1 || i == 2 || i == 3 || i == 7;
+    }
+    return off == 0 && bit >= 4;
+}
+
+/* wire-format.md §2: BTH byte 8 bits 6:0 for a mode. */
+static uint8_t ref_secbits(enum ibsec_mode m, unsigned code)
+{
+    switch (m) {
+    case IBSEC_MODE_ICRC_MAC: return 0x08;
+    case IBSEC_MODE_STH_HDR:  return (uint8_t)(0x08 | code);
+    case IBSEC_MODE_STH_PKT:  return (uint8_t)(0x10 | code);
+    case IBSEC_MODE_STH_AEAD: return (uint8_t)(0x18 | code);
+    default:                  return 0;
+    }
+}
+
+static size_t ref_sth_len(enum ibsec_mode m, unsigned code)
+{
+    if (m != IBSEC_MODE_STH_HDR && m != IBSEC_MODE_STH_PKT && m != IBSEC_MODE_STH_AEAD)
+        return 0;
+    return code == 1 ? 12 : 16;
+}
+
+/* wire-format.md §5: IV = salt || EPSN with bit 63 = direction. */
+static void ref_iv(const uint8_t salt[4], unsigned dir, uint64_t epsn, uint8_t iv[12])
+{
+    uint64_t w = epsn | (uint64_t)dir << 63;
+    memcpy(iv, salt, 4);
+    for (int i = 0; i < 8; i++)
+        iv[4 + i] = (uint8_t)(w >> (56 - 8 * i));
+}
+
+/* wire-format.md §3: the plain headers with the sealed packet's lengths. */
+static void ref_expected_headers(const uint8_t *plain, const layout *Lp, size_t sealed_n,
+                                 uint8_t byte8, uint8_t *h)
+{
+    memcpy(h, plain, Lp->eths_end);
+    h[Lp->bth + 8] = byte8;
+    if (!Lp->roce) {
+        unsigned w = get16(h + 4);
+        put16(h + 4, (w & 0xF800u) | (unsigned)((sealed_n - 2) / 4));
+        if (Lp->grh)
+            put16(h + 8 + 4, (unsigned)(sealed_n - 2 - 48));
+        return;
+    }
+    if (Lp->v4) {
+        put16(h + Lp->ip + 2, (unsigned)(sealed_n - Lp->ip));
+        put16(h + Lp->ip + 10, ref_ipv4_csum(h + Lp->ip));
+    } else {
+        put16(h + Lp->ip + 4, (unsigned)(sealed_n - Lp->udp));
+    }
+    put16(h + Lp->udp + 4, (unsigned)(sealed_n - Lp->udp));
+}
+
+typedef struct {
+    enum ibsec_mode mode;
+    unsigned code;
+    const uint8_t *key;
+    size_t klen;
+    const uint8_t *salt;
+    unsigned dir;
+    uint64_t epsn;
+} ref_params;
+
+/* Recompute the sealed packet from the plain one (wire-format.md §3-§5) and
+ * compare every byte; OpenSSL does the AES-GCM. */
+static void ref_check_sealed(const char *what, const pktbuf *plain, const pktbuf *sealed,
+                             bool roce, const ref_params *rp)
+{
+    static uint8_t aad[8 + 128 + IBSEC_MAX_PAYLOAD + 3], ct[IBSEC_MAX_PAYLOAD + 3];
+    uint8_t hdr[160], iv[12], tag[16];
+    char msg[200];
+    layout Lp, Ls;
+    size_t sth = ref_sth_len(rp->mode, rp->code);
+
+    snprintf(msg, sizeof msg, "%s: sealed length = plain + STH", what);
+    if (!check_int(&C, msg, (long long)(plain->n + sth), (long long)sealed->n))
+        return;
+    if (!check_true(&C, ref_layout(plain->b, plain->n, roce, 0, &Lp) &&
+                            ref_layout(sealed->b, sealed->n, roce, sth, &Ls),
+                    "reference layout"))
+        return;
+    ref_expected_headers(plain->b, &Lp, sealed->n,
+                         (uint8_t)(plain->b[Lp.bth + 8] | ref_secbits(rp->mode, rp->code)), hdr);
+    snprintf(msg, sizeof msg, "%s: headers, byte 8 and length fields", what);
+    check_bytes(&C, msg, hdr, sealed->b, Lp.eths_end);
+
+    const uint8_t *p = plain->b + Lp.eths_end;
+    size_t pl = Lp.icrc - Lp.eths_end;
+    bool enc = rp->mode == IBSEC_MODE_ICRC_MAC || rp->mode == IBSEC_MODE_STH_AEAD;
+    if (rp->mode != IBSEC_MODE_NONE) {
+        size_t an = ref_masked(sealed->b, &Ls, Ls.eths_end, aad);
+        if (rp->mode == IBSEC_MODE_STH_PKT) {
+            memcpy(aad + an, p, pl);
+            an += pl;
+        }
+        ref_iv(rp->salt, rp->dir, rp->epsn, iv);
+        if (ossl_gcm_seal(ossl, rp->key, rp->klen, iv, aad, an, p, enc ? pl : 0, ct, tag, 16)) {
+            check_failf(&C, "%s: OpenSSL EVP error", what);
+            return;
+        }
+        snprintf(msg, sizeof msg, "%s: tag (OpenSSL)", what);
+        if (rp->mode == IBSEC_MODE_ICRC_MAC)
+            check_bytes(&C, msg, tag, sealed->b + Ls.icrc, 4);
+        else
+            check_bytes(&C, msg, tag, sealed->b + Ls.eths_end, sth);
+    }
+    snprintf(msg, sizeof msg, "%s: payload+pad (OpenSSL ciphertext or clear)", what);
+    check_bytes(&C, msg, enc ? ct : p, sealed->b + Ls.payload, pl);
+    if (enc && pl >= 8)
+        check_true(&C, memcmp(p, sealed->b + Ls.payload, pl) != 0, "payload not in the clear");
+    if (rp->mode != IBSEC_MODE_ICRC_MAC) {
+        size_t mn = ref_masked(sealed->b, &Ls, Ls.icrc, aad);
+        snprintf(msg, sizeof msg, "%s: ICRC", what);
+        check_int(&C, msg, ref_crc32(aad, mn), le32(sealed->b + Ls.icrc));
+    }
+    if (!roce) {
+        snprintf(msg, sizeof msg, "%s: VCRC", what);
+        check_int(&C, msg, ref_crc16(sealed->b, sealed->n - 2),
+                  sealed->b[sealed->n - 2] | sealed->b[sealed->n - 1] << 8);
+    }
+}
+
+/* ======================================================================
+ * Model side: engines, packets
+ * ====================================================================== */
+
+#define TEST_QPN 0x000123u
+
+/* A sealing engine and its peer, one key and one QP context each. */
+typedef struct {
+    ibsec_engine tx, rx;
+    uint8_t key[32], salt[4];
+    size_t klen;
+    enum ibsec_mode mode;
+    unsigned code;
+} pair;
+
+static ibsec_ctx_cfg make_cfg(enum ibsec_sel sel, uint32_t match, enum ibsec_mode mode,
+                              unsigned code, uint64_t start, uint32_t alert)
+{
+    ibsec_ctx_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.sel = sel;
+    cfg.match = match;
+    cfg.mode = mode;
+    cfg.key = 0;
+    cfg.sth_code = ibsec_mode_has_sth(mode) ? code : 0;
+    cfg.dir = 0;
+    cfg.tx_next = start;
+    cfg.rx_next = start;
+    cfg.alert_threshold = alert;
+    return cfg;
+}
+
+static void pair_init(pair *pr, ibsec_rng *r, enum ibsec_mode mode, size_t klen, unsigned code,
+                      uint64_t start, uint32_t alert)
+{
+    const char *why = NULL;
+    memset(pr, 0, sizeof *pr);
+    pr->mode = mode;
+    pr->code = ibsec_mode_has_sth(mode) ? code : 0;
+    pr->klen = klen;
+    ibsec_rng_bytes(r, pr->key, klen);
+    ibsec_rng_bytes(r, pr->salt, 4);
+    ibsec_engine *es[2] = { &pr->tx, &pr->rx };
+    ibsec_ctx_cfg cfg = make_cfg(IBSEC_SEL_QP, TEST_QPN, mode, code, start, alert);
+    for (int i = 0; i < 2; i++) {
+        if (ibsec_engine_init(es[i], 4, 8, 1) != 0 ||
+            ibsec_key_set(es[i], 0, pr->key, klen, pr->salt) != 0 ||
+            ibsec_ctx_set(es[i], 0, &cfg, &why) != 0) {
+            fprintf(stderr, "test_sec: engine set-up failed: %s\n", why ? why : "init/key");
+            exit(2);
+        }
+    }
+    ibsec_engine_make_peer(&pr->rx);
+}
+
+static void pair_free(pair *pr)
+{
+    ibsec_engine_free(&pr->tx);
+    ibsec_engine_free(&pr->rx);
+}
+
+/* A plain packet from ib_pktgen with the fields the test controls. */
+static bool make_plain(ibsec_rng *r, enum ibsec_shape shape, int opcode, int payload_len,
+                       uint32_t destqp, int pkey, uint32_t psn, pktbuf *out)
+{
+    struct ibsec_pktgen_opts o;
+    struct ibsec_pkt_desc d;
+    static uint8_t pay[IBSEC_MAX_PAYLOAD];
+    ibsec_pktgen_default_opts(&o, shape);
+    o.opcode = opcode;
+    o.payload_len = payload_len;
+    if (ibsec_pktgen_desc(r, &o, &d, pay) != IBSEC_PKT_OK)
+        return false;
+    d.bth.destqp = destqp;
+    if (pkey >= 0)
+        d.bth.pkey = (uint16_t)pkey;
+    d.bth.psn = psn & IBSEC_PSN_MASK;
+    return ibsec_pkt_build(&d, out->b, sizeof out->b, &out->n, NULL) == IBSEC_PKT_OK;
+}
+
+static bool shape_roce(enum ibsec_shape s)
+{
+    return ibsec_shape_link(s) == IBSEC_LINK_ROCE;
+}
+
+static enum ibsec_reason do_seal(ibsec_engine *e, bool roce, const pktbuf *in, pktbuf *out,
+                                 ibsec_verdict *v)
+{
+    return ibsec_seal(e, roce ? IBSEC_LINK_ROCE : IBSEC_LINK_IB, in->b, in->n, out->b,
+                      sizeof out->b, &out->n, v);
+}
+
+static enum ibsec_reason do_open(ibsec_engine *e, bool roce, const pktbuf *in, pktbuf *out,
+                                 ibsec_verdict *v)
+{
+    return ibsec_open(e, roce ? IBSEC_LINK_ROCE : IBSEC_LINK_IB, in->b, in->n, out->b,
+                      sizeof out->b, &out->n, v);
+}
+
+static bool check_reason(const char *what, enum ibsec_reason want, enum ibsec_reason got)
+{
+    if (want == got) {
+        C.passed++;
+        return true;
+    }
+    check_failf(&C, "%s: expected %s, got %s", what, ibsec_reason_name(want),
+                ibsec_reason_name(got));
+    return false;
+}
+
+/* Seal, recompute with the reference, open at the peer, compare. */
+static void round_trip(const char *what, pair *pr, bool roce, const pktbuf *plain, uint64_t epsn)
+{
+    pktbuf sealed, opened;
+    ibsec_verdict v;
+    char msg[240];
+    snprintf(msg, sizeof msg, "%s seal", what);
+    if (!check_reason(msg, IBSEC_R_OK, do_seal(&pr->tx, roce, plain, &sealed, &v)))
+        return;
+    if (pr->mode != IBSEC_MODE_NONE)
+        check_int(&C, "seal EPSN", (long long)epsn, (long long)v.epsn);
+    ref_params rp = { pr->mode, pr->code, pr->key, pr->klen, pr->salt, 0, epsn };
+    ref_check_sealed(what, plain, &sealed, roce, &rp);
+    snprintf(msg, sizeof msg, "%s open", what);
+    if (!check_reason(msg, IBSEC_R_OK, do_open(&pr->rx, roce, &sealed, &opened, &v)))
+        return;
+    snprintf(msg, sizeof msg, "%s: open(seal(p)) == p", what);
+    check_int(&C, msg, (long long)plain->n, (long long)opened.n);
+    check_bytes(&C, msg, plain->b, opened.b, plain->n);
+}
+
+/* ======================================================================
+ * rt: the round-trip sweep
+ * ====================================================================== */
+
+static const enum ibsec_mode all_modes[] = { IBSEC_MODE_NONE, IBSEC_MODE_ICRC_MAC,
+                                             IBSEC_MODE_STH_HDR, IBSEC_MODE_STH_PKT,
+                                             IBSEC_MODE_STH_AEAD };
+#define N_MODES 5
+
+/* The next opcode (cycling through the table) that builds with payload_len. */
+static bool plain_with_len(ibsec_rng *r, enum ibsec_shape shape, size_t *cursor, int len,
+                           uint32_t psn, pktbuf *out)
+{
+    size_t n = ibsec_opcode_count();
+    for (size_t tries = 0; tries < n; tries++) {
+        const struct ibsec_opcode_info *op = ibsec_opcode_at((*cursor)++ % n);
+        if (!op->has_payload || op->fixed_payload)
+            continue;
+        if (make_plain(r, shape, op->opcode, len, TEST_QPN, -1, psn, out))
+            return true;
+    }
+    return false;
+}
+
+static void test_round_trip(ibsec_rng *r)
+{
+    unsigned combo = 0;
+    unsigned long packets = 0;
+    unsigned tclass_seen = 0;
+    for (int m = 0; m < N_MODES; m++)
+        for (int kl = 0; kl < 2; kl++)
+            for (int s = 0; s < IBSEC_SHAPE_COUNT; s++, combo++) {
+                pair pr;
+                enum ibsec_shape shape = (enum ibsec_shape)s;
+                bool roce = shape_roce(shape);
+                unsigned code = (combo & 1) ? 1 : 2;
+                /* some combinations start just below a 2^24 PSN wrap */
+                uint64_t epsn = (combo % 3 == 0) ? ((uint64_t)(combo + 1) << 24) - 40
+                                                 : ibsec_rng_below(r, 1u << 30);
+                pair_init(&pr, r, all_modes[m], kl ? 32 : 16, code, epsn, 8);
+                char what[160];
+                size_t cursor = combo;
+                pktbuf plain;
+                /* every opcode of the shape, with a random legal length */
+                for (size_t i = 0; i < ibsec_opcode_count(); i++) {
+                    const struct ibsec_opcode_info *op = ibsec_opcode_at(i);
+                    if (!make_plain(r, shape, op->opcode, -1, TEST_QPN, -1, (uint32_t)epsn, &plain))
+                        continue;
+                    tclass_seen |= 1u << op->tclass;
+                    snprintf(what, sizeof what, "rt %s AES-%d %s %s", ibsec_mode_name(all_modes[m]),
+                             kl ? 256 : 128, ibsec_shape_name(shape), op->name);
+                    round_trip(what, &pr, roce, &plain, epsn++);
+                    packets++;
+                }
+                /* lengths: all of 0..67 and 4029..4096, 24 random, and every
+                 * length L = combo (mod 40) so that the 40 combinations
+                 * together cover 0..4096 */
+                for (int len = 0; len <= (int)IBSEC_MAX_PAYLOAD; len++) {
+                    bool pick = len < 68 || len > 4028 || len % 40 == (int)combo ||
+                                ibsec_rng_below(r, 170) == 0;
+                    if (!pick)
+                        continue;
+                    if (!plain_with_len(r, shape, &cursor, len, (uint32_t)epsn, &plain)) {
+                        check_failf(&C, "rt: no opcode builds payload %d", len);
+                        continue;
+                    }
+                    snprintf(what, sizeof what, "rt %s AES-%d %s len %d",
+                             ibsec_mode_name(all_modes[m]), kl ? 256 : 128,
+                             ibsec_shape_name(shape), len);
+                    round_trip(what, &pr, roce, &plain, epsn++);
+                    packets++;
+                }
+                check_int(&C, "rt: every seal counted ok", (long long)pr.tx.count[IBSEC_OP_SEAL][IBSEC_R_OK],
+                          (long long)pr.rx.count[IBSEC_OP_OPEN][IBSEC_R_OK]);
+                pair_free(&pr);
+            }
+    check_int(&C, "rt: transport classes RC UC RD UD CNP XRC seen", 0x3F, tclass_seen);
+    printf("sec: rt: %lu packets sealed, cross-checked with OpenSSL and opened\n", packets);
+}
+
+/* ======================================================================
+ * flip: every single-bit flip
+ * ====================================================================== */
+
+typedef struct {
+    unsigned long flips, rejected, passed_variant; /* passed: variant field, or sth-hdr payload */
+    unsigned long reason[IBSEC_R_COUNT];
+} flip_stats;
+
+/* The forger's version of a flipped packet: CRCs recomputed over the
+ * original layout (ICRC unless icrc-mac; VCRC on native). */
+static void forge_crcs(pktbuf *f, const layout *L, enum ibsec_mode mode)
+{
+    static uint8_t m[IBSEC_MAX_PKT + 8];
+    if (mode != IBSEC_MODE_ICRC_MAC) {
+        size_t n = ref_masked(f->b, L, L->icrc, m);
+        put_le(f->b + L->icrc, ref_crc32(m, n), 4);
+    }
+    if (!L->roce)
+        put_le(f->b + f->n - 2, ref_crc16(f->b, f->n - 2), 2);
+}
+
+/* One flipped packet: rejected, or a variant bit passed through unchanged. */
+static void open_flipped(pair *pr, bool roce, const layout *Ls, const pktbuf *plain,
+                         const pktbuf *f, size_t off, unsigned bit, flip_stats *st)
+{
+    pktbuf out;
+    ibsec_ctx saved = pr->rx.ctx[0];
+    enum ibsec_reason r = do_open(&pr->rx, roce, f, &out, NULL);
+    st->flips++;
+    if (r != IBSEC_R_OK) {
+        C.passed++; /* the check "rejected, or a bit that may pass" held */
+        st->rejected++;
+        st->reason[r]++;
+        return;
+    }
+    /* accepted: roll the receive window back so that the next flip of the
+     * same packet meets the same state (and is not merely a replay) */
+    pr->rx.ctx[0] = saved;
+    st->passed_variant++;
+    /* sth-hdr authenticates the headers only: its payload and pad are guarded
+     * by the ICRC alone, which a forger recomputes (wire-format.md §4) */
+    bool clear_payload = pr->mode == IBSEC_MODE_STH_HDR && off >= Ls->payload && off < Ls->icrc;
+    if (!ref_is_variant(Ls, off, bit) && !clear_payload) {
+        check_failf(&C, "flip %s %s: bit %u of byte %zu (not variant) accepted",
+                    ibsec_mode_name(pr->mode), roce ? "roce" : "native", bit, off);
+        return;
+    }
+    /* the plain packet with the same bit flipped */
+    pktbuf want = *plain;
+    want.b[clear_payload ? off - Ls->sth_len : off] ^= (uint8_t)(1u << bit);
+    if (clear_payload) {
+        layout Lp;
+        ref_layout(want.b, want.n, roce, 0, &Lp);
+        forge_crcs(&want, &Lp, IBSEC_MODE_NONE);
+    }
+    if (!roce)
+        put_le(want.b + want.n - 2, ref_crc16(want.b, want.n - 2), 2);
+    check_int(&C, "flip: variant bit passes, length", (long long)want.n, (long long)out.n);
+    check_bytes(&C, "flip: variant bit passes through unchanged", want.b, out.b, want.n);
+}
+
+static void flip_packet(pair *pr, bool roce, const pktbuf *plain, const pktbuf *sealed,
+                        flip_stats *st)
+{
+    layout Ls;
+    if (!check_true(&C, ref_layout(sealed->b, sealed->n, roce, ref_sth_len(pr->mode, pr->code), &Ls),
+                    "flip: layout"))
+        return;
+    for (size_t off = 0; off < sealed->n; off++)
+        for (unsigned bit = 0; bit < 8; bit++) {
+            pktbuf f = *sealed;
+            f.b[off] ^= (uint8_t)(1u << bit);
+            open_flipped(pr, roce, &Ls, plain, &f, off, bit, st);
+            forge_crcs(&f, &Ls, pr->mode);
+            if (memcmp(f.b, sealed->b, f.n) != 0) /* a CRC-field flip is undone by forging */
+                open_flipped(pr, roce, &Ls, plain, &f, off, bit, st);
+        }
+    pktbuf out;
+    check_reason("flip: the original still opens after its flips", IBSEC_R_OK,
+                 do_open(&pr->rx, roce, sealed, &out, NULL));
+}
+
+/* The open counters of a flip run equal the reasons the calls returned. */
+static void check_flip_counters(const pair *pr, const flip_stats *before, const flip_stats *after,
+                                unsigned long originals)
+{
+    for (int r = 1; r < IBSEC_R_COUNT; r++)
+        check_int(&C, "flip: open counter = returned reasons",
+                  (long long)(after->reason[r] - before->reason[r]),
+                  (long long)pr->rx.count[IBSEC_OP_OPEN][r]);
+    check_int(&C, "flip: open ok counter = variant passes + originals",
+              (long long)(after->passed_variant - before->passed_variant + originals),
+              (long long)pr->rx.count[IBSEC_OP_OPEN][IBSEC_R_OK]);
+}
+
+/* A small packet of a random opcode, or of a payload-carrying one of a
+ * random length (mostly 0..39 bytes so that the flips stay affordable). */
+static bool small_plain(ibsec_rng *r, enum ibsec_shape shape, uint32_t psn, pktbuf *plain)
+{
+    size_t cursor = ibsec_rng_below(r, 256);
+    int len = (int)(ibsec_rng_below(r, 4) == 0 ? ibsec_rng_below(r, 200) : ibsec_rng_below(r, 40));
+    if (ibsec_rng_below(r, 5) == 0 &&
+        make_plain(r, shape, -1, -1, TEST_QPN, -1, psn, plain) && plain->n < 400)
+        return true;
+    return plain_with_len(r, shape, &cursor, len, psn, plain);
+}
+
+static void test_flips(ibsec_rng *r)
+{
+    static const struct { enum ibsec_mode mode; unsigned code; int per_shape; } plan[] = {
+        { IBSEC_MODE_STH_AEAD, 2, 12 }, { IBSEC_MODE_STH_PKT, 2, 12 },
+        { IBSEC_MODE_STH_HDR, 2, 12 },  { IBSEC_MODE_STH_AEAD, 1, 6 },
+        { IBSEC_MODE_STH_PKT, 1, 6 },   { IBSEC_MODE_STH_HDR, 1, 6 },
+        { IBSEC_MODE_ICRC_MAC, 0, 6 },
+    };
+    unsigned long total_packets = 0;
+    for (size_t k = 0; k < sizeof plan / sizeof plan[0]; k++) {
+        flip_stats st;
+        memset(&st, 0, sizeof st);
+        for (int s = 0; s < IBSEC_SHAPE_COUNT; s++) {
+            pair pr;
+            enum ibsec_shape shape = (enum ibsec_shape)s;
+            bool roce = shape_roce(shape);
+            uint64_t epsn = ibsec_rng_below(r, 1u << 26);
+            flip_stats before = st;
+            unsigned long originals = 0;
+            pair_init(&pr, r, plan[k].mode, (k + (size_t)s) & 1 ? 32 : 16, plan[k].code, epsn, 0);
+            for (int i = 0; i < plan[k].per_shape; i++) {
+                pktbuf plain, sealed;
+                if (!check_true(&C, small_plain(r, shape, (uint32_t)epsn, &plain), "flip: plain packet"))
+                    continue;
+                if (!check_reason("flip: seal", IBSEC_R_OK, do_seal(&pr.tx, roce, &plain, &sealed, NULL)))
+                    continue;
+                epsn++;
+                total_packets++;
+                originals++;
+                flip_packet(&pr, roce, &plain, &sealed, &st);
+            }
+            check_flip_counters(&pr, &before, &st, originals);
+            pair_free(&pr);
+        }
+        printf("sec: flip %s STH code %u: %lu flips, %lu rejected, %lu passed unchanged "
+               "(variant fields; sth-hdr clear payload);",
+               ibsec_mode_name(plan[k].mode), plan[k].code, st.flips, st.rejected, st.passed_variant);
+        for (int rr = 1; rr < IBSEC_R_COUNT; rr++)
+            if (st.reason[rr])
+                printf(" %s %lu", ibsec_reason_name((enum ibsec_reason)rr), st.reason[rr]);
+        printf("\n");
+        check_true(&C, st.reason[IBSEC_R_AUTH_FAILED] > 0,
+                   "flip: some flips reach the tag check and fail it");
+    }
+    printf("sec: flip: %lu sealed packets flipped bit by bit\n", total_packets);
+}
+
+/* ======================================================================
+ * epsn: reconstruction, replay window, wrap, nonce reuse, exhaustion
+ * ====================================================================== */
+
+static void test_epsn_reconstruct(ibsec_rng *r)
+{
+    const int64_t half = 1 << 23;
+    unsigned long bad = 0;
+    for (int i = 0; i < 20000; i++) {
+        uint64_t ref = ((uint64_t)ibsec_rng_next(r) >> 2) | (1ull << 24); /* in [2^24, 2^62) */
+        int64_t d = (int64_t)ibsec_rng_below(r, 1u << 24) - half;        /* [-2^23, 2^23) */
+        uint64_t want = (uint64_t)((int64_t)ref + d), got = 0;
+        if (ibsec_epsn_reconstruct(ref, (uint32_t)(want & IBSEC_PSN_MASK), &got) != 0 || got != want)
+            bad++;
+    }
+    check_int(&C, "epsn: reconstruction = nearest value in [ref-2^23, ref+2^23)", 0, (long long)bad);
+    uint64_t e = 0;
+    check_int(&C, "epsn: below zero refused", -1, ibsec_epsn_reconstruct(5, (uint32_t)(5 - 10) & IBSEC_PSN_MASK, &e));
+    check_int(&C, "epsn: 2^63 refused", 1,
+              ibsec_epsn_reconstruct((1ull << 63) - 3, (uint32_t)(((1ull << 63) + 2) & IBSEC_PSN_MASK), &e));
+}
+
+/* Seal n packets with consecutive EPSNs from the pair's tx state. */
+static void seal_series(ibsec_rng *r, pair *pr, enum ibsec_shape shape, uint64_t first, int n,
+                        pktbuf *out)
+{
+    for (int i = 0; i < n; i++) {
+        pktbuf plain;
+        size_t cursor = (size_t)i;
+        if (!plain_with_len(r, shape, &cursor, (int)ibsec_rng_below(r, 64), (uint32_t)(first + (uint64_t)i), &plain) ||
+            !check_reason("epsn: seal series", IBSEC_R_OK, do_seal(&pr->tx, shape_roce(shape), &plain, &out[i], NULL)))
+            out[i].n = 0;
+    }
+}
+
+static enum ibsec_reason open_idx(pair *pr, bool roce, const pktbuf *s)
+{
+    pktbuf out;
+    return do_open(&pr->rx, roce, s, &out, NULL);
+}
+
+static void test_replay(ibsec_rng *r)
+{
+    static pktbuf s[260];
+    pair pr;
+    const uint64_t start = 1000;
+    pair_init(&pr, r, IBSEC_MODE_STH_AEAD, 16, 2, start, 0);
+    seal_series(r, &pr, IBSEC_SHAPE_IB_LOCAL, start, 200, s);
+    for (int i = 0; i < 100; i++)
+        check_reason("epsn: in order", IBSEC_R_OK, open_idx(&pr, false, &s[i]));
+    check_reason("epsn: replay of an accepted packet", IBSEC_R_REPLAY, open_idx(&pr, false, &s[50]));
+    check_reason("epsn: replay of the newest packet", IBSEC_R_REPLAY, open_idx(&pr, false, &s[99]));
+    check_reason("epsn: older than the window", IBSEC_R_PSN_TOO_OLD, open_idx(&pr, false, &s[10]));
+    /* 100..163: newest first, then the other 63 backwards: all within the
+     * 64-entry window, each accepted once */
+    check_reason("epsn: jump ahead", IBSEC_R_OK, open_idx(&pr, false, &s[163]));
+    for (int i = 162; i >= 100; i--)
+        check_reason("epsn: out of order within the window", IBSEC_R_OK, open_idx(&pr, false, &s[i]));
+    for (int i = 100; i <= 163; i++)
+        check_reason("epsn: out-of-order packet accepted once", IBSEC_R_REPLAY, open_idx(&pr, false, &s[i]));
+    /* skip 164..180, accept 181..199: 164 is then 36 behind the newest (in the
+     * window, never seen: accepted); after 199+64 nothing of 164..180 is left */
+    for (int i = 181; i < 200; i++)
+        check_reason("epsn: after a gap", IBSEC_R_OK, open_idx(&pr, false, &s[i]));
+    check_reason("epsn: late packet inside the window", IBSEC_R_OK, open_idx(&pr, false, &s[164]));
+    check_reason("epsn: late packet accepted once", IBSEC_R_REPLAY, open_idx(&pr, false, &s[164]));
+    check_int(&C, "epsn: rx_next = newest + 1", (long long)(start + 200), (long long)pr.rx.ctx[0].rx_next);
+    check_int(&C, "epsn: open counter replay", 67, (long long)pr.rx.count[IBSEC_OP_OPEN][IBSEC_R_REPLAY]);
+    check_int(&C, "epsn: open counter psn_too_old", 1,
+              (long long)pr.rx.count[IBSEC_OP_OPEN][IBSEC_R_PSN_TOO_OLD]);
+    /* a packet exactly 64 behind the newest is out, 63 behind is in */
+    pair_free(&pr);
+    pair_init(&pr, r, IBSEC_MODE_STH_HDR, 32, 1, start, 0);
+    seal_series(r, &pr, IBSEC_SHAPE_ROCE_V4, start, 66, s);
+    check_reason("epsn: newest", IBSEC_R_OK, open_idx(&pr, true, &s[65]));
+    check_reason("epsn: 64 behind the next expected (window edge)", IBSEC_R_OK, open_idx(&pr, true, &s[2]));
+    check_reason("epsn: 65 behind the next expected", IBSEC_R_PSN_TOO_OLD, open_idx(&pr, true, &s[1]));
+    pair_free(&pr);
+}
+
+/* PSN wrap: the EPSN keeps counting across 2^24 (and 2^32). */
+static void test_wrap(ibsec_rng *r)
+{
+    static const uint64_t starts[] = { (1ull << 24) - 6, (5ull << 24) - 3, (1ull << 32) - 4 };
+    for (size_t k = 0; k < 3; k++) {
+        pair pr;
+        enum ibsec_shape shape = (enum ibsec_shape)(k + 1);
+        pair_init(&pr, r, k == 1 ? IBSEC_MODE_ICRC_MAC : IBSEC_MODE_STH_AEAD, 32, 2, starts[k], 0);
+        for (uint64_t e = starts[k]; e < starts[k] + 12; e++) {
+            pktbuf plain;
+            size_t cursor = (size_t)e;
+            if (plain_with_len(r, shape, &cursor, 33, (uint32_t)e, &plain))
+                round_trip("epsn wrap", &pr, shape_roce(shape), &plain, e);
+        }
+        check_int(&C, "epsn wrap: tx_next", (long long)(starts[k] + 12), (long long)pr.tx.ctx[0].tx_next);
+        check_int(&C, "epsn wrap: rx_next", (long long)(starts[k] + 12), (long long)pr.rx.ctx[0].rx_next);
+        pair_free(&pr);
+    }
+}
+
+static void test_nonce(ibsec_rng *r)
+{
+    pair pr;
+    pktbuf plain, sealed;
+    size_t cursor = 0;
+    ibsec_verdict v;
+    pair_init(&pr, r, IBSEC_MODE_STH_PKT, 16, 2, 500, 0);
+    struct { uint32_t psn; enum ibsec_reason want; const char *what; } seq[] = {
+        { 500, IBSEC_R_OK, "first" },
+        { 500, IBSEC_R_NONCE_REUSE, "same PSN again" },
+        { 499, IBSEC_R_NONCE_REUSE, "older PSN" },
+        { (uint32_t)((501 - (1 << 23)) & IBSEC_PSN_MASK), IBSEC_R_NONCE_REUSE, "PSN 2^23 behind" },
+        { 501, IBSEC_R_OK, "next" },
+        { 501 + (1 << 23) - 1, IBSEC_R_OK, "largest jump ahead" },
+        { 600, IBSEC_R_NONCE_REUSE, "back after the jump" },
+    };
+    for (size_t i = 0; i < sizeof seq / sizeof seq[0]; i++) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "nonce: %s", seq[i].what);
+        if (plain_with_len(r, IBSEC_SHAPE_IB_GLOBAL, &cursor, 20, seq[i].psn, &plain))
+            check_reason(msg, seq[i].want, do_seal(&pr.tx, false, &plain, &sealed, &v));
+    }
+    check_int(&C, "nonce: seal counter nonce_reuse", 4, (long long)pr.tx.count[IBSEC_OP_SEAL][IBSEC_R_NONCE_REUSE]);
+    check_int(&C, "nonce: seal counter ok", 3, (long long)pr.tx.count[IBSEC_OP_SEAL][IBSEC_R_OK]);
+    pair_free(&pr);
+
+    /* exhaustion: the last two EPSNs below 2^63 seal and open, then no more */
+    const uint64_t last = (1ull << 63) - 1;
+    pair_init(&pr, r, IBSEC_MODE_STH_AEAD, 32, 1, last - 1, 0);
+    for (uint64_t e = last - 1; e <= last; e++)
+        if (plain_with_len(r, IBSEC_SHAPE_ROCE_V6, &cursor, 7, (uint32_t)e, &plain))
+            round_trip("nonce: last EPSNs", &pr, true, &plain, e);
+    if (plain_with_len(r, IBSEC_SHAPE_ROCE_V6, &cursor, 7, (uint32_t)(last + 1), &plain)) {
+        check_reason("nonce: EPSN 2^63", IBSEC_R_EPSN_EXHAUSTED, do_seal(&pr.tx, true, &plain, &sealed, &v));
+        check_reason("nonce: still exhausted", IBSEC_R_EPSN_EXHAUSTED, do_seal(&pr.tx, true, &plain, &sealed, &v));
+    }
+    uint64_t e;
+    check_reason("nonce: receiver refuses EPSN 2^63", IBSEC_R_EPSN_EXHAUSTED,
+                 ibsec_epsn_rx_check(&pr.rx.ctx[0], 0, &e));
+    pair_free(&pr);
+}
+
+/* ======================================================================
+ * alert: consecutive authentication failures (Lee & Kim §6.1)
+ * ====================================================================== */
+
+/* A copy of a sealed packet with one tag bit flipped and the CRCs redone. */
+static pktbuf forged_tag(const pair *pr, bool roce, const pktbuf *sealed)
+{
+    pktbuf f = *sealed;
+    layout L;
+    ref_layout(f.b, f.n, roce, ref_sth_len(pr->mode, pr->code), &L);
+    f.b[pr->mode == IBSEC_MODE_ICRC_MAC ? L.icrc : L.eths_end] ^= 0x01;
+    forge_crcs(&f, &L, pr->mode);
+    return f;
+}
+
+static void test_alert(ibsec_rng *r)
+{
+    static pktbuf s[8];
+    pair pr;
+    ibsec_verdict v;
+    pktbuf out;
+    pair_init(&pr, r, IBSEC_MODE_STH_AEAD, 16, 2, 77, 3);
+    seal_series(r, &pr, IBSEC_SHAPE_IB_LOCAL, 77, 8, s);
+    pktbuf bad = forged_tag(&pr, false, &s[7]);
+    ibsec_ctx *c = &pr.rx.ctx[0];
+    const bool want_raise[4] = { false, false, true, false };
+    for (int i = 0; i < 4; i++) {
+        check_reason("alert: forged tag", IBSEC_R_AUTH_FAILED, do_open(&pr.rx, false, &bad, &out, &v));
+        check_int(&C, "alert: raised on the threshold-th failure only", want_raise[i], v.alert_raised);
+    }
+    check_true(&C, c->alert && c->alert_count == 1, "alert: sticky, raised once");
+    check_reason("alert: good packet", IBSEC_R_OK, do_open(&pr.rx, false, &s[0], &out, &v));
+    check_int(&C, "alert: a success clears the failure count", 0, c->fail_consec);
+    check_true(&C, c->alert, "alert: flag stays until cleared");
+    ibsec_ctx_clear_alert(&pr.rx, 0);
+    check_true(&C, !c->alert, "alert: cleared");
+    for (int i = 0; i < 2; i++)
+        check_reason("alert: forged", IBSEC_R_AUTH_FAILED, do_open(&pr.rx, false, &bad, &out, &v));
+    check_reason("alert: good packet resets", IBSEC_R_OK, do_open(&pr.rx, false, &s[1], &out, &v));
+    for (int i = 0; i < 2; i++) {
+        check_reason("alert: forged", IBSEC_R_AUTH_FAILED, do_open(&pr.rx, false, &bad, &out, &v));
+        check_int(&C, "alert: not raised (count reset by the success)", 0, v.alert_raised);
+    }
+    check_reason("alert: replay is not an auth failure", IBSEC_R_REPLAY, do_open(&pr.rx, false, &s[1], &out, &v));
+    check_int(&C, "alert: replay leaves the count", 2, c->fail_consec);
+    check_reason("alert: third consecutive", IBSEC_R_AUTH_FAILED, do_open(&pr.rx, false, &bad, &out, &v));
+    check_true(&C, v.alert_raised && c->alert && c->alert_count == 2, "alert: raised again");
+    check_int(&C, "alert: auth_failed counter", 9, (long long)pr.rx.count[IBSEC_OP_OPEN][IBSEC_R_AUTH_FAILED]);
+    check_reason("alert: the forged packet did not move the window", IBSEC_R_OK,
+                 do_open(&pr.rx, false, &s[7], &out, &v));
+    pair_free(&pr);
+}
+
+/* ======================================================================
+ * ctx: selection, plain traffic, mismatch, downgrade
+ * ====================================================================== */
+
+static void set_ctx(ibsec_engine *e, unsigned idx, ibsec_ctx_cfg cfg)
+{
+    const char *why = NULL;
+    if (ibsec_ctx_set(e, idx, &cfg, &why) != 0)
+        check_failf(&C, "ctx: set-up refused: %s", why);
+}
+
+/* Point a plain native (no GRH) packet at DestQP / P_Key, CRCs redone. */
+static void retarget(pktbuf *p, uint32_t destqp, unsigned pkey)
+{
+    layout L;
+    put16(p->b + 8 + 2, pkey);
+    p->b[8 + 5] = (uint8_t)(destqp >> 16);
+    p->b[8 + 6] = (uint8_t)(destqp >> 8);
+    p->b[8 + 7] = (uint8_t)destqp;
+    ref_layout(p->b, p->n, false, 0, &L);
+    forge_crcs(p, &L, IBSEC_MODE_NONE);
+}
+
+static void test_contexts(ibsec_rng *r)
+{
+    pair pr;
+    pktbuf plain, sealed, out, tmp;
+    ibsec_verdict v;
+    uint8_t key1[32], salt1[4];
+    pair_init(&pr, r, IBSEC_MODE_STH_PKT, 16, 2, 10, 0);
+    ibsec_rng_bytes(r, key1, 32);
+    ibsec_rng_bytes(r, salt1, 4);
+    ibsec_ctx_cfg pk = make_cfg(IBSEC_SEL_PKEY, 0x1234, IBSEC_MODE_STH_PKT, 2, 10, 0);
+    ibsec_ctx_cfg qp = make_cfg(IBSEC_SEL_QP, 0x55, IBSEC_MODE_STH_AEAD, 1, 10, 0);
+    ibsec_ctx_cfg qpn = make_cfg(IBSEC_SEL_QP, 0x77, IBSEC_MODE_NONE, 0, 0, 0);
+    qp.key = 1;
+    ibsec_engine *es[2] = { &pr.tx, &pr.rx };
+    for (int i = 0; i < 2; i++) {
+        ibsec_ctx_clear(es[i], 0);
+        ibsec_key_set(es[i], 1, key1, 32, salt1);
+        set_ctx(es[i], 0, pk);
+        set_ctx(es[i], 1, qp);
+        set_ctx(es[i], 2, qpn);
+    }
+    ibsec_engine_make_peer(&pr.rx);
+
+    /* QP context takes precedence over a matching P_Key context */
+    check_int(&C, "ctx: lookup QP before P_Key", 1, ibsec_ctx_lookup(&pr.tx, 0x55, 0x1234));
+    check_int(&C, "ctx: lookup by P_Key, membership bit ignored", 0, ibsec_ctx_lookup(&pr.tx, 0x56, 0x9234));
+    check_int(&C, "ctx: lookup miss", -1, ibsec_ctx_lookup(&pr.tx, 0x56, 0x1235));
+    size_t cur = 0;
+    plain_with_len(r, IBSEC_SHAPE_IB_LOCAL, &cur, 40, 10, &plain);
+    retarget(&plain, 0x55, 0x9234);
+    check_reason("ctx: seal by QP", IBSEC_R_OK, do_seal(&pr.tx, false, &plain, &sealed, &v));
+    check_true(&C, v.ctx == 1 && v.mode == IBSEC_MODE_STH_AEAD, "ctx: QP context chosen on seal");
+    ref_params rp = { IBSEC_MODE_STH_AEAD, 1, key1, 32, salt1, 0, 10 };
+    ref_check_sealed("ctx: QP-selected packet", &plain, &sealed, false, &rp);
+    check_reason("ctx: open by QP", IBSEC_R_OK, do_open(&pr.rx, false, &sealed, &out, &v));
+    check_true(&C, v.ctx == 1 && out.n == plain.n && memcmp(out.b, plain.b, plain.n) == 0,
+               "ctx: QP context chosen on open, packet restored");
+    pktbuf qp_sealed = sealed;
+
+    retarget(&plain, 0x56, 0x9234); /* no QP context; P_Key 0x9234 -> context 0 */
+    check_reason("ctx: seal by P_Key", IBSEC_R_OK, do_seal(&pr.tx, false, &plain, &sealed, &v));
+    check_true(&C, v.ctx == 0 && v.mode == IBSEC_MODE_STH_PKT, "ctx: P_Key context chosen");
+    ref_params rp0 = { IBSEC_MODE_STH_PKT, 2, pr.key, 16, pr.salt, 0, 10 };
+    ref_check_sealed("ctx: P_Key-selected packet", &plain, &sealed, false, &rp0);
+    check_reason("ctx: open by P_Key", IBSEC_R_OK, do_open(&pr.rx, false, &sealed, &out, &v));
+
+    /* no context: refused unless plain traffic is allowed */
+    retarget(&plain, 0x56, 0x1235);
+    layout L;
+    ref_layout(plain.b, plain.n, false, 0, &L);
+    check_reason("ctx: seal, no context", IBSEC_R_NO_CONTEXT, do_seal(&pr.tx, false, &plain, &sealed, &v));
+    check_reason("ctx: open plain, no context", IBSEC_R_NO_CONTEXT, do_open(&pr.rx, false, &plain, &out, &v));
+    pr.tx.allow_plain = pr.rx.allow_plain = true;
+    check_reason("ctx: seal plain allowed", IBSEC_R_OK, do_seal(&pr.tx, false, &plain, &sealed, &v));
+    check_true(&C, sealed.n == plain.n && memcmp(sealed.b, plain.b, plain.n) == 0, "ctx: plain passes unchanged");
+    check_reason("ctx: open plain allowed", IBSEC_R_OK, do_open(&pr.rx, false, &plain, &out, &v));
+    check_true(&C, out.n == plain.n && memcmp(out.b, plain.b, plain.n) == 0, "ctx: plain delivered unchanged");
+    tmp = plain;
+    tmp.b[L.icrc] ^= 0x80;
+    put_le(tmp.b + tmp.n - 2, ref_crc16(tmp.b, tmp.n - 2), 2);
+    check_reason("ctx: plain allowed, bad ICRC", IBSEC_R_BAD_ICRC, do_open(&pr.rx, false, &tmp, &out, &v));
+
+    /* a secured packet whose context is unknown is never delivered */
+    tmp = qp_sealed;
+    tmp.b[8 + 7] = 0x99;
+    tmp.b[8 + 3] = 0x35;
+    ref_layout(tmp.b, tmp.n, false, 12, &L);
+    forge_crcs(&tmp, &L, IBSEC_MODE_STH_AEAD);
+    check_reason("ctx: secured packet, no context, plain allowed", IBSEC_R_NO_CONTEXT,
+                 do_open(&pr.rx, false, &tmp, &out, &v));
+
+    /* mode-none context: plain packets pass in both directions */
+    tmp = plain;
+    retarget(&tmp, 0x77, 0x1235);
+    check_reason("ctx: mode-none context seal", IBSEC_R_OK, do_seal(&pr.tx, false, &tmp, &sealed, &v));
+    check_true(&C, v.ctx == 2 && sealed.n == tmp.n && memcmp(sealed.b, tmp.b, tmp.n) == 0,
+               "ctx: mode-none context leaves the packet as it is");
+    check_reason("ctx: mode-none context open", IBSEC_R_OK, do_open(&pr.rx, false, &tmp, &out, &v));
+
+    /* downgrade: a plain packet to a QP whose context is secured */
+    retarget(&tmp, 0x55, 0x1235);
+    check_reason("ctx: downgrade to none", IBSEC_R_MODE_MISMATCH, do_open(&pr.rx, false, &tmp, &out, &v));
+
+    /* mode and STH size must match the receiver's context */
+    ibsec_ctx_cfg rqp = pr.rx.ctx[1].cfg;
+    ibsec_ctx_cfg alt = rqp;
+    alt.mode = IBSEC_MODE_STH_PKT;
+    set_ctx(&pr.rx, 1, alt);
+    check_reason("ctx: mode mismatch", IBSEC_R_MODE_MISMATCH, do_open(&pr.rx, false, &qp_sealed, &out, &v));
+    alt = rqp;
+    alt.sth_code = 2;
+    set_ctx(&pr.rx, 1, alt);
+    check_reason("ctx: STH size mismatch", IBSEC_R_STH_SIZE_MISMATCH, do_open(&pr.rx, false, &qp_sealed, &out, &v));
+    set_ctx(&pr.rx, 1, rqp);
+    ibsec_key_clear(&pr.rx, 1);
+    check_reason("ctx: key cleared", IBSEC_R_NO_KEY, do_open(&pr.rx, false, &qp_sealed, &out, &v));
+    ibsec_key_set(&pr.rx, 1, key1, 32, salt1);
+    check_reason("ctx: key back, packet opens", IBSEC_R_OK, do_open(&pr.rx, false, &qp_sealed, &out, &v));
+
+    /* configuration checks */
+    const char *why = NULL;
+    ibsec_ctx_cfg badc = make_cfg(IBSEC_SEL_QP, 0x55, IBSEC_MODE_STH_HDR, 2, 0, 0);
+    check_int(&C, "ctx: duplicate selector refused", -1, ibsec_ctx_set(&pr.tx, 5, &badc, &why));
+    badc = make_cfg(IBSEC_SEL_PKEY, 0x9234, IBSEC_MODE_STH_HDR, 2, 0, 0);
+    check_int(&C, "ctx: P_Key with membership bit refused", -1, ibsec_ctx_set(&pr.tx, 5, &badc, &why));
+    badc = make_cfg(IBSEC_SEL_QP, 0x1000000, IBSEC_MODE_STH_HDR, 2, 0, 0);
+    check_int(&C, "ctx: QPN > 24 bits refused", -1, ibsec_ctx_set(&pr.tx, 5, &badc, &why));
+    badc = make_cfg(IBSEC_SEL_QP, 0x88, IBSEC_MODE_STH_HDR, 3, 0, 0);
+    check_int(&C, "ctx: STH code 3 refused", -1, ibsec_ctx_set(&pr.tx, 5, &badc, &why));
+    badc = make_cfg(IBSEC_SEL_QP, 0x88, IBSEC_MODE_STH_HDR, 2, 1ull << 63, 0);
+    check_int(&C, "ctx: EPSN 2^63 refused", -1, ibsec_ctx_set(&pr.tx, 5, &badc, &why));
+    pair_free(&pr);
+}
+
+/* ======================================================================
+ * corpus: malformed packets, each with its expected reason
+ * ====================================================================== */
+
+#define PLAIN_QPN 0x000200u
+
+/* Rewrite every length field for the packet's current size (§3). */
+static void fix_lengths(pktbuf *p, const layout *L)
+{
+    if (!L->roce) {
+        put16(p->b + 4, (get16(p->b + 4) & 0xF800u) | (unsigned)((p->n - 2) / 4));
+        if (L->grh)
+            put16(p->b + 12, (unsigned)(p->n - 2 - 48));
+        return;
+    }
+    if (L->v4)
+        put16(p->b + L->ip + 2, (unsigned)(p->n - L->ip));
+    else
+        put16(p->b + L->ip + 4, (unsigned)(p->n - L->udp));
+    put16(p->b + L->udp + 4, (unsigned)(p->n - L->udp));
+}
+
+static void fix_ipv4_csum(pktbuf *p, const layout *L)
+{
+    if (L->roce && L->v4)
+        put16(p->b + L->ip + 10, ref_ipv4_csum(p->b + L->ip));
+}
+
+/* Insert 4 bytes of data before the ICRC and fix the lengths. */
+static void grow_data(pktbuf *p, const layout *L)
+{
+    memmove(p->b + L->icrc + 4, p->b + L->icrc, p->n - L->icrc);
+    memset(p->b + L->icrc, 0xA5, 4);
+    p->n += 4;
+    fix_lengths(p, L);
+    fix_ipv4_csum(p, L);
+}
+
+enum base_kind { BASE_SEALED, BASE_FIRST, BASE_PLAIN, BASE_ACK, BASE_BIG, BASE_COUNT };
+
+typedef struct {
+    const char *what;
+    enum base_kind base;
+    int shapes;          /* bit per enum ibsec_shape */
+    enum ibsec_reason want;
+    void (*mutate)(pktbuf *p, const layout *L);
+} corpus_entry;
+
+#define SH_ALL 0xF
+#define SH_NATIVE 0x3
+#define SH_GRH 0x2
+#define SH_ROCE 0xC
+#define SH_V4 0x4
+#define SH_V6 0x8
+
+static uint8_t unknown_opcode(void)
+{
+    for (unsigned o = 0; o < 256; o++)
+        if (ibsec_opcode_lookup((uint8_t)o) == NULL)
+            return (uint8_t)o;
+    return 0xFF;
+}
+
+static void m_trunc_first(pktbuf *p, const layout *L) { p->n = L->roce ? 20 : 5; }
+static void m_trunc_bth(pktbuf *p, const layout *L) { p->n = L->bth + 6; }
+static void m_trunc_tail(pktbuf *p, const layout *L) { p->n = L->payload + 1; }
+static void m_missing4(pktbuf *p, const layout *L)
+{
+    memmove(p->b + L->icrc - 4, p->b + L->icrc, p->n - L->icrc);
+    p->n -= 4;
+}
+static void m_pktlen(pktbuf *p, const layout *L) { (void)L; p->b[5] ^= 0x01; }
+static void m_grh_paylen(pktbuf *p, const layout *L) { (void)L; put16(p->b + 12, get16(p->b + 12) + 4); }
+static void m_ip4_len(pktbuf *p, const layout *L)
+{
+    put16(p->b + L->ip + 2, get16(p->b + L->ip + 2) + 4);
+    fix_ipv4_csum(p, L);
+}
+static void m_ip4_csum(pktbuf *p, const layout *L) { p->b[L->ip + 11] ^= 0x01; }
+static void m_ip6_len(pktbuf *p, const layout *L) { put16(p->b + L->ip + 4, get16(p->b + L->ip + 4) - 4); }
+static void m_udp_len(pktbuf *p, const layout *L) { put16(p->b + L->udp + 4, get16(p->b + L->udp + 4) + 4); }
+static void m_opcode(pktbuf *p, const layout *L) { p->b[L->bth] = unknown_opcode(); }
+static void m_cnp_native(pktbuf *p, const layout *L) { p->b[L->bth] = 0x81; }
+static void m_padcnt1(pktbuf *p, const layout *L) { p->b[L->bth + 1] |= 0x10; }
+static void m_padcnt3(pktbuf *p, const layout *L) { p->b[L->bth + 1] |= 0x30; }
+static void m_grow(pktbuf *p, const layout *L) { grow_data(p, L); }
+static void m_icrc(pktbuf *p, const layout *L) { p->b[L->icrc + 2] ^= 0x10; }
+static void m_vcrc(pktbuf *p, const layout *L) { (void)L; p->b[p->n - 1] ^= 0x01; }
+static void m_resv5(pktbuf *p, const layout *L) { p->b[L->bth + 8] |= 0x20; }
+static void m_resv6(pktbuf *p, const layout *L) { p->b[L->bth + 8] |= 0x40; }
+static void m_sec2_nosth(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x10); }
+static void m_sec3_nosth(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x18); }
+static void m_sth_nosec(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x02); }
+static void m_sthsz3(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x1B); }
+static void m_sthsz5(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x0D); }
+static void m_sthsz7(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x17); }
+static void m_tver(pktbuf *p, const layout *L) { p->b[L->bth + 1] |= 0x01; }
+static void m_lver(pktbuf *p, const layout *L) { (void)L; p->b[0] |= 0x01; }
+static void m_lnh0(pktbuf *p, const layout *L) { (void)L; p->b[1] &= 0xFC; }
+static void m_lnh1(pktbuf *p, const layout *L) { (void)L; p->b[1] = (uint8_t)((p->b[1] & 0xFC) | 1); }
+static void m_nxthdr(pktbuf *p, const layout *L) { (void)L; p->b[8 + 6] = 0x11; }
+static void m_grh_ipver(pktbuf *p, const layout *L) { (void)L; p->b[8] = (uint8_t)((p->b[8] & 0x0F) | 0x40); }
+static void m_ethertype(pktbuf *p, const layout *L) { (void)L; put16(p->b + 12, 0x8100); }
+static void m_ip4_tcp(pktbuf *p, const layout *L) { p->b[L->ip + 9] = 6; fix_ipv4_csum(p, L); }
+static void m_ip6_tcp(pktbuf *p, const layout *L) { p->b[L->ip + 6] = 6; }
+static void m_ip4_mf(pktbuf *p, const layout *L) { p->b[L->ip + 6] |= 0x20; fix_ipv4_csum(p, L); }
+static void m_ip4_ihl(pktbuf *p, const layout *L) { p->b[L->ip] = 0x46; fix_ipv4_csum(p, L); }
+static void m_ip4_ver(pktbuf *p, const layout *L) { p->b[L->ip] = 0x65; fix_ipv4_csum(p, L); }
+static void m_udp_port(pktbuf *p, const layout *L) { put16(p->b + L->udp + 2, 4792); }
+
+static const corpus_entry corpus[] = {
+    { "truncated in the first header", BASE_SEALED, SH_ALL, IBSEC_R_TRUNCATED, m_trunc_first },
+    { "truncated in the BTH", BASE_SEALED, SH_ALL, IBSEC_R_TRUNCATED, m_trunc_bth },
+    { "truncated before the ICRC", BASE_SEALED, SH_ALL, IBSEC_R_TRUNCATED, m_trunc_tail },
+    { "4 bytes missing (native: PktLen)", BASE_SEALED, SH_NATIVE, IBSEC_R_BAD_PKTLEN, m_missing4 },
+    { "4 bytes missing (RoCEv2: IP length)", BASE_SEALED, SH_ROCE, IBSEC_R_BAD_IP_LEN, m_missing4 },
+    { "LRH PktLen wrong", BASE_SEALED, SH_NATIVE, IBSEC_R_BAD_PKTLEN, m_pktlen },
+    { "GRH PayLen wrong", BASE_SEALED, SH_GRH, IBSEC_R_BAD_GRH_PAYLEN, m_grh_paylen },
+    { "IPv4 Total Length wrong", BASE_SEALED, SH_V4, IBSEC_R_BAD_IP_LEN, m_ip4_len },
+    { "IPv4 header checksum wrong", BASE_SEALED, SH_V4, IBSEC_R_BAD_IPV4_CSUM, m_ip4_csum },
+    { "IPv6 Payload Length wrong", BASE_SEALED, SH_V6, IBSEC_R_BAD_IP_LEN, m_ip6_len },
+    { "UDP Length wrong", BASE_SEALED, SH_ROCE, IBSEC_R_BAD_UDP_LEN, m_udp_len },
+    { "unknown opcode", BASE_SEALED, SH_ALL, IBSEC_R_BAD_OPCODE, m_opcode },
+    { "CNP opcode on native IBA", BASE_PLAIN, SH_NATIVE, IBSEC_R_BAD_OPCODE, m_cnp_native },
+    { "PadCnt on a FIRST packet", BASE_FIRST, SH_ALL, IBSEC_R_BAD_PADCNT, m_padcnt1 },
+    { "PadCnt on a packet without payload", BASE_ACK, SH_ALL, IBSEC_R_BAD_PADCNT, m_padcnt3 },
+    { "payload on an opcode without one", BASE_ACK, SH_ALL, IBSEC_R_BAD_PAYLOAD_LEN, m_grow },
+    { "payload above 4096 bytes", BASE_BIG, SH_ALL, IBSEC_R_TOO_LONG, m_grow },
+    { "bad ICRC (sth-aead)", BASE_SEALED, SH_ALL, IBSEC_R_BAD_ICRC, m_icrc },
+    { "bad ICRC (plain)", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_ICRC, m_icrc },
+    { "bad VCRC (sth-aead)", BASE_SEALED, SH_NATIVE, IBSEC_R_BAD_VCRC, m_vcrc },
+    { "bad VCRC (plain)", BASE_PLAIN, SH_NATIVE, IBSEC_R_BAD_VCRC, m_vcrc },
+    { "BTH byte 8 bit 5 (reserved) set", BASE_SEALED, SH_ALL, IBSEC_R_BAD_SECMODE, m_resv5 },
+    { "BTH byte 8 bit 6 (reserved) set", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_SECMODE, m_resv6 },
+    { "SECMODE 2 without STH", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_SECMODE, m_sec2_nosth },
+    { "SECMODE 3 without STH", BASE_SEALED, SH_ALL, IBSEC_R_BAD_SECMODE, m_sec3_nosth },
+    { "STHSZ without SECMODE", BASE_SEALED, SH_ALL, IBSEC_R_BAD_SECMODE, m_sth_nosec },
+    { "STHSZ 3 (160 bits)", BASE_SEALED, SH_ALL, IBSEC_R_STH_SIZE_UNSUPPORTED, m_sthsz3 },
+    { "STHSZ 5 (256 bits)", BASE_SEALED, SH_ALL, IBSEC_R_STH_SIZE_UNSUPPORTED, m_sthsz5 },
+    { "STHSZ 7 (512 bits)", BASE_SEALED, SH_ALL, IBSEC_R_STH_SIZE_UNSUPPORTED, m_sthsz7 },
+    { "BTH TVer 1", BASE_SEALED, SH_ALL, IBSEC_R_BAD_TVER, m_tver },
+    { "LRH LVer 1", BASE_SEALED, SH_NATIVE, IBSEC_R_BAD_LVER, m_lver },
+    { "LRH LNH raw", BASE_SEALED, SH_NATIVE, IBSEC_R_BAD_LNH, m_lnh0 },
+    { "LRH LNH IP", BASE_PLAIN, SH_NATIVE, IBSEC_R_BAD_LNH, m_lnh1 },
+    { "GRH NxtHdr not IBA", BASE_SEALED, SH_GRH, IBSEC_R_BAD_NXTHDR, m_nxthdr },
+    { "GRH IPVer 4", BASE_SEALED, SH_GRH, IBSEC_R_BAD_IPVER, m_grh_ipver },
+    { "EtherType VLAN", BASE_SEALED, SH_ROCE, IBSEC_R_BAD_ETHERTYPE, m_ethertype },
+    { "IPv4 protocol TCP", BASE_SEALED, SH_V4, IBSEC_R_NOT_UDP, m_ip4_tcp },
+    { "IPv6 next header TCP", BASE_SEALED, SH_V6, IBSEC_R_NOT_UDP, m_ip6_tcp },
+    { "IPv4 fragment (MF)", BASE_SEALED, SH_V4, IBSEC_R_IP_FRAGMENT, m_ip4_mf },
+    { "IPv4 IHL 6", BASE_SEALED, SH_V4, IBSEC_R_BAD_IPV4_IHL, m_ip4_ihl },
+    { "IPv4 version 6", BASE_SEALED, SH_V4, IBSEC_R_BAD_IPVER, m_ip4_ver },
+    { "UDP destination port 4792", BASE_SEALED, SH_ROCE, IBSEC_R_BAD_UDP_PORT, m_udp_port },
+};
+
+/* The base packets of one shape: a sealed sth-aead SEND_ONLY and SEND_FIRST
+ * (QP TEST_QPN), a plain SEND_ONLY, ACK and 4096-byte SEND_ONLY (QP PLAIN_QPN,
+ * whose context has mode none). */
+static bool corpus_bases(ibsec_rng *r, pair *pr, enum ibsec_shape shape, uint64_t *epsn,
+                         pktbuf base[BASE_COUNT])
+{
+    static const struct { int opcode, len; uint32_t qpn; bool seal; } how[BASE_COUNT] = {
+        [BASE_SEALED] = { 0x04, 24, TEST_QPN, true },
+        [BASE_FIRST]  = { 0x00, 256, TEST_QPN, true },
+        [BASE_PLAIN]  = { 0x04, 24, PLAIN_QPN, false },
+        [BASE_ACK]    = { 0x11, 0, PLAIN_QPN, false },
+        [BASE_BIG]    = { 0x04, 4096, PLAIN_QPN, false },
+    };
+    for (int k = 0; k < BASE_COUNT; k++) {
+        pktbuf plain;
+        if (!make_plain(r, shape, how[k].opcode, how[k].len, how[k].qpn, -1, (uint32_t)*epsn, &plain))
+            return false;
+        if (!how[k].seal) {
+            base[k] = plain;
+            continue;
+        }
+        if (do_seal(&pr->tx, shape_roce(shape), &plain, &base[k], NULL) != IBSEC_R_OK)
+            return false;
+        (*epsn)++;
+    }
+    return true;
+}
+
+static void test_corpus(ibsec_rng *r)
+{
+    pair pr;
+    unsigned long want[IBSEC_R_COUNT] = { 0 };
+    uint64_t epsn = 4242;
+    pair_init(&pr, r, IBSEC_MODE_STH_AEAD, 16, 2, epsn, 0);
+    ibsec_ctx_cfg none = make_cfg(IBSEC_SEL_QP, PLAIN_QPN, IBSEC_MODE_NONE, 0, 0, 0);
+    set_ctx(&pr.tx, 1, none);
+    set_ctx(&pr.rx, 1, none);
+    ibsec_engine_clear_counters(&pr.rx);
+    unsigned long n = 0;
+    for (int round = 0; round < 2; round++)
+        for (int s = 0; s < IBSEC_SHAPE_COUNT; s++) {
+            pktbuf base[BASE_COUNT], out;
+            bool roce = shape_roce((enum ibsec_shape)s);
+            if (!check_true(&C, corpus_bases(r, &pr, (enum ibsec_shape)s, &epsn, base), "corpus: bases"))
+                continue;
+            for (size_t i = 0; i < sizeof corpus / sizeof corpus[0]; i++) {
+                const corpus_entry *ce = &corpus[i];
+                if (!(ce->shapes & (1 << s)))
+                    continue;
+                pktbuf p = base[ce->base];
+                layout L;
+                size_t sth = (ce->base == BASE_SEALED || ce->base == BASE_FIRST) ? 16 : 0;
+                ref_layout(p.b, p.n, roce, sth, &L);
+                ce->mutate(&p, &L);
+                if (!roce && ce->mutate != m_vcrc && p.n >= 2)
+                    put_le(p.b + p.n - 2, ref_crc16(p.b, p.n - 2), 2);
+                char msg[160];
+                snprintf(msg, sizeof msg, "corpus %s: %s", ibsec_shape_name((enum ibsec_shape)s), ce->what);
+                check_reason(msg, ce->want, do_open(&pr.rx, roce, &p, &out, NULL));
+                want[ce->want]++;
+                n++;
+            }
+            /* the unmodified bases still open (nothing above changed state) */
+            for (int k = 0; k < BASE_COUNT; k++) {
+                check_reason("corpus: unmodified base opens", IBSEC_R_OK, do_open(&pr.rx, roce, &base[k], &out, NULL));
+                want[IBSEC_R_OK]++;
+            }
+        }
+    for (int k = 0; k < IBSEC_R_COUNT; k++) {
+        char msg[120];
+        snprintf(msg, sizeof msg, "corpus: open counter %s", ibsec_reason_name((enum ibsec_reason)k));
+        check_int(&C, msg, (long long)want[k], (long long)pr.rx.count[IBSEC_OP_OPEN][k]);
+    }
+    printf("sec: corpus: %lu malformed packets, %zu kinds\n", n, sizeof corpus / sizeof corpus[0]);
+    pair_free(&pr);
+}
+
+/* ======================================================================
+ * main
+ * ====================================================================== */
+
+int main(int argc, char **argv)
+{
+    ibsec_rng r;
+    (void)argv;
+    check_init(&C, "sec");
+    ossl = EVP_CIPHER_CTX_new();
+    if (ossl == NULL) {
+        fprintf(stderr, "test_sec: EVP_CIPHER_CTX_new failed\n");
+        return 2;
+    }
+    if (argc > 1) {
+        fprintf(stderr, "usage: test_sec\n");
+        return 2;
+    }
+    ibsec_rng_seed(&r, SEED);
+    test_round_trip(&r);
+    test_flips(&r);
+    test_epsn_reconstruct(&r);
+    test_replay(&r);
+    test_wrap(&r);
+    test_nonce(&r);
+    test_alert(&r);
+    test_contexts(&r);
+    test_corpus(&r);
+    EVP_CIPHER_CTX_free(ossl);
+    return check_summary(&C);
+}
