@@ -343,6 +343,8 @@ def main():
     # The CRC engines used as references must reproduce the standard check value.
     c.check(_crc32_crcmod(b"123456789") == 0xCBF43926 == zlib.crc32(b"123456789"),
             "crcmod/zlib CRC-32 check value 0xCBF43926")
+    # ... and the VCRC parameters give the check value cmodel/test/test_crc.c asserts.
+    c.check(vcrc16(b"123456789") == 0x0A3D, "crcmod VCRC check value 0x0A3D")
     for path in args.pcaps:
         man_path = os.path.splitext(path)[0] + ".tsv"
         try:
