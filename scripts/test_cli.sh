@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# test_cli.sh — end-to-end checks of the C model's command-line tools.
+#
+#   scripts/test_cli.sh BINDIR WORKDIR
+#
+# BINDIR holds ibsec_vecgen and ibsec_pcap; WORKDIR is scratch space (emptied).
+#  1. ibsec_vecgen is deterministic (same seed: identical files; other seed: different).
+#  2. Per link: sealing the plain pcap with the key file reproduces the sealed pcap
+#     byte for byte; opening the sealed pcap as the peer reproduces the plain pcap;
+#     opening the wire pcap (tampered copies, replays) drops exactly the packets the
+#     harness vectors say open drops, and delivers the others.
+#  3. Every bad input: the exit code and the one-line message naming the file and
+#     the problem (docs/vectors.md lists the exit codes).
+# Ends with "cli: N passed, N failed" and exits non-zero if anything failed.
+set -uo pipefail
+
+BIN=${1:?usage: test_cli.sh BINDIR WORKDIR}
+W=${2:?usage: test_cli.sh BINDIR WORKDIR}
+VECGEN=$BIN/ibsec_vecgen
+PCAP=$BIN/ibsec_pcap
+pass=0; fail=0
+
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL cli: $*"; }
+
+# check_run NAME WANT_RC FRAGMENT CMD...: runs CMD, checks its exit code and that
+# its stderr+stdout contains FRAGMENT (empty: no check).
+check_run() {
+  local name=$1 want=$2 frag=$3; shift 3
+  local out rc
+  out=$("$@" 2>&1); rc=$?
+  if [ "$rc" != "$want" ]; then
+    bad "$name: exit $rc, expected $want; output: $(head -c 300 <<<"$out")"
+  elif [ -n "$frag" ] && ! grep -qF -- "$frag" <<<"$out"; then
+    bad "$name: output lacks '$frag'; got: $(head -c 300 <<<"$out")"
+  else
+    ok
+  fi
+}
+
+# check_same NAME A B: files identical.
+check_same() {
+  if cmp -s "$2" "$3"; then ok; else bad "$1: $2 and $3 differ ($(cmp "$2" "$3" 2>&1 | head -1))"; fi
+}
+
+rm -rf "$W"; mkdir -p "$W"
+V=$W/v
+
+# ---- 1. vector generation, determinism -------------------------------------------------
+check_run "vecgen writes the vectors" 0 "ibsec_vecgen: rocev2" "$VECGEN" --seed 7 --count 60 --out "$V"
+check_run "vecgen again, same seed" 0 "" "$VECGEN" --seed 7 --count 60 --out "$W/v_again"
+check_run "vecgen, other seed" 0 "" "$VECGEN" --seed 8 --count 60 --out "$W/v_other"
+for f in keys.txt native-plain.pcap native-sealed.pcap native-wire.pcap native.vec \
+         rocev2-plain.pcap rocev2-sealed.pcap rocev2-wire.pcap rocev2.vec; do
+  if [ -s "$V/$f" ]; then ok; else bad "vecgen did not write $f"; fi
+  check_same "same seed gives the same $f" "$V/$f" "$W/v_again/$f"
+  if cmp -s "$V/$f" "$W/v_other/$f"; then bad "seeds 7 and 8 gave the same $f"; else ok; fi
+done
+
+# ---- 2. seal / open round trips per link --------------------------------------------------
+for link in native rocev2; do
+  check_run "$link: seal the plain pcap" 0 "0 dropped" \
+    "$PCAP" seal --keys "$V/keys.txt" "$V/$link-plain.pcap" "$W/$link-resealed.pcap"
+  check_same "$link: sealed pcap reproduced byte for byte" "$V/$link-sealed.pcap" "$W/$link-resealed.pcap"
+  check_run "$link: open the sealed pcap as the peer" 0 "0 dropped" \
+    "$PCAP" open --peer --keys "$V/keys.txt" "$V/$link-sealed.pcap" "$W/$link-opened.pcap"
+  check_same "$link: plain pcap restored byte for byte" "$V/$link-plain.pcap" "$W/$link-opened.pcap"
+  # The harness file says which wire packets open delivers; the tool must agree.
+  want_ok=$(grep -c '^open ok ' "$V/$link.vec")
+  want_drop=$(grep -E '^open [a-z0-9_]+ ' "$V/$link.vec" | grep -vc '^open ok ')
+  if [ "$want_drop" -gt 0 ]; then ok; else bad "$link: the vectors contain no dropped packet"; fi
+  check_run "$link: open the wire pcap (tampered, replayed)" 3 \
+    "$want_ok delivered, $want_drop dropped" \
+    "$PCAP" open --peer --keys "$V/keys.txt" "$V/$link-wire.pcap" "$W/$link-wire-opened.pcap"
+  # Opening as the wrong endpoint: every secured packet fails, none is delivered as good.
+  check_run "$link: open as the sealing endpoint drops secured packets" 3 "reason auth_failed" \
+    "$PCAP" open --keys "$V/keys.txt" "$V/$link-sealed.pcap" "$W/$link-wrong.pcap"
+done
+
+# ---- 3. bad input -----------------------------------------------------------------------
+K=$V/keys.txt; IN=$V/native-plain.pcap; O=$W/out.pcap
+check_run "usage: no arguments" 2 "usage: ibsec_pcap" "$PCAP"
+check_run "usage: unknown operation" 2 "must be 'seal' or 'open'" "$PCAP" frob --keys "$K" "$IN" "$O"
+check_run "usage: no key file" 2 "--keys KEYFILE is required" "$PCAP" seal "$IN" "$O"
+check_run "usage: one file name" 2 "IN.pcap and OUT.pcap are required" "$PCAP" seal --keys "$K" "$IN"
+check_run "usage: three file names" 2 "too many file names" "$PCAP" seal --keys "$K" "$IN" "$O" "$O"
+check_run "usage: unknown option" 2 "unknown option '--fast'" "$PCAP" seal --fast --keys "$K" "$IN" "$O"
+check_run "missing input pcap" 1 "$W/none.pcap: No such file" "$PCAP" seal --keys "$K" "$W/none.pcap" "$O"
+: > "$W/empty.pcap"
+check_run "empty input pcap" 1 "$W/empty.pcap: truncated global header" "$PCAP" seal --keys "$K" "$W/empty.pcap" "$O"
+check_run "input is not a pcap" 1 "$K: bad magic" "$PCAP" seal --keys "$K" "$K" "$O"
+# Link type 147 (DLT_USER0): rewrite the little-endian link type field at offset 20.
+cp "$IN" "$W/user0.pcap"; printf '\x93\x00\x00\x00' | dd of="$W/user0.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null
+check_run "unsupported link type" 1 "$W/user0.pcap: unsupported link type 147" \
+  "$PCAP" seal --keys "$K" "$W/user0.pcap" "$O"
+size=$(stat -c %s "$IN")
+head -c $((size - 7)) "$IN" > "$W/cut_data.pcap"
+check_run "truncated record data" 1 "$W/cut_data.pcap: record" \
+  "$PCAP" seal --keys "$K" "$W/cut_data.pcap" "$O"
+check_run "truncated record data is named" 1 "truncated data" \
+  "$PCAP" seal --keys "$K" "$W/cut_data.pcap" "$O"
+if [ -e "$O" ]; then bad "output left behind after a truncated input"; else ok; fi
+head -c $((24 + 16 + $(od -An -tu4 -j32 -N4 "$IN" | tr -d ' ') + 9)) "$IN" > "$W/cut_hdr.pcap"
+check_run "truncated record header is named" 1 "$W/cut_hdr.pcap: record" \
+  "$PCAP" seal --keys "$K" "$W/cut_hdr.pcap" "$O"
+check_run "truncated record header" 1 "truncated record header" \
+  "$PCAP" seal --keys "$K" "$W/cut_hdr.pcap" "$O"
+check_run "missing key file" 1 "bad key file: $W/none.keys: No such file" \
+  "$PCAP" seal --keys "$W/none.keys" "$IN" "$O"
+sed 's/aes128/aes129/' "$K" > "$W/bad.keys"
+line=$(grep -n 'aes129' "$W/bad.keys" | head -1 | cut -d: -f1)
+check_run "malformed key file" 1 "bad key file: $W/bad.keys:$line: unknown cipher 'aes129'" \
+  "$PCAP" seal --keys "$W/bad.keys" "$IN" "$O"
+check_run "key file is a pcap" 1 "bad key file: $IN:1: not a text line" \
+  "$PCAP" seal --keys "$IN" "$IN" "$O"
+check_run "output not writable" 1 "$W/no/such/dir/o.pcap: No such file" \
+  "$PCAP" seal --keys "$K" "$IN" "$W/no/such/dir/o.pcap"
+check_run "vecgen: bad count" 2 "bad number 'many' for --count" "$VECGEN" --count many --out "$W/x"
+check_run "vecgen: unknown option" 2 "usage: ibsec_vecgen" "$VECGEN" --colour red
+check_run "vecgen: output not creatable" 1 "$W/no/such/dir: No such file" \
+  "$VECGEN" --count 1 --out "$W/no/such/dir"
+
+echo "cli: $pass passed, $fail failed"
+[ "$fail" = 0 ]
