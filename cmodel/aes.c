@@ -54,6 +54,7 @@ static const uint8_t sbox[256] = {
     0x8c, 0xa1, 0x89, 0x0d, 0xbf, 0xe6, 0x42, 0x68, 0x41, 0x99, 0x2d, 0x0f, 0xb0, 0x54, 0xbb, 0x16,
 };
 
+/* FIPS-197 §5.1.1: one S-box lookup (for tests and harnesses). */
 uint8_t ibsec_aes_sbox(uint8_t x)
 {
     return sbox[x];
@@ -153,6 +154,8 @@ static void key_expansion(const uint8_t *key, int nk, int nr, uint8_t w[60][4])
     }
 }
 
+/* FIPS-197 §5.2 KeyExpansion, stored as round keys: rk[r] = w[4r] || .. || w[4r+3]
+ * (Nk = 4, Nr = 10 for a 16-byte key; Nk = 8, Nr = 14 for a 32-byte key; §5, Fig. 4). */
 int ibsec_aes_key_expand(ibsec_aes_key *k, const uint8_t *key, size_t key_len)
 {
     uint8_t w[60][4];
@@ -180,6 +183,8 @@ int ibsec_aes_key_expand(ibsec_aes_key *k, const uint8_t *key, size_t key_len)
     return 0;
 }
 
+/* FIPS-197 §5.1 Cipher (Fig. 5), recording the state after the initial AddRoundKey and
+ * after each round: the values the RTL pipeline's stage registers hold. */
 void ibsec_aes_encrypt_trace(const ibsec_aes_key *k, const uint8_t in[16], uint8_t st[15][16])
 {
     uint8_t s[16];
@@ -192,6 +197,7 @@ void ibsec_aes_encrypt_trace(const ibsec_aes_key *k, const uint8_t in[16], uint8
     }
 }
 
+/* FIPS-197 §5.1 Cipher (Fig. 5): AddRoundKey(rk[0]), rounds 1..Nr-1, the final round. */
 void ibsec_aes_encrypt_block(const ibsec_aes_key *k, const uint8_t in[16], uint8_t out[16])
 {
     uint8_t s[16];

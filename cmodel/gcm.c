@@ -22,9 +22,9 @@
  * is zeroed, so a caller that ignores the return value still gets no unauthenticated
  * plaintext — the same rule the RTL follows by dropping or flagging the packet.
  *
- * Rejected: computing GHASH over the plaintext-side while decrypting in one pass (what a
- * streaming implementation does); it would release plaintext before the verdict, which
- * the golden model must not suggest. IVs other than 96 bits (GHASH-derived J0, §7.1
+ * Rejected: hashing the ciphertext and decrypting it in the same pass (what a streaming
+ * implementation does); it would release plaintext before the verdict, which the golden
+ * model must not suggest. IVs other than 96 bits (GHASH-derived J0, §7.1
  * step 2): ibsec never uses them, and leaving them out keeps J0 a plain concatenation.
  */
 #include "gcm.h"
@@ -35,6 +35,7 @@
 #define GCM_MAX_PT_BYTES  ((UINT64_C(1) << 36) - 32)
 #define GCM_MAX_AAD_BYTES ((UINT64_C(1) << 61) - 1)
 
+/* SP 800-38D §7.1 step 1 (H) and the powers of H the aggregated GHASH uses. */
 int ibsec_gcm_key_init(ibsec_gcm_key *gk, const uint8_t *key, size_t key_len, int lanes)
 {
     static const uint8_t zero_block[16] = { 0 };
@@ -51,6 +52,7 @@ int ibsec_gcm_key_init(ibsec_gcm_key *gk, const uint8_t *key, size_t key_len, in
     return 0;
 }
 
+/* SP 800-38D §7.1 step 2 and §6.2 inc32: IV || [ctr]_32, the counter big-endian. */
 void ibsec_gcm_counter_block(const uint8_t iv[12], uint32_t ctr, uint8_t out[16])
 {
     memcpy(out, iv, 12);
@@ -78,6 +80,7 @@ static int common_args_ok(const ibsec_gcm_key *gk, const uint8_t *iv,
     return 1;
 }
 
+/* Tag lengths the model computes: MSB_t of the full tag for t = 4..16 bytes (see gcm.h). */
 static int tag_len_ok(size_t tag_len)
 {
     return tag_len >= IBSEC_GCM_TAG_MIN && tag_len <= IBSEC_GCM_TAG_MAX;
@@ -107,7 +110,8 @@ static void put_be64(uint8_t *p, uint64_t v)
     }
 }
 
-/* Block `index` of a byte string cut into 16-byte blocks, the last one zero-padded. */
+/* Block `index` of a byte string cut into 16-byte blocks, the last one zero-padded
+ * (the 0^v and 0^w of SP 800-38D §7.1 step 5). */
 static void padded_block(const uint8_t *data, size_t len, size_t index, uint8_t out[16])
 {
     size_t off = 16 * index;
@@ -116,6 +120,7 @@ static void padded_block(const uint8_t *data, size_t len, size_t index, uint8_t 
     memcpy(out, data + off, n);
 }
 
+/* ceil(len / 16): the 128-bit blocks a byte string fills. */
 static size_t blocks_of(size_t len)
 {
     return len / 16 + (len % 16 != 0);
@@ -137,11 +142,13 @@ static void ghash_input_block(const uint8_t *aad, size_t aad_len, const uint8_t 
     }
 }
 
+/* Length of u (SP 800-38D §7.1 step 5) in blocks: A, C, and the length block. */
 size_t ibsec_gcm_ghash_input_blocks(size_t aad_len, size_t len)
 {
     return blocks_of(aad_len) + blocks_of(len) + 1;
 }
 
+/* u of SP 800-38D §7.1 step 5, every block of it. */
 void ibsec_gcm_ghash_input(const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
                            uint8_t *blocks)
 {
@@ -150,6 +157,7 @@ void ibsec_gcm_ghash_input(const uint8_t *aad, size_t aad_len, const uint8_t *ct
         ghash_input_block(aad, aad_len, ct, len, i, blocks + 16 * i);
 }
 
+/* SP 800-38D §7.1 steps 2, 5 and 6 (before MSB_t): S = GHASH_H(u), E(K, J0) ^ S. */
 int ibsec_gcm_full_tag(const ibsec_gcm_key *gk, const uint8_t iv[12],
                        const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
                        uint8_t *ghash_in, uint8_t s[16], uint8_t full_tag[16])
@@ -181,6 +189,7 @@ int ibsec_gcm_full_tag(const ibsec_gcm_key *gk, const uint8_t iv[12],
     return 0;
 }
 
+/* SP 800-38D §7.1 Algorithm 4 GCM-AE_K(IV, P, A) with a 96-bit IV. */
 int ibsec_gcm_seal(const ibsec_gcm_key *gk, const uint8_t iv[12],
                    const uint8_t *aad, size_t aad_len, const uint8_t *pt, size_t len,
                    uint8_t *ct, uint8_t *tag, size_t tag_len)
@@ -190,7 +199,7 @@ int ibsec_gcm_seal(const ibsec_gcm_key *gk, const uint8_t iv[12],
     if (!common_args_ok(gk, iv, aad, aad_len, pt, len) || (ct == NULL && len != 0) ||
         tag == NULL || !tag_len_ok(tag_len))
         return -1;
-    gctr(gk, iv, pt, len, ct);                                  /* §7.1 step 3-4 */
+    gctr(gk, iv, pt, len, ct);                                  /* §7.1 step 3 */
     if (ibsec_gcm_full_tag(gk, iv, aad, aad_len, ct, len, NULL, NULL, full) != 0)
         return -1;                                              /* unreachable: args checked */
     memcpy(tag, full, tag_len);                                 /* MSB_t */
@@ -207,6 +216,7 @@ static int tags_equal_ct(const uint8_t *a, const uint8_t *b, size_t n)
     return (int)(1u & ((diff - 1u) >> 8)); /* diff in 0..255: 1 iff diff == 0 */
 }
 
+/* SP 800-38D §7.2 Algorithm 5 GCM-AD_K(IV, C, A, T), verdict before decryption. */
 int ibsec_gcm_open(const ibsec_gcm_key *gk, const uint8_t iv[12],
                    const uint8_t *aad, size_t aad_len, const uint8_t *ct, size_t len,
                    const uint8_t *tag, size_t tag_len, uint8_t *pt)
@@ -221,6 +231,6 @@ int ibsec_gcm_open(const ibsec_gcm_key *gk, const uint8_t iv[12],
             memset(pt, 0, len);
         return -1;
     }
-    gctr(gk, iv, ct, len, pt);                                  /* §7.2 step 3-4, after the verdict */
+    gctr(gk, iv, ct, len, pt);                                  /* §7.2 step 4, after the verdict */
     return 0;
 }

@@ -9,7 +9,12 @@
  * GHASH blocks into beats, never a result.
  *
  * Limits (SP 800-38D §5.2.1.1): len(P) <= 2^39 - 256 bits, len(A) < 2^64 bits; longer
- * inputs are rejected with -1. For the truncated tags (4 and 8 bytes) SP 800-38D
+ * inputs are rejected with -1.
+ *
+ * Tag length. The model returns MSB_t of the full tag for any t of 4..16 bytes, so that
+ * every truncation the RTL can be configured for is checkable. SP 800-38D §5.2.1.2
+ * approves only 16, 15, 14, 13 and 12 bytes, and 8 and 4 bytes for the applications of
+ * its Appendix C; ibsec uses 4 (icrc-mac), 12 and 16 (STH). For the truncated tags
  * Appendix C limits how many invocations one key may see; enforcing that is the key
  * manager's job, not this layer's.
  */
@@ -24,7 +29,7 @@
 
 #define IBSEC_GCM_IV_LEN      12 /* 96-bit IV only (SP 800-38D §8.2.1) */
 #define IBSEC_GCM_TAG_MAX     16
-#define IBSEC_GCM_TAG_MIN     4  /* SP 800-38D §5.2.1.2 allows 32 and 64 bits with Appendix C */
+#define IBSEC_GCM_TAG_MIN     4  /* 32 bits: SP 800-38D §5.2.1.2 with Appendix C */
 
 typedef struct {
     ibsec_aes_key aes;

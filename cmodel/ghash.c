@@ -49,6 +49,7 @@
 /* R = 11100001 || 0^120 (SP 800-38D §6.3), the high byte of word 0. */
 #define GF128_R_HI 0xE100000000000000ull
 
+/* Bytes p[0..7] as a big-endian word: p[0] in bits 63..56 (bit b0 of the block is bit 63). */
 static uint64_t load_be64(const uint8_t *p)
 {
     uint64_t v = 0;
@@ -57,6 +58,7 @@ static uint64_t load_be64(const uint8_t *p)
     return v;
 }
 
+/* The inverse of load_be64. */
 static void store_be64(uint8_t *p, uint64_t v)
 {
     for (int i = 7; i >= 0; i--) {
@@ -65,6 +67,7 @@ static void store_be64(uint8_t *p, uint64_t v)
     }
 }
 
+/* A 16-byte block as two words, w[0] = bytes 0..7 (coefficients x^0..x^63). */
 static void load128(uint64_t w[2], const uint8_t b[16])
 {
     w[0] = load_be64(b);
@@ -145,6 +148,7 @@ static void reduce_words(const uint64_t p[4], uint64_t z[2])
     z[1] = t[1];
 }
 
+/* SP 800-38D §6.3 Algorithm 1: out = x · y. */
 void ibsec_gf128_mul(const uint8_t x[16], const uint8_t y[16], uint8_t out[16])
 {
     uint64_t xw[2], yw[2], zw[2];
@@ -154,6 +158,7 @@ void ibsec_gf128_mul(const uint8_t x[16], const uint8_t y[16], uint8_t out[16])
     store128(out, zw);
 }
 
+/* The product of x(x) and y(x) in GF(2)[x], before reduction modulo P (§6.3). */
 void ibsec_gf128_clmul(const uint8_t x[16], const uint8_t y[16], uint8_t prod[32])
 {
     uint64_t xw[2], yw[2], p[4];
@@ -164,6 +169,7 @@ void ibsec_gf128_clmul(const uint8_t x[16], const uint8_t y[16], uint8_t prod[32
         store_be64(prod + 8 * j, p[j]);
 }
 
+/* prod mod P(x), P = x^128 + x^7 + x^2 + x + 1 (the field of SP 800-38D §6.3). */
 void ibsec_gf128_reduce(const uint8_t prod[32], uint8_t out[16])
 {
     uint64_t p[4], z[2];
@@ -174,6 +180,7 @@ void ibsec_gf128_reduce(const uint8_t prod[32], uint8_t out[16])
     store128(out, z);
 }
 
+/* H^0 = 1, H^1 = H, H^i = H^(i-1) · H (§6.3 products), for the aggregated fold. */
 void ibsec_hpow_init(ibsec_hpow *hp, const uint8_t H[16], int lanes)
 {
     if (lanes < 1)
@@ -188,6 +195,7 @@ void ibsec_hpow_init(ibsec_hpow *hp, const uint8_t H[16], int lanes)
         ibsec_gf128_mul(hp->h[i - 1], H, hp->h[i]);
 }
 
+/* SP 800-38D §6.4 Algorithm 2 GHASH_H, continuing from the running value y. */
 void ibsec_ghash_serial(uint8_t y[16], const uint8_t H[16], const uint8_t *blocks, size_t nblocks)
 {
     uint64_t yw[2], hw[2], xw[2];
@@ -202,6 +210,8 @@ void ibsec_ghash_serial(uint8_t y[16], const uint8_t H[16], const uint8_t *block
     store128(y, yw);
 }
 
+/* k steps of §6.4 Algorithm 2 unrolled (Horner's rule in H), k products XORed
+ * unreduced, one reduction: one beat of rtl/ghash_engine.v. */
 void ibsec_ghash_fold_beat(uint8_t y[16], const ibsec_hpow *hp, const uint8_t *blocks, int k)
 {
     uint64_t acc[4] = { 0, 0, 0, 0 };
@@ -225,6 +235,7 @@ void ibsec_ghash_fold_beat(uint8_t y[16], const ibsec_hpow *hp, const uint8_t *b
     store128(y, yw);
 }
 
+/* §6.4 GHASH over a whole block sequence, hp->lanes blocks per beat, the last beat shorter. */
 void ibsec_ghash_fold(uint8_t y[16], const ibsec_hpow *hp, const uint8_t *blocks, size_t nblocks)
 {
     size_t lanes = (size_t)hp->lanes;
