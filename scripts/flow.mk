@@ -1,0 +1,27 @@
+# scripts/flow.mk — the top-level flow targets `vectors` and `demo` (the Makefile's
+# contract table: README.md). Included by the top-level Makefile.
+#
+#   make vectors SEED=n   writes $(BUILD)/vectors/: the key file, per link (native,
+#                         rocev2) the plain / sealed / wire pcaps and the packet harness
+#                         vectors (docs/vectors.md), and the GCM harness vectors gcm.vec
+#                         (docs/gcm-vectors.md). VEC_COUNT random packets per link
+#                         besides the corner cases; GCM_COUNT random GCM messages.
+#   make demo             builds the model, writes the vectors, seals and opens them with
+#                         ibsec_pcap, checks that tshark reads the pcaps, and prints a
+#                         summary table (scripts/demo.sh).
+
+VEC_DIR   := $(BUILD)/vectors
+VEC_COUNT ?= 500
+GCM_COUNT ?= 2000
+# The GCM vector writer, if its source is in the tree (cmodel/tools/ibsec_gcmvec.c).
+GCMVEC    := $(filter %/ibsec_gcmvec,$(CM_TOOLS))
+
+vectors: deps $(BUILD)/bin/ibsec_vecgen $(GCMVEC)
+	rm -rf $(VEC_DIR)
+	$(BUILD)/bin/ibsec_vecgen --seed $(SEED) --count $(VEC_COUNT) --out $(VEC_DIR)
+ifneq ($(GCMVEC),)
+	$(GCMVEC) --seed $(SEED) --count $(GCM_COUNT) --out $(VEC_DIR)/gcm.vec
+endif
+
+demo: deps model vectors
+	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT)
