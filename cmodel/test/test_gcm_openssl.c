@@ -226,6 +226,10 @@ int main(int argc, char **argv)
         else
             usage();
     }
+    if (cases == 0) {
+        fprintf(stderr, "test_gcm_openssl: --cases must be at least 1\n");
+        return 2;
+    }
     check_init(&C, "gcm_openssl");
     ossl = EVP_CIPHER_CTX_new();
     if (ossl == NULL) {

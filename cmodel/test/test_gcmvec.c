@@ -140,6 +140,9 @@ static unsigned long check_file(const char *path, unsigned long count)
     check_int(&C, "records in the file", (long long)(IBSEC_GCMVEC_PUBLISHED + count), (long long)n);
     if (count >= IBSEC_GCMVEC_SWEEP_RECORDS + 64)
         check_coverage(&cv);
+    else
+        printf("gcmvec: --count %lu is below %d: the random part's coverage is not checked\n",
+               count, IBSEC_GCMVEC_SWEEP_RECORDS + 64);
     return n;
 }
 
