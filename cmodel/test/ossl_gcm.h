@@ -1,7 +1,7 @@
 /*
  * ossl_gcm.h — OpenSSL libcrypto (EVP) as the independent AES / AES-GCM reference of the
- * crypto tests (test_gcm_kat.c, test_gcm_openssl.c) and of the vector generator's
- * self-check. Nothing here is ibsec code: it only drives EVP_aes_{128,256}_{ecb,gcm}.
+ * crypto tests (test_gcm_kat.c, test_gcm_openssl.c, test_gcmvec.c). Nothing here is
+ * ibsec code: it only drives EVP_aes_{128,256}_{ecb,gcm}.
  *
  * Header-only (static inline), one EVP_CIPHER_CTX supplied by the caller so that a loop
  * of many messages does not allocate per message. All functions return 0 on success and
