@@ -189,12 +189,30 @@ static int check_magic(FILE *f, char *buf, size_t size, ibsec_gcmvec_rec *rec,
     return 0;
 }
 
-/* Reads the next content line and checks that it is `name value`; *value points into buf
- * after the separating blanks. A field with no value is an error. */
+/* Checks that a content line is `name value`; *value points into line after the
+ * separating blanks. A field with no value is an error. */
+static int match_field(const char *line, const char *name, const char **value,
+                       ibsec_gcmvec_rec *rec, char *err, size_t errlen)
+{
+    size_t n = strlen(name);
+    if (strncmp(line, name, n) != 0 || (line[n] != ' ' && line[n] != '\t' && line[n] != '\0')) {
+        size_t w = strcspn(line, " \t");
+        fail_at(err, errlen, rec->line, "expected '%s', found '%.*s'", name,
+                (int)(w > 20 ? 20 : w), line);
+        return -1;
+    }
+    *value = line + n + strspn(line + n, " \t");
+    if (**value == '\0') {
+        fail_at(err, errlen, rec->line, "'%s' has no value", name);
+        return -1;
+    }
+    return 0;
+}
+
+/* The next content line inside a record must be field `name`. */
 static int expect_field(FILE *f, char *buf, size_t size, ibsec_gcmvec_rec *rec,
                         const char *name, const char **value, char *err, size_t errlen)
 {
-    size_t n = strlen(name);
     int rc = next_content_line(f, buf, size, rec, err, errlen);
     if (rc < 0)
         return -1;
@@ -203,18 +221,7 @@ static int expect_field(FILE *f, char *buf, size_t size, ibsec_gcmvec_rec *rec,
                 rec->index, name);
         return -1;
     }
-    if (strncmp(buf, name, n) != 0 || (buf[n] != ' ' && buf[n] != '\t' && buf[n] != '\0')) {
-        size_t w = strcspn(buf, " \t");
-        fail_at(err, errlen, rec->line, "expected '%s', found '%.*s'", name,
-                (int)(w > 20 ? 20 : w), buf);
-        return -1;
-    }
-    *value = buf + n + strspn(buf + n, " \t");
-    if (**value == '\0') {
-        fail_at(err, errlen, rec->line, "'%s' has no value", name);
-        return -1;
-    }
-    return 0;
+    return match_field(buf, name, value, rec, err, errlen);
 }
 
 /* A hex field of 0..max bytes ('-' = empty). *n receives its length. */
@@ -360,14 +367,7 @@ int ibsec_gcmvec_read_next(FILE *f, ibsec_gcmvec_rec *rec, char *err, size_t err
     rc = next_content_line(f, buf, sizeof(buf), rec, err, errlen);
     if (rc <= 0)
         return rc;
-    if (strncmp(buf, "msg", 3) != 0 || (buf[3] != ' ' && buf[3] != '\t')) {
-        size_t w = strcspn(buf, " \t");
-        fail_at(err, errlen, rec->line, "expected 'msg' to start a record, found '%.*s'",
-                (int)(w > 20 ? 20 : w), buf);
-        return -1;
-    }
-    v = buf + 3 + strspn(buf + 3, " \t");
-    if (parse_index(v, rec, err, errlen) != 0)
+    if (match_field(buf, "msg", &v, rec, err, errlen) != 0 || parse_index(v, rec, err, errlen) != 0)
         return -1;
     return read_record_body(f, buf, rec, err, errlen) == 0 ? 1 : -1;
 }

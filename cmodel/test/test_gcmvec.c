@@ -331,6 +331,7 @@ static void test_corrupted(void)
         { "bad msg index", 2, "msg 1x", 2, "decimal index" },
         { "negative msg index", 2, "msg -1", 2, "decimal index" },
         { "misspelt msg", 2, "mgs 0", 2, "expected 'msg'" },
+        { "msg without index", 2, "msg", 2, "'msg' has no value" },
         { "missing magic line", 1, "# some other file", 1, "not a GCM vector file" },
         { "newer format version", 1, "# ibsec gcm vectors v10", 1, "not a GCM vector file" },
         { "field without value", 5, "aad", 5, "has no value" },
