@@ -211,8 +211,16 @@ static void vg_emit(struct vg_link *L, const struct vg_record *r)
     FILE *f = L->vec;
     int ctx = r->sealed_run ? r->sv.ctx : r->ov.ctx;
     enum ibsec_mode mode = r->sealed_run ? r->sv.mode : r->ov.mode;
-    fprintf(f, "pkt %llu kind %s shape %s ctx %d mode %s\n", (unsigned long long)L->seq, r->kind,
-            ibsec_shape_name(r->shape), ctx, ibsec_mode_name(mode));
+    const ibsec_verdict *v = r->sealed_run ? &r->sv : &r->ov;
+    bool has_epsn = v->mode != IBSEC_MODE_NONE && v->ctx >= 0 &&
+                    (v->reason == IBSEC_R_OK || v->reason == IBSEC_R_AUTH_FAILED);
+    fprintf(f, "pkt %llu kind %s shape %s ctx %d mode %s epsn ", (unsigned long long)L->seq,
+            r->kind, ibsec_shape_name(r->shape), ctx, ibsec_mode_name(mode));
+    if (has_epsn)
+        fprintf(f, "0x%llx", (unsigned long long)v->epsn);
+    else
+        fputc('-', f);
+    fprintf(f, " alert %d\n", r->wire ? (int)r->ov.alert_raised : 0);
     fputs("plain ", f);
     if (r->plain)
         vg_hex(f, r->plain, r->plain_len);
@@ -310,35 +318,46 @@ static size_t vg_build(struct vg_link *L, int ctx, enum ibsec_shape shape, int o
     return len;
 }
 
-/* A tampered copy of a sealed packet: one random bit flipped.  A "tamper"
- * leaves the CRCs as they are (the link CRCs catch most of them); a "forge"
- * flips a bit before the CRC fields and then recomputes the VCRC and, where
- * the mode keeps a real ICRC, the ICRC, as an attacker on the path can: only
- * the MAC stands in its way. */
+/* How a copy of a sealed packet is damaged. */
+enum vg_damage {
+    VG_TAMPER,  /* one bit flipped anywhere, CRCs left as they are: the link CRCs catch most */
+    VG_FORGE,   /* one bit flipped before the CRC fields (icrc-mac: or in the tag that
+                   replaces the ICRC), then the VCRC and, where the mode keeps a real ICRC,
+                   the ICRC recomputed, as an attacker on the path can: only the MAC stands
+                   in the way (flips of fields that switches may change are legal and pass) */
+    VG_BADTAG   /* as VG_FORGE, but the flipped bit is in the MAC itself: always rejected */
+};
+
 static void vg_tamper(struct vg_link *L, const uint8_t *plain, size_t plain_len,
                       enum ibsec_shape shape, const ibsec_verdict *sv,
-                      const uint8_t *sealed, size_t n, bool forge)
+                      const uint8_t *sealed, size_t n, enum vg_damage how)
 {
     static uint8_t bad[IBSEC_MAX_PKT], out[IBSEC_MAX_PKT];
+    static const char *const kinds[] = { "tamper", "forge", "badtag" };
     struct vg_record r;
     struct ibsec_pkt p;
     size_t sth = ibsec_sth_len(L->tx.ctx[sv->ctx].cfg.sth_code);
+    bool icrc_mac = sv->mode == IBSEC_MODE_ICRC_MAC;
     memset(&r, 0, sizeof r);
     memcpy(bad, sealed, n);
     if (ibsec_frame_parse(sealed, n, L->link, sth, &p) != IBSEC_PKT_OK)
         die("%s: a sealed packet does not parse%s", L->name, "");
-    size_t span = n;
-    if (forge)   /* icrc-mac: the ICRC field is the tag, flips there are fair game */
-        span = sv->mode == IBSEC_MODE_ICRC_MAC ? p.icrc_off + IBSEC_ICRC_LEN : p.icrc_off;
-    size_t bit = ibsec_rng_below(&g_rng, (uint32_t)(span * 8u));
+    size_t first = 0, span = n;               /* bytes a flip may hit: [first, first + span) */
+    if (how == VG_FORGE) {
+        span = icrc_mac ? p.icrc_off + IBSEC_ICRC_LEN : p.icrc_off;
+    } else if (how == VG_BADTAG) {
+        first = icrc_mac ? p.icrc_off : p.extra_off;
+        span = icrc_mac ? IBSEC_ICRC_LEN : p.extra_len;
+    }
+    size_t bit = first * 8u + ibsec_rng_below(&g_rng, (uint32_t)(span * 8u));
     bad[bit / 8u] ^= (uint8_t)(1u << (bit % 8u));
-    if (forge && ibsec_frame_parse(bad, n, L->link, sth, &p) == IBSEC_PKT_OK) {
-        if (sv->mode == IBSEC_MODE_ICRC_MAC)
+    if (how != VG_TAMPER && ibsec_frame_parse(bad, n, L->link, sth, &p) == IBSEC_PKT_OK) {
+        if (icrc_mac)
             ibsec_pkt_put_vcrc(bad, &p);
         else
             ibsec_pkt_put_crcs(bad, &p);
     }
-    r.kind = forge ? "forge" : "tamper";
+    r.kind = kinds[how];
     r.shape = shape;
     r.plain = plain;
     r.plain_len = plain_len;
@@ -365,9 +384,11 @@ static void vg_replay(struct vg_link *L)
     vg_emit(L, &r);
 }
 
-/* Seal one packet on a, then (sometimes) offer a tampered copy, then the
- * genuine packet, then (sometimes) try to seal it again and replay it. */
-static void vg_packet(struct vg_link *L, int ctx, enum ibsec_shape shape, int opcode, int payload_len)
+/* Seal one packet on a, then (sometimes) offer a tampered copy and a forged
+ * copy, and `burst` copies with a bad MAC, then the genuine packet, then
+ * (sometimes) try to seal it again and replay it. */
+static void vg_packet(struct vg_link *L, int ctx, enum ibsec_shape shape, int opcode, int payload_len,
+                      uint32_t burst)
 {
     static uint8_t plain[IBSEC_MAX_PKT], sealed[IBSEC_MAX_PKT], out[IBSEC_MAX_PKT];
     struct vg_record r;
@@ -387,10 +408,13 @@ static void vg_packet(struct vg_link *L, int ctx, enum ibsec_shape shape, int op
     bool secured = r.sv.mode != IBSEC_MODE_NONE;
     if (ctx != VG_NO_CTX)
         L->next_epsn[ctx]++;
-    if (secured && ibsec_rng_below(&g_rng, 8) == 0)
-        vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, false);
-    if (secured && ibsec_rng_below(&g_rng, 5) == 0)
-        vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, true);
+    if (secured && burst == 0 && ibsec_rng_below(&g_rng, 8) == 0)
+        vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, VG_TAMPER);
+    if (secured && burst == 0 && ibsec_rng_below(&g_rng, 5) == 0)
+        vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, VG_FORGE);
+    /* a burst of bad MACs on one context, one more than its alert threshold */
+    for (uint32_t i = 0; secured && i < burst; i++)
+        vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, VG_BADTAG);
     vg_open(L, sealed, r.sealed_len, &r, out);
     if (r.ov.reason == IBSEC_R_OK &&
         (r.opened_len != plain_len || memcmp(out, plain, plain_len) != 0)) {
@@ -438,21 +462,32 @@ static void vg_sweeps(struct vg_link *L, unsigned n_ctx)
             continue;
         for (unsigned s = 0; s < 2; s++, rot++) {
             int ctx = (rot % (n_ctx + 1u) == n_ctx) ? VG_NO_CTX : (int)(rot % (n_ctx + 1u));
-            vg_packet(L, ctx, L->shapes[s], op->opcode, -1);
+            vg_packet(L, ctx, L->shapes[s], op->opcode, -1, 0);
         }
     }
     /* 2. lengths 0 and 4096 and every pad count, for every context and both shapes */
     for (unsigned c = 0; c <= n_ctx; c++) {
         int ctx = (c == n_ctx) ? VG_NO_CTX : (int)c;
         for (unsigned s = 0; s < 2; s++) {
-            vg_packet(L, ctx, L->shapes[s], vg_send_only(rot++), 0);
-            vg_packet(L, ctx, L->shapes[s], vg_send_only(rot++), (int)IBSEC_MAX_PAYLOAD);
+            vg_packet(L, ctx, L->shapes[s], vg_send_only(rot++), 0, 0);
+            vg_packet(L, ctx, L->shapes[s], vg_send_only(rot++), (int)IBSEC_MAX_PAYLOAD, 0);
             for (unsigned pad = 0; pad < 4; pad++) {
                 /* PadCnt = (4 - len % 4) % 4 (IBA §9.2.4) */
                 int len = (int)(ibsec_rng_range(&g_rng, 1, 1000) * 4u) - (int)pad;
-                vg_packet(L, ctx, L->shapes[s], vg_send_only(rot++), len);
+                vg_packet(L, ctx, L->shapes[s], vg_send_only(rot++), len, 0);
             }
         }
+    }
+}
+
+/* For every secured context with alerts on: threshold + 1 consecutive bad MACs
+ * (the alert is raised on the threshold-th), then the genuine packet. */
+static void vg_alert_bursts(struct vg_link *L, unsigned n_ctx)
+{
+    for (unsigned c = 0; c < n_ctx; c++) {
+        const ibsec_ctx_cfg *cfg = &L->tx.ctx[c].cfg;
+        if (cfg->mode != IBSEC_MODE_NONE && cfg->alert_threshold != 0)
+            vg_packet(L, (int)c, L->shapes[c % 2u], vg_send_only(c), -1, cfg->alert_threshold + 1u);
     }
 }
 
@@ -461,7 +496,7 @@ static void vg_random(struct vg_link *L, unsigned n_ctx)
     for (uint64_t i = 0; i < g_count; i++) {
         unsigned c = ibsec_rng_below(&g_rng, n_ctx + 2u);
         int ctx = (c >= n_ctx) ? VG_NO_CTX : (int)c;
-        vg_packet(L, ctx, L->shapes[ibsec_rng_below(&g_rng, 2)], -1, -1);
+        vg_packet(L, ctx, L->shapes[ibsec_rng_below(&g_rng, 2)], -1, -1, 0);
     }
 }
 
@@ -507,6 +542,7 @@ static int vg_run_link(struct vg_link *L, const char *keys, unsigned n_ctx)
             "link %s\nkeys keys.txt\n", (unsigned long long)g_seed,
             (unsigned long long)g_count, L->name);
     vg_sweeps(L, n_ctx);
+    vg_alert_bursts(L, n_ctx);
     vg_random(L, n_ctx);
     fprintf(L->vec, "end %llu\n", (unsigned long long)L->seq);
     if (fclose(L->vec) != 0)
