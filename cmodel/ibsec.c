@@ -2,7 +2,7 @@
  * ibsec.c — names and wire encodings of the security layer: modes, the BTH
  * byte 8 SECMODE/STHSZ bits, STH sizes, drop reasons.
  *
- * docs/wire-format.md §2 (BTH byte 8), §3 (STH sizes), §4 (modes), §10 (reasons).  Everything
+ * docs/wire-format.md §2 (BTH byte 8), §4 (STH sizes), §3 (modes), §10 (reasons).  Everything
  * here is a pure function of its arguments.
  */
 #include <string.h>
@@ -40,7 +40,7 @@ bool ibsec_mode_has_sth(enum ibsec_mode m)
     return m == IBSEC_MODE_STH_HDR || m == IBSEC_MODE_STH_PKT || m == IBSEC_MODE_STH_AEAD;
 }
 
-/* ---- STH size codes (sRDMA Table 2, wire-format.md §2, §3) ---------------------- */
+/* ---- STH size codes (sRDMA Table 2, wire-format.md §2, §4) ---------------------- */
 
 static const unsigned sth_bits[IBSEC_STH_CODE_MAX + 1] = { 0, 96, 128, 160, 192, 256, 384, 512 };
 

@@ -35,7 +35,7 @@
 #include "gcm.h"
 #include "ib_pkt.h"
 
-/* ---- wire constants (docs/wire-format.md §2, §3, §6) ---------------------------- */
+/* ---- wire constants (docs/wire-format.md §2, §4, §6) ---------------------------- */
 
 #define IBSEC_SECBITS_MASK      0x7Fu  /* BTH byte 8 bits 6:0: everything but AckReq */
 #define IBSEC_SECBITS_RESV_MASK 0x60u  /* BTH byte 8 bits 6:5: reserved, must be 0 */
@@ -58,7 +58,7 @@
 #define IBSEC_REPLAY_WINDOW    64u          /* receive bitmap entries */
 #define IBSEC_ALERT_DEFAULT    8u           /* consecutive auth failures before an alert */
 
-/* ---- modes (docs/wire-format.md §4) ---------------------------------------- */
+/* ---- modes (docs/wire-format.md §3) ---------------------------------------- */
 
 enum ibsec_mode {
     IBSEC_MODE_NONE = 0,   /* clear, real ICRC */
@@ -77,12 +77,12 @@ int ibsec_mode_from_name(const char *s, enum ibsec_mode *m);
 bool ibsec_mode_has_sth(enum ibsec_mode m);
 
 /* STH length in bytes for an STHSZ code (sRDMA Table 2 as reconstructed in
- * wire-format.md §2, §3): 0, 12, 16, 20, 24, 32, 48, 64; 0 for an invalid code. */
+ * wire-format.md §2, §4): 0, 12, 16, 20, 24, 32, 48, 64; 0 for an invalid code. */
 size_t ibsec_sth_len(unsigned code);
 /* MAC length in bits for a code: 0, 96, 128, 160, 192, 256, 384, 512. */
 unsigned ibsec_sth_bits(unsigned code);
 /* Codes ibsec implements: 0 (no STH), 1 (96 bits) and 2 (128 bits); an AES-GCM
- * tag has at most 128 bits, so codes 3..7 are refused (wire-format.md §3). */
+ * tag has at most 128 bits, so codes 3..7 are refused (wire-format.md §4). */
 bool ibsec_sth_code_supported(unsigned code);
 
 /* BTH byte 8 bits 6:0 for a mode and STH code (wire-format.md §2). */
@@ -94,7 +94,7 @@ int ibsec_secbits_decode(uint8_t bth_byte8, enum ibsec_mode *m, unsigned *sth_co
 /* ---- reasons (docs/wire-format.md §10) --------------------------------------
  * Every packet ends with exactly one reason; IBSEC_R_OK means delivered.  The
  * enum order is the order of the reason names in docs and tools, not the order
- * of the checks (that is wire-format.md §8 for seal, §9 for open). */
+ * of the checks (that is wire-format.md §7 for seal, §8 for open). */
 enum ibsec_reason {
     IBSEC_R_OK = 0,
     /* parse errors: one per ib_pkt.h named error, same names */
@@ -163,7 +163,7 @@ typedef struct ibsec_key_entry {
     ibsec_gcm_key gk;                /* derived when installed */
 } ibsec_key_entry;
 
-/* How a context is selected (Lee & Kim §5.1; wire-format.md §7). */
+/* How a context is selected (Lee & Kim §5.1; wire-format.md §9). */
 enum ibsec_sel {
     IBSEC_SEL_QP = 0,   /* BTH DestQP (24 bits) — takes precedence */
     IBSEC_SEL_PKEY = 1  /* BTH P_Key bits 14:0 (membership bit 15 ignored) */
@@ -238,12 +238,12 @@ void ibsec_ctx_clear(ibsec_engine *e, unsigned idx);
 /* Clear a context's sticky alert flag (its alert_count stays). */
 void ibsec_ctx_clear_alert(ibsec_engine *e, unsigned idx);
 
-/* Context selection (Lee & Kim §5.1, wire-format.md §7): the valid QP context
+/* Context selection (Lee & Kim §5.1, wire-format.md §9): the valid QP context
  * whose QPN equals destqp; else the valid P_Key context whose 15-bit key equals
  * pkey & 0x7FFF; else -1. */
 int  ibsec_ctx_lookup(const ibsec_engine *e, uint32_t destqp, uint16_t pkey);
 
-/* Turn an endpoint's configuration into its peer's (wire-format.md §7): every
+/* Turn an endpoint's configuration into its peer's (wire-format.md §9): every
  * context's dir is inverted and its tx_next / rx_next swapped; keys unchanged.
  * Use on a freshly configured engine. */
 void ibsec_engine_make_peer(ibsec_engine *e);
@@ -275,14 +275,14 @@ void ibsec_iv_build(const uint8_t salt[IBSEC_SALT_LEN], unsigned dir, uint64_t e
  * Every call counts exactly one reason in e->count[op]; v (optional) tells
  * what happened. */
 
-/* Transmit (wire-format.md §8).  The input's ICRC and VCRC bytes must be present
+/* Transmit (wire-format.md §7).  The input's ICRC and VCRC bytes must be present
  * but their values are ignored: seal computes them. */
 enum ibsec_reason ibsec_seal(ibsec_engine *e, enum ibsec_link link,
                              const uint8_t *in, size_t in_len,
                              uint8_t *out, size_t out_cap, size_t *out_len,
                              ibsec_verdict *v);
 
-/* Receive (wire-format.md §9): checks in the documented order, restores the
+/* Receive (wire-format.md §8): checks in the documented order, restores the
  * exact plain packet with its ICRC and VCRC. */
 enum ibsec_reason ibsec_open(ibsec_engine *e, enum ibsec_link link,
                              const uint8_t *in, size_t in_len,
@@ -291,11 +291,11 @@ enum ibsec_reason ibsec_open(ibsec_engine *e, enum ibsec_link link,
 
 /* ---- frame helpers shared by seal and open (ibsec_frame.c) ----------------- */
 
-/* GCM additional data for a parsed wire packet (wire-format.md §4): the masked
+/* GCM additional data for a parsed wire packet (wire-format.md §3): the masked
  * header bytes from the start of the ICRC coverage through the last ETH.
  * Returns its length (0 on error); out must hold IBSEC_MASKED_HDR_MAX. */
 size_t ibsec_aad_headers(const uint8_t *buf, const struct ibsec_pkt *p, uint8_t *out, size_t cap);
-/* Offset and length of "payload + pad", the GCM P of the modes (wire-format.md §4). */
+/* Offset and length of "payload + pad", the GCM P of the modes (wire-format.md §3). */
 size_t ibsec_payload_pad_off(const struct ibsec_pkt *p);
 size_t ibsec_payload_pad_len(const struct ibsec_pkt *p);
 

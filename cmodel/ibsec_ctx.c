@@ -6,7 +6,7 @@
  * (round keys, H, H^1..H^LANES) has been derived, so a packet sees either the
  * old key or the new one, never a half-written one.
  *
- * Context selection (Lee & Kim §5.1, docs/wire-format.md §7): QP-level contexts
+ * Context selection (Lee & Kim §5.1, docs/wire-format.md §9): QP-level contexts
  * (selected by BTH DestQP) take precedence over partition-level contexts
  * (selected by the 15-bit P_Key; the membership bit, P_Key bit 15, is ignored
  * because full and limited members of a partition share its key).  The model
@@ -164,7 +164,7 @@ int ibsec_ctx_lookup(const ibsec_engine *e, uint32_t destqp, uint16_t pkey)
     return -1;
 }
 
-/* wire-format.md §7: the peer sends with the other direction bit, and its
+/* wire-format.md §9: the peer sends with the other direction bit, and its
  * receive stream is this endpoint's transmit stream (and vice versa). */
 void ibsec_engine_make_peer(ibsec_engine *e)
 {

@@ -1,6 +1,6 @@
 /*
  * ibsec_frame.c — the pieces of a packet the security modes read and write,
- * shared by seal and open (docs/wire-format.md §4):
+ * shared by seal and open (docs/wire-format.md §3):
  *
  *   A  (GCM additional data) = the masked header bytes: exactly the bytes the
  *      ICRC computation sees from the start of its coverage through the last
@@ -27,7 +27,7 @@ size_t ibsec_payload_pad_len(const struct ibsec_pkt *p)
     return p->payload_len + p->padcnt;
 }
 
-/* ---- the crypto step of each mode (wire-format.md §4) -----------------------
+/* ---- the crypto step of each mode (wire-format.md §3) -----------------------
  * Seal: encrypt P in place where the mode encrypts, compute the tag.
  * Open: verify the tag (constant time, inside ibsec_gcm_open) and decrypt P in
  * place where the mode encrypts.  GMAC (sth-hdr, sth-pkt) is GCM with an empty

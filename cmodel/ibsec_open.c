@@ -1,5 +1,5 @@
 /*
- * ibsec_open.c — receive: wire packet -> plain packet or drop (docs/wire-format.md §9).
+ * ibsec_open.c — receive: wire packet -> plain packet or drop (docs/wire-format.md §8).
  *
  * Checks, in this order (the first that fails names the drop reason):
  *   1. locate the BTH (the ib_pkt.h errors of the headers before it);

@@ -1,5 +1,5 @@
 /*
- * ibsec_seal.c — transmit: plain packet -> wire packet (docs/wire-format.md §8).
+ * ibsec_seal.c — transmit: plain packet -> wire packet (docs/wire-format.md §7).
  *
  * Steps, each a drop point with its reason:
  *   1. parse the plain packet (ib_pkt.h errors);

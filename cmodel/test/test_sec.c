@@ -3,7 +3,7 @@
  * independent reading of docs/wire-format.md.
  *
  * The reference side of this test does not call the security layer: it lays
- * out a packet (§1, §3), builds the masked headers (§4), the GCM additional
+ * out a packet (§1, §4), builds the masked headers (§3), the GCM additional
  * data and the IV (§5) itself, computes CRC-32/CRC-16 with its own bitwise
  * loops (docs/packets.md) and runs the crypto through OpenSSL EVP AES-GCM.
  * Every sealed packet of the round-trip sweep is recomputed this way, so a
@@ -27,6 +27,7 @@
  *
  * `test_sec --examples` prints the examples section for the document.
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -111,7 +112,7 @@ static unsigned ref_ipv4_csum(const uint8_t *h)
     return ~s & 0xFFFFu;
 }
 
-/* wire-format.md §1, §3: where the headers of a packet are. */
+/* wire-format.md §1, §4: where the headers of a packet are. */
 typedef struct {
     bool roce, grh, v4;
     size_t cov, ip, udp, bth, eths_end, sth_len, payload, icrc, n;
@@ -142,7 +143,7 @@ static bool ref_layout(const uint8_t *b, size_t n, bool roce, size_t sth_len, la
     return L->payload <= L->icrc;
 }
 
-/* wire-format.md §4: the ICRC input from its start to buffer offset end, with
+/* wire-format.md §3: the ICRC input from its start to buffer offset end, with
  * the variant fields set to ones. */
 static size_t ref_masked(const uint8_t *b, const layout *L, size_t end, uint8_t *out)
 {
@@ -176,7 +177,7 @@ static size_t ref_masked(const uint8_t *b, const layout *L, size_t end, uint8_t 
 }
 
 /* Is bit `bit` of buffer byte `off` a variant bit (masked by the ICRC), or
- * outside the ICRC coverage?  wire-format.md §4 and §9. */
+ * outside the ICRC coverage?  wire-format.md §3 and §12. */
 static bool ref_is_variant(const layout *L, size_t off, unsigned bit)
 {
     if (off == L->bth + 4)
@@ -228,7 +229,7 @@ static void ref_iv(const uint8_t salt[4], unsigned dir, uint64_t epsn, uint8_t i
         iv[4 + i] = (uint8_t)(w >> (56 - 8 * i));
 }
 
-/* wire-format.md §3: the plain headers with the sealed packet's lengths. */
+/* wire-format.md §4: the plain headers with the sealed packet's lengths. */
 static void ref_expected_headers(const uint8_t *plain, const layout *Lp, size_t sealed_n,
                                  uint8_t byte8, uint8_t *h)
 {
@@ -571,7 +572,7 @@ static void open_flipped(pair *pr, bool roce, const layout *Ls, const pktbuf *pl
     pr->rx.ctx[0] = saved;
     st->passed_variant++;
     /* sth-hdr authenticates the headers only: its payload and pad are guarded
-     * by the ICRC alone, which a forger recomputes (wire-format.md §4) */
+     * by the ICRC alone, which a forger recomputes (wire-format.md §3) */
     bool clear_payload = pr->mode == IBSEC_MODE_STH_HDR && off >= Ls->payload && off < Ls->icrc;
     if (!ref_is_variant(Ls, off, bit) && !clear_payload) {
         check_failf(&C, "flip %s %s: bit %u of byte %zu (not variant) accepted",
@@ -1023,7 +1024,7 @@ static void test_contexts(ibsec_rng *r)
 
 #define PLAIN_QPN 0x000200u
 
-/* Rewrite every length field for the packet's current size (§3). */
+/* Rewrite every length field for the packet's current size (§4). */
 static void fix_lengths(pktbuf *p, const layout *L)
 {
     if (!L->roce) {
@@ -1250,23 +1251,200 @@ static void test_corpus(ibsec_rng *r)
 }
 
 /* ======================================================================
+ * examples: docs/wire-format.md §11, regenerated and compared
+ * ====================================================================== */
+
+typedef struct {
+    char *s;
+    size_t n, cap;
+} text;
+
+static void tprintf(text *t, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void tprintf(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int k = vsnprintf(t->s + t->n, t->cap - t->n, fmt, ap);
+    va_end(ap);
+    if (k > 0)
+        t->n = (t->n + (size_t)k < t->cap) ? t->n + (size_t)k : t->cap - 1;
+}
+
+/* Hex, 16 bytes a line, each line prefixed by its offset. */
+static void thex(text *t, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i += 16) {
+        tprintf(t, "%04zx ", i);
+        for (size_t j = i; j < n && j < i + 16; j++)
+            tprintf(t, " %02x", p[j]);
+        tprintf(t, "\n");
+    }
+}
+
+static void thex_line(text *t, const uint8_t *p, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        tprintf(t, "%02x", p[i]);
+}
+
+/* The example plain packet: RC SEND Only, 13 payload bytes (3 pad bytes),
+ * DestQP 0x000012, PSN 0x000100, AckReq set. */
+static bool example_plain(enum ibsec_shape shape, pktbuf *p)
+{
+    struct ibsec_pkt_desc d;
+    static const uint8_t payload[] = "ibsec example"; /* 13 bytes, no NUL */
+    memset(&d, 0, sizeof d);
+    d.shape = shape;
+    d.lrh.dlid = 0x0001;
+    d.lrh.slid = 0x0002;
+    for (int i = 0; i < 6; i++) {
+        d.mac.dst[i] = (uint8_t)(i == 0 ? 0x02 : i == 5 ? 0x02 : 0);
+        d.mac.src[i] = (uint8_t)(i == 0 ? 0x02 : i == 5 ? 0x01 : 0);
+    }
+    d.ip4.id = 0x0001;
+    d.ip4.flags = 0x2; /* DF */
+    d.ip4.ttl = 64;
+    const uint8_t src[4] = { 192, 168, 0, 1 }, dst[4] = { 192, 168, 0, 2 };
+    memcpy(d.ip4.src, src, 4);
+    memcpy(d.ip4.dst, dst, 4);
+    d.udp.sport = 0xC000;
+    d.bth.opcode = 0x04; /* RC SEND Only */
+    d.bth.pkey = 0xFFFF;
+    d.bth.destqp = 0x000012;
+    d.bth.ackreq = 1;
+    d.bth.psn = 0x000100;
+    d.payload = payload;
+    d.payload_len = 13;
+    return ibsec_pkt_build(&d, p->b, sizeof p->b, &p->n, NULL) == IBSEC_PKT_OK;
+}
+
+static void example_one(text *t, int num, enum ibsec_mode mode, unsigned code, enum ibsec_shape shape)
+{
+    static const uint8_t key[16] = { 0x00, 0x01, 0x02, 0x03, 0x04, 0x05, 0x06, 0x07,
+                                     0x08, 0x09, 0x0a, 0x0b, 0x0c, 0x0d, 0x0e, 0x0f };
+    static const uint8_t salt[4] = { 0xa0, 0xa1, 0xa2, 0xa3 };
+    static uint8_t aad[IBSEC_MAX_PKT + 8];
+    const uint64_t epsn = 0x100;
+    bool roce = shape_roce(shape);
+    ibsec_engine tx, rx;
+    pktbuf plain, sealed, opened;
+    ibsec_ctx_cfg cfg = make_cfg(IBSEC_SEL_QP, 0x12, mode, code, epsn, 0);
+    ibsec_engine *es[2] = { &tx, &rx };
+    for (int i = 0; i < 2; i++)
+        if (ibsec_engine_init(es[i], 1, 1, 1) != 0 || ibsec_key_set(es[i], 0, key, 16, salt) != 0 ||
+            ibsec_ctx_set(es[i], 0, &cfg, NULL) != 0) {
+            check_failf(&C, "examples: engine set-up");
+            return;
+        }
+    ibsec_engine_make_peer(&rx);
+    if (!check_true(&C, example_plain(shape, &plain), "examples: plain packet") ||
+        !check_reason("examples: seal", IBSEC_R_OK, do_seal(&tx, roce, &plain, &sealed, NULL)))
+        return;
+    ref_params rp = { mode, code, key, 16, salt, 0, epsn };
+    char what[80];
+    snprintf(what, sizeof what, "example %d", num);
+    ref_check_sealed(what, &plain, &sealed, roce, &rp);
+    check_reason("examples: open", IBSEC_R_OK, do_open(&rx, roce, &sealed, &opened, NULL));
+    check_bytes(&C, "examples: open(seal(p)) == p", plain.b, opened.b, plain.n);
+
+    layout Ls;
+    size_t sth = ref_sth_len(mode, code);
+    ref_layout(sealed.b, sealed.n, roce, sth, &Ls);
+    tprintf(t, "#### Example %d: %s, %s", num, ibsec_mode_name(mode), ibsec_shape_name(shape));
+    if (sth)
+        tprintf(t, ", STHSZ %u (%zu-byte STH)", code, sth);
+    tprintf(t, "\n\n```\n");
+    tprintf(t, "BTH byte 8   %02x\n", sealed.b[Ls.bth + 8]);
+    if (mode != IBSEC_MODE_NONE) {
+        uint8_t iv[12], tag[16], ct[16];
+        ref_iv(salt, 0, epsn, iv);
+        tprintf(t, "IV           ");
+        thex_line(t, iv, 12);
+        size_t an = ref_masked(sealed.b, &Ls, Ls.eths_end, aad);
+        if (mode == IBSEC_MODE_STH_PKT) {
+            memcpy(aad + an, sealed.b + Ls.payload, Ls.icrc - Ls.payload);
+            an += Ls.icrc - Ls.payload;
+        }
+        bool enc = mode == IBSEC_MODE_ICRC_MAC || mode == IBSEC_MODE_STH_AEAD;
+        ossl_gcm_seal(ossl, key, 16, iv, aad, an, plain.b + (Ls.eths_end), enc ? 16 : 0, ct, tag, 16);
+        tprintf(t, "\nfull tag     ");
+        thex_line(t, tag, 16);
+        tprintf(t, "\nA (%zu bytes)\n", an);
+        thex(t, aad, an);
+        tprintf(t, "P (%zu bytes)%s\n", enc ? Ls.icrc - Ls.payload : (size_t)0,
+                enc ? ": payload and pad" : ": empty (GMAC)");
+    }
+    tprintf(t, "sealed packet (%zu bytes)\n", sealed.n);
+    thex(t, sealed.b, sealed.n);
+    tprintf(t, "```\n\n");
+    ibsec_engine_free(&tx);
+    ibsec_engine_free(&rx);
+}
+
+static void examples(text *t)
+{
+    pktbuf plain;
+    tprintf(t, "<!-- examples: generated by `build/cmodel/test_sec --examples`; test_sec checks them -->\n\n");
+    tprintf(t, "Key `000102030405060708090a0b0c0d0e0f` (AES-128), salt `a0a1a2a3`, context on DestQP\n"
+               "0x000012, direction bit 0 on the sealing side, EPSN 0x100 (BTH PSN 0x000100).\n"
+               "The plain packet is an RC SEND Only (opcode 0x04) with the 13 payload bytes\n"
+               "`ibsec example` and 3 pad bytes, AckReq set; native without GRH:\n\n```\n");
+    example_plain(IBSEC_SHAPE_IB_LOCAL, &plain);
+    thex(t, plain.b, plain.n);
+    tprintf(t, "```\n\nand RoCEv2 over IPv4 (192.168.0.1 -> 192.168.0.2, UDP source port 0xc000):\n\n```\n");
+    example_plain(IBSEC_SHAPE_ROCE_V4, &plain);
+    thex(t, plain.b, plain.n);
+    tprintf(t, "```\n\n");
+    example_one(t, 1, IBSEC_MODE_ICRC_MAC, 0, IBSEC_SHAPE_IB_LOCAL);
+    example_one(t, 2, IBSEC_MODE_STH_HDR, 2, IBSEC_SHAPE_IB_LOCAL);
+    example_one(t, 3, IBSEC_MODE_STH_PKT, 2, IBSEC_SHAPE_IB_LOCAL);
+    example_one(t, 4, IBSEC_MODE_STH_AEAD, 2, IBSEC_SHAPE_IB_LOCAL);
+    example_one(t, 5, IBSEC_MODE_STH_AEAD, 1, IBSEC_SHAPE_IB_LOCAL);
+    example_one(t, 6, IBSEC_MODE_STH_AEAD, 2, IBSEC_SHAPE_ROCE_V4);
+    tprintf(t, "<!-- end of examples -->\n");
+}
+
+/* The document must contain the examples exactly as the model makes them. */
+static void test_examples_in_doc(const text *t)
+{
+    FILE *f = fopen(DOC_PATH, "rb");
+    static char doc[1 << 18];
+    if (!f) {
+        check_failf(&C, "examples: cannot open %s (run from the repository root)", DOC_PATH);
+        return;
+    }
+    size_t n = fread(doc, 1, sizeof doc - 1, f);
+    fclose(f);
+    doc[n] = '\0';
+    check_true(&C, strstr(doc, t->s) != NULL,
+               "examples: " DOC_PATH " §11 differs from the model; regenerate it with test_sec --examples");
+}
+
+/* ======================================================================
  * main
  * ====================================================================== */
 
 int main(int argc, char **argv)
 {
     ibsec_rng r;
-    (void)argv;
     check_init(&C, "sec");
     ossl = EVP_CIPHER_CTX_new();
     if (ossl == NULL) {
         fprintf(stderr, "test_sec: EVP_CIPHER_CTX_new failed\n");
         return 2;
     }
+    static char buf[1 << 16];
+    text ex = { buf, 0, sizeof buf };
+    examples(&ex);
+    if (argc == 2 && strcmp(argv[1], "--examples") == 0) {
+        fputs(ex.s, stdout);
+        return C.failed ? 1 : 0;
+    }
     if (argc > 1) {
-        fprintf(stderr, "usage: test_sec\n");
+        fprintf(stderr, "usage: test_sec [--examples]\n");
         return 2;
     }
+    test_examples_in_doc(&ex);
     ibsec_rng_seed(&r, SEED);
     test_round_trip(&r);
     test_flips(&r);
