@@ -12,7 +12,10 @@
  *   4. three forgeries, each a single random bit flip in the tag, in the ciphertext
  *      (when there is one) and in the AAD (when there is some), are rejected by the
  *      model's open with the plaintext buffer zeroed, and rejected by OpenSSL too (so
- *      the forgery itself is known to be one).
+ *      the forgery itself is known to be one);
+ *   5. in one case in IN_PLACE_EVERY, the same in one buffer (gcm.h allows pt == ct):
+ *      seal in place gives the same ciphertext and tag, open in place the plaintext,
+ *      and a failed open in place zeroes the buffer.
  *
  * The case parameters follow a fixed schedule of the case index i, so that a run of the
  * default size is known to cover every combination the model must handle:
@@ -42,6 +45,7 @@
 #define MAX_AAD       100
 #define LONG_EVERY    25   /* one case in LONG_EVERY has a random length up to MAX_DATA */
 #define EMPTY_AAD_EVERY 16
+#define IN_PLACE_EVERY 8
 
 static const int lanes_list[3] = { 1, 4, 12 };
 
@@ -179,6 +183,27 @@ static void check_forgeries(ibsec_rng *r, unsigned long i, const gcm_case *c,
     }
 }
 
+/* Check 5: seal and open with one buffer for input and output. */
+static void check_in_place(unsigned long i, const gcm_case *c, const ibsec_gcm_key *gk)
+{
+    uint8_t buf[MAX_DATA], tag[IBSEC_GCM_TAG_MAX];
+
+    memcpy(buf, c->pt, c->len);
+    int rc = ibsec_gcm_seal(gk, c->iv, c->aad, c->aad_len, buf, c->len, buf, tag, c->tag_len);
+    if (!check_int(&C, case_name(i, c, "model seal in place"), 0, rc))
+        return;
+    check_bytes(&C, case_name(i, c, "ciphertext sealed in place"), c->ct, buf, c->len);
+    check_bytes(&C, case_name(i, c, "tag sealed in place"), c->tag, tag, c->tag_len);
+    rc = ibsec_gcm_open(gk, c->iv, c->aad, c->aad_len, buf, c->len, tag, c->tag_len, buf);
+    if (check_int(&C, case_name(i, c, "model open in place"), 0, rc))
+        check_bytes(&C, case_name(i, c, "plaintext opened in place"), c->pt, buf, c->len);
+    memcpy(buf, c->ct, c->len);
+    tag[0] ^= 0x80;
+    rc = ibsec_gcm_open(gk, c->iv, c->aad, c->aad_len, buf, c->len, tag, c->tag_len, buf);
+    check_int(&C, case_name(i, c, "model rejects a flipped tag in place"), -1, rc);
+    check_true(&C, all_zero(buf, c->len), case_name(i, c, "buffer zeroed after a failed open in place"));
+}
+
 static void run_case(ibsec_rng *r, unsigned long i)
 {
     static gcm_case c;
@@ -192,6 +217,8 @@ static void run_case(ibsec_rng *r, unsigned long i)
         return;
     check_open(i, &c, &gk);
     check_forgeries(r, i, &c, &gk);
+    if (i % IN_PLACE_EVERY == IN_PLACE_EVERY - 1)
+        check_in_place(i, &c, &gk);
 }
 
 /* Parses a decimal option value; exits with the usage status on anything else. */
