@@ -26,6 +26,10 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#ifdef __cplusplus
+extern "C" { /* usable from a Verilator C++ harness as well (rng.h included) */
+#endif
+
 #include "rng.h"
 
 /* Longest aad and pt/ct a record may hold, bytes (the reader rejects longer ones). */
@@ -98,5 +102,9 @@ int ibsec_gcmvec_seal(ibsec_gcmvec_rec *rec);
  * drawn from ibsec_rng seeded with `seed`. 0 ok; -1 on a write error or a model result
  * that differs from a published one, with the reason in err. */
 int ibsec_gcmvec_generate(FILE *f, uint64_t seed, unsigned long count, char *err, size_t errlen);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif
