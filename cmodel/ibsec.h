@@ -174,7 +174,9 @@ typedef struct ibsec_ctx_cfg {
     enum ibsec_sel  sel;
     uint32_t        match;            /* QPN (0..0xFFFFFF) or P_Key (0..0x7FFF) */
     enum ibsec_mode mode;
-    unsigned        key;              /* key table index (ignored for mode none) */
+    unsigned        key;              /* key table index (ignored for mode none); GCM
+                                         needs unique (key, IV): give a key to one
+                                         context per direction (wire-format.md §5) */
     unsigned        sth_code;         /* 1 or 2 for sth-* modes, 0 otherwise */
     unsigned        dir;              /* 0 or 1: EPSN bit 63 this endpoint sends */
     uint64_t        tx_next;          /* first EPSN the transmitter may use */

@@ -16,7 +16,8 @@
  *      (icrc-mac, tag byte 0 first on the wire) or the STH (tag byte 0 first);
  *   9. ICRC (not for icrc-mac, whose ICRC field is the tag) then VCRC;
  *  10. commit tx_next = EPSN + 1.
- * The ICRC/VCRC bytes of the plain input are never read.
+ * The ICRC/VCRC bytes of the plain input are never read.  A failed seal
+ * changes no state.
  */
 #include <string.h>
 
@@ -48,7 +49,7 @@ static enum ibsec_reason seal_secured(const ibsec_ctx *c, const ibsec_key_entry 
     buf[p->bth_off + IBSEC_BTH_BYTE_RESV7] |= ibsec_secbits_encode(mode, c->cfg.sth_code);
     ibsec_iv_build(k->salt, c->cfg.dir, epsn, iv);
     if (ibsec_mode_seal(k, iv, mode, buf, p, tag, tag_len) != 0)
-        return IBSEC_R_NOSPACE; /* cannot happen with a parsed packet */
+        return IBSEC_R_NOSPACE; /* only if A overflowed its buffer: not for a parsed packet */
     if (mode == IBSEC_MODE_ICRC_MAC) {
         memcpy(buf + p->icrc_off, tag, IBSEC_ICRC_MAC_TAG_LEN);
         ibsec_pkt_put_vcrc(buf, p);

@@ -1018,6 +1018,35 @@ static void test_contexts(ibsec_rng *r)
     pair_free(&pr);
 }
 
+/* RoCEv2 frames shorter than 60 bytes reach the engine padded by the
+ * Ethernet MAC: the padding is not part of the packet (wire-format.md §1). */
+static void test_min_frame(ibsec_rng *r)
+{
+    pair pr;
+    pktbuf plain, padded, sealed, out;
+    const uint64_t e = 900;
+    pair_init(&pr, r, IBSEC_MODE_ICRC_MAC, 16, 0, e, 0);
+    if (!check_true(&C, make_plain(r, IBSEC_SHAPE_ROCE_V4, 0x04, 0, TEST_QPN, -1, (uint32_t)e, &plain) &&
+                            plain.n < IBSEC_ETH_MIN_FRAME,
+                    "min frame: a RoCEv2 packet shorter than 60 bytes")) {
+        pair_free(&pr);
+        return;
+    }
+    padded = plain;
+    memset(padded.b + plain.n, 0, IBSEC_ETH_MIN_FRAME - plain.n);
+    padded.n = IBSEC_ETH_MIN_FRAME;
+    check_reason("min frame: seal a padded frame", IBSEC_R_OK, do_seal(&pr.tx, true, &padded, &sealed, NULL));
+    ref_params rp = { pr.mode, 0, pr.key, pr.klen, pr.salt, 0, e };
+    ref_check_sealed("min frame: sealed without the padding", &plain, &sealed, true, &rp);
+    padded = sealed;
+    memset(padded.b + sealed.n, 0, IBSEC_ETH_MIN_FRAME - sealed.n);
+    padded.n = IBSEC_ETH_MIN_FRAME;
+    check_reason("min frame: open a padded frame", IBSEC_R_OK, do_open(&pr.rx, true, &padded, &out, NULL));
+    check_int(&C, "min frame: delivered without the padding", (long long)plain.n, (long long)out.n);
+    check_bytes(&C, "min frame: open(seal(p)) == p", plain.b, out.b, plain.n);
+    pair_free(&pr);
+}
+
 /* ======================================================================
  * corpus: malformed packets, each with its expected reason
  * ====================================================================== */
@@ -1454,6 +1483,7 @@ int main(int argc, char **argv)
     test_nonce(&r);
     test_alert(&r);
     test_contexts(&r);
+    test_min_frame(&r);
     test_corpus(&r);
     EVP_CIPHER_CTX_free(ossl);
     return check_summary(&C);
