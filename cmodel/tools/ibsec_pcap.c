@@ -23,7 +23,7 @@
  *      removed, nothing is skipped silently.
  *   2  usage error
  */
-#include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -94,11 +94,16 @@ static void parse_args(int argc, char **argv, struct run *r)
     r->out = pos[1];
 }
 
-/* Bad input: one line naming the file, OUT removed, exit 1. */
-static int bad_input(const struct run *r, bool remove_out, const char *fmt, const char *a, const char *b)
+/* Bad input: one line naming the file, OUT removed if asked, exit status 1. */
+static int bad_input(const struct run *r, bool remove_out, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int bad_input(const struct run *r, bool remove_out, const char *fmt, ...)
 {
+    va_list ap;
     fprintf(stderr, "ibsec_pcap: ");
-    fprintf(stderr, fmt, a, b);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     if (remove_out)
         remove(r->out);
@@ -172,24 +177,22 @@ int main(int argc, char **argv)
     }
     if (ibsec_pcap_reader_open(&in, r.in) != 0) {
         ibsec_engine_free(&e);
-        return bad_input(&r, false, "%s%s", in.err, "");  /* names the file */
+        return bad_input(&r, false, "%s", in.err);  /* the reader's message names the file */
     }
     if (in.linktype == IBSEC_LINKTYPE_INFINIBAND) {
         link = IBSEC_LINK_IB;
     } else if (in.linktype == IBSEC_LINKTYPE_ETHERNET) {
         link = IBSEC_LINK_ROCE;
     } else {
-        char lt[64];
-        snprintf(lt, sizeof lt, "%u", (unsigned)in.linktype);
         ibsec_pcap_reader_close(&in);
         ibsec_engine_free(&e);
-        return bad_input(&r, false, "%s: unsupported link type %s (247 InfiniBand or 1 Ethernet/RoCEv2)",
-                         r.in, lt);
+        return bad_input(&r, false, "%s: unsupported link type %u (247 InfiniBand or 1 Ethernet/RoCEv2)",
+                         r.in, (unsigned)in.linktype);
     }
     if (ibsec_pcap_writer_open(&out, r.out, in.linktype) != 0) {
         ibsec_pcap_reader_close(&in);
         ibsec_engine_free(&e);
-        return bad_input(&r, false, "%s%s", out.err, "");  /* names the file */
+        return bad_input(&r, false, "%s", out.err);  /* the writer's message names the file */
     }
     int rc = process(&r, &e, &in, &out, link, &total);
     ibsec_pcap_reader_close(&in);

@@ -32,6 +32,7 @@
  * Exit status: 0 written; 1 error (message on stderr); 2 usage.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -88,10 +89,14 @@ static uint64_t  g_count = 200;
 static uint64_t  g_seed = 1;
 static const char *g_out = "build/vectors";
 
-static void die(const char *fmt, const char *a, const char *b)
+static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void die(const char *fmt, ...)
 {
+    va_list ap;
     fprintf(stderr, "ibsec_vecgen: ");
-    fprintf(stderr, fmt, a, b);
+    va_start(ap, fmt);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
     fputc('\n', stderr);
     exit(1);
 }
@@ -143,7 +148,7 @@ static void vg_write_keys(const char *path, unsigned *n_ctx_out)
     struct vg_ctx_plan plan[VG_N_CTX];
     char err[300], comment[200];
     if (ibsec_engine_init(&e, VG_N_KEYS, VG_N_CTX, 1) != 0)
-        die("%s%s", "cannot create the engine", "");
+        die("%s", "cannot create the engine");
     e.allow_plain = true;
     for (unsigned k = 0; k < VG_N_KEYS; k++) {
         uint8_t key[32], salt[IBSEC_SALT_LEN];
@@ -166,13 +171,13 @@ static void vg_write_keys(const char *path, unsigned *n_ctx_out)
         c.rx_next = vg_start_epsn(i + 1);
         c.alert_threshold = (i == 3) ? 0 : ibsec_rng_range(&g_rng, 2, IBSEC_ALERT_DEFAULT);
         if (ibsec_ctx_set(&e, i, &c, &why) != 0)
-            die("context refused: %s%s", why, "");
+            die("context refused: %s", why);
     }
     snprintf(comment, sizeof comment,
              "written by ibsec_vecgen --seed %llu --count %llu (endpoint a seals; its peer b opens)",
              (unsigned long long)g_seed, (unsigned long long)g_count);
     if (ibsec_keyfile_save(path, &e, 'a', comment, err, sizeof err) != 0)
-        die("%s%s", err, "");
+        die("%s", err);
     ibsec_engine_free(&e);
     *n_ctx_out = n;
 }
@@ -193,7 +198,7 @@ static void vg_pcap_put(struct vg_link *L, ibsec_pcap_writer *w, const uint8_t *
     uint32_t sec = VG_TS_BASE + (uint32_t)(L->seq / 1000u);
     uint32_t usec = (uint32_t)(L->seq % 1000u) * 1000u;
     if (ibsec_pcap_write(w, b, n, sec, usec) != 0)
-        die("pcap write: %s%s", w->err, "");
+        die("pcap write: %s", w->err);
 }
 
 /* One record of the harness file (docs/vectors.md). */
@@ -264,7 +269,7 @@ static void vg_remember(struct vg_link *L, enum ibsec_shape shape, const uint8_t
     free(L->hist[slot]);
     L->hist[slot] = malloc(n);
     if (!L->hist[slot])
-        die("%s%s", "out of memory", "");
+        die("%s", "out of memory");
     memcpy(L->hist[slot], b, n);
     L->hist_len[slot] = n;
     L->hist_n++;
@@ -341,7 +346,7 @@ static void vg_tamper(struct vg_link *L, const uint8_t *plain, size_t plain_len,
     memset(&r, 0, sizeof r);
     memcpy(bad, sealed, n);
     if (ibsec_frame_parse(sealed, n, L->link, sth, &p) != IBSEC_PKT_OK)
-        die("%s: a sealed packet does not parse%s", L->name, "");
+        die("%s: a sealed packet does not parse", L->name);
     size_t first = 0, span = n;               /* bytes a flip may hit: [first, first + span) */
     if (how == VG_FORGE) {
         span = icrc_mac ? p.icrc_off + IBSEC_ICRC_LEN : p.icrc_off;
@@ -519,7 +524,7 @@ static void vg_open_pcap(ibsec_pcap_writer *w, const char *name, const char *suf
 static void vg_close_pcap(ibsec_pcap_writer *w)
 {
     if (ibsec_pcap_writer_close(w) != 0)
-        die("pcap close: %s%s", w->err, "");
+        die("pcap close: %s", w->err);
 }
 
 static int vg_run_link(struct vg_link *L, const char *keys, unsigned n_ctx)
@@ -528,7 +533,7 @@ static int vg_run_link(struct vg_link *L, const char *keys, unsigned n_ctx)
     uint32_t lt = L->link == IBSEC_LINK_IB ? IBSEC_LINKTYPE_INFINIBAND : IBSEC_LINKTYPE_ETHERNET;
     if (ibsec_keyfile_load_side(keys, &L->tx, 1, IBSEC_SIDE_A, NULL, err, sizeof err) != 0 ||
         ibsec_keyfile_load_side(keys, &L->rx, 1, IBSEC_SIDE_B, NULL, err, sizeof err) != 0)
-        die("%s%s", err, "");
+        die("%s", err);
     for (unsigned i = 0; i < n_ctx; i++)
         L->next_epsn[i] = L->tx.ctx[i].cfg.tx_next;
     vg_open_pcap(&L->plain, L->name, "-plain.pcap", lt);
