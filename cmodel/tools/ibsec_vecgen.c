@@ -46,7 +46,7 @@
 #include "pcap.h"
 #include "rng.h"
 
-#define VG_N_KEYS        8u
+#define VG_N_KEYS        16u  /* 14 used: one key per secured context; 2 left empty */
 #define VG_N_CTX         32u
 #define VG_QP_BASE       0x000100u  /* QP contexts: QPN VG_QP_BASE + 0x11 * index */
 #define VG_PKEY_BASE     0x0100u    /* P_Key contexts: P_Key VG_PKEY_BASE + index */
@@ -63,6 +63,7 @@ struct vg_ctx_plan {
     unsigned sth_code;
     unsigned key;
     enum ibsec_sel sel;
+    size_t key_len;   /* 16 (AES-128) or 32 (AES-256) */
 };
 
 /* The generator's state for one link. */
@@ -103,8 +104,9 @@ static void die(const char *fmt, ...)
 
 /* ---- configuration ---------------------------------------------------------- */
 
-/* Contexts 0..13: every secured mode x STH size, on AES-128 and AES-256 keys;
- * 14, 15: mode none.  Every third context is selected by P_Key. */
+/* Contexts 0..13: every secured mode x STH size, on AES-128 (0..6) and AES-256
+ * (7..13) keys, context i using key i; 14, 15: mode none.  Every third context
+ * is selected by P_Key. */
 static unsigned vg_plan_contexts(struct vg_ctx_plan *p)
 {
     static const struct { enum ibsec_mode m; unsigned sth; } combos[] = {
@@ -118,10 +120,11 @@ static unsigned vg_plan_contexts(struct vg_ctx_plan *p)
         for (unsigned i = 0; i < sizeof combos / sizeof combos[0]; i++, n++) {
             p[n].mode = combos[i].m;
             p[n].sth_code = combos[i].sth;
-            p[n].key = (n % 4u) * 2u + ks;    /* even keys AES-128, odd keys AES-256 */
+            p[n].key = n;   /* a key of its own: no two contexts share a (key, IV) space */
+            p[n].key_len = ks ? 32u : 16u;
         }
-    p[n++] = (struct vg_ctx_plan){ IBSEC_MODE_NONE, 0, 0, IBSEC_SEL_QP };
-    p[n++] = (struct vg_ctx_plan){ IBSEC_MODE_NONE, 0, 0, IBSEC_SEL_PKEY };
+    p[n++] = (struct vg_ctx_plan){ IBSEC_MODE_NONE, 0, 0, IBSEC_SEL_QP, 0 };
+    p[n++] = (struct vg_ctx_plan){ IBSEC_MODE_NONE, 0, 0, IBSEC_SEL_PKEY, 0 };
     for (unsigned i = 0; i < n - 2; i++)
         p[i].sel = (i % 3u == 2u) ? IBSEC_SEL_PKEY : IBSEC_SEL_QP;
     return n;
@@ -150,13 +153,15 @@ static void vg_write_keys(const char *path, unsigned *n_ctx_out)
     if (ibsec_engine_init(&e, VG_N_KEYS, VG_N_CTX, 1) != 0)
         die("%s", "cannot create the engine");
     e.allow_plain = true;
-    for (unsigned k = 0; k < VG_N_KEYS; k++) {
-        uint8_t key[32], salt[IBSEC_SALT_LEN];
-        ibsec_rng_bytes(&g_rng, key, sizeof key);
-        ibsec_rng_bytes(&g_rng, salt, sizeof salt);
-        ibsec_key_set(&e, k, key, (k & 1u) ? 32u : 16u, salt);
-    }
     unsigned n = vg_plan_contexts(plan);
+    for (unsigned i = 0; i < n; i++) {
+        uint8_t key[32], salt[IBSEC_SALT_LEN];
+        if (plan[i].mode == IBSEC_MODE_NONE)
+            continue;
+        ibsec_rng_bytes(&g_rng, key, plan[i].key_len);
+        ibsec_rng_bytes(&g_rng, salt, sizeof salt);
+        ibsec_key_set(&e, plan[i].key, key, plan[i].key_len, salt);
+    }
     for (unsigned i = 0; i < n; i++) {
         ibsec_ctx_cfg c;
         const char *why = "?";
