@@ -11,6 +11,7 @@
 #           pcap; open the wire pcap (tampered copies, replays) and count drops by reason.
 #   tshark  tshark reads every pcap, with as many packets as the model wrote, and
 #           dissects every packet as InfiniBand (native) or RoCEv2 (Ethernet/UDP 4791).
+#   vectors the packet harness vector files: records per kind and header shape, alerts.
 #   gcm     the GCM harness vector file is present (count of vectors).
 # Ends with "demo: N passed, N failed" and exits non-zero if any check failed.
 set -uo pipefail
@@ -118,8 +119,29 @@ section_gcm() {
   fi
 }
 
+# ---- vectors ----------------------------------------------------------------------
+VEC_ROWS=()
+section_vectors() {
+  local link
+  for link in "${LINKS[@]}"; do
+    [ -s "$VEC/$link.vec" ]; check $? "$VEC/$link.vec missing"
+    [ "$(grep -c '^pkt ' "$VEC/$link.vec")" = "$(awk '$1 == "end" { print $2 }' "$VEC/$link.vec")" ]
+    check $? "$VEC/$link.vec: record count differs from its end line"
+    VEC_ROWS+=("$(printf '%-7s ' "$link")$(awk '
+      $1 == "pkt" { n++; kind[$4]++; shape[$6]++; alerts += $14 }
+      END {
+        printf "%d records; kinds:", n
+        for (k in kind) printf " %s %d", k, kind[k]
+        printf "; shapes:"
+        for (s in shape) printf " %s %d", s, shape[s]
+        printf "; alerts raised %d", alerts
+      }' "$VEC/$link.vec")")
+  done
+}
+
 section_model
 section_tshark
+section_vectors
 section_gcm
 
 echo
@@ -139,6 +161,8 @@ echo "tshark reading the pcaps"
 printf '%-20s %8s %8s %12s\n' pcap model tshark "InfiniBand"
 for r in "${TSHARK_ROWS[@]}"; do echo "$r"; done
 echo
+echo "Packet harness vectors (docs/vectors.md)"
+for r in "${VEC_ROWS[@]}"; do echo "$r"; done
 echo "GCM harness vectors: $GCM_ROW"
 echo
 echo "demo: $pass passed, $fail failed"
