@@ -4,7 +4,8 @@
 #   scripts/test_cli.sh BINDIR WORKDIR
 #
 # BINDIR holds ibsec_vecgen and ibsec_pcap; WORKDIR is scratch space (emptied).
-#  1. ibsec_vecgen is deterministic (same seed: identical files; other seed: different).
+#  1. ibsec_vecgen is deterministic (same seed: identical files; other seed: different),
+#     and its vectors cover what docs/vectors.md promises (scripts/vec_coverage.py).
 #  2. Per link: sealing the plain pcap with the key file reproduces the sealed pcap
 #     byte for byte; opening the sealed pcap as the peer reproduces the plain pcap;
 #     opening the wire pcap (tampered copies, replays) drops exactly the packets the
@@ -56,6 +57,17 @@ for f in keys.txt native-plain.pcap native-sealed.pcap native-wire.pcap native.v
   check_same "same seed gives the same $f" "$V/$f" "$W/v_again/$f"
   if cmp -s "$V/$f" "$W/v_other/$f"; then bad "seeds 7 and 8 gave the same $f"; else ok; fi
 done
+
+# The vectors cover what docs/vectors.md promises (read from the bytes by vec_coverage.py);
+# and the coverage check does fail when a promise is broken.
+check_run "vectors cover every mode, class, pad, length, shape, wrap and negative kind" 0 \
+  "vec-coverage:" python3 scripts/vec_coverage.py "$V"
+cp -r "$V" "$W/v_cut"; sed -i 's/ aes256 / aes128 /' "$W/v_cut/keys.txt"
+check_run "coverage check notices a key file without AES-256" 1 "no sth-aead context on aes256" \
+  python3 scripts/vec_coverage.py "$W/v_cut"
+grep -v '^end ' "$V/native.vec" > "$W/v_cut/native.vec"; echo "end 3" >> "$W/v_cut/native.vec"
+check_run "coverage check notices a wrong record count" 1 "end line says end 3" \
+  python3 scripts/vec_coverage.py "$W/v_cut"
 
 # ---- 2. seal / open round trips per link --------------------------------------------------
 for link in native rocev2; do
