@@ -216,49 +216,57 @@ struct vg_record {
     ibsec_verdict ov;      const uint8_t *opened; size_t opened_len;
 };
 
-static void vg_emit(struct vg_link *L, const struct vg_record *r)
+/* "<kw> <reason> <hex>" with "-" for the bytes unless the reason is ok. */
+static void vg_emit_result(FILE *f, const char *kw, enum ibsec_reason why, const uint8_t *b, size_t n)
 {
-    FILE *f = L->vec;
-    int ctx = r->sealed_run ? r->sv.ctx : r->ov.ctx;
-    enum ibsec_mode mode = r->sealed_run ? r->sv.mode : r->ov.mode;
+    fprintf(f, "%s %s ", kw, ibsec_reason_name(why));
+    if (why == IBSEC_R_OK)
+        vg_hex(f, b, n);
+    else
+        fputc('-', f);
+    fputc('\n', f);
+}
+
+/* The pkt line: what the model selected and, for secured packets that reached
+ * the MAC check, the EPSN (docs/vectors.md). */
+static void vg_emit_pkt_line(struct vg_link *L, const struct vg_record *r)
+{
     const ibsec_verdict *v = r->sealed_run ? &r->sv : &r->ov;
     bool has_epsn = v->mode != IBSEC_MODE_NONE && v->ctx >= 0 &&
                     (v->reason == IBSEC_R_OK || v->reason == IBSEC_R_AUTH_FAILED);
-    fprintf(f, "pkt %llu kind %s shape %s ctx %d mode %s epsn ", (unsigned long long)L->seq,
-            r->kind, ibsec_shape_name(r->shape), ctx, ibsec_mode_name(mode));
+    fprintf(L->vec, "pkt %llu kind %s shape %s ctx %d mode %s epsn ", (unsigned long long)L->seq,
+            r->kind, ibsec_shape_name(r->shape), v->ctx, ibsec_mode_name(v->mode));
     if (has_epsn)
-        fprintf(f, "0x%llx", (unsigned long long)v->epsn);
+        fprintf(L->vec, "0x%llx", (unsigned long long)v->epsn);
     else
-        fputc('-', f);
-    fprintf(f, " alert %d\n", r->wire ? (int)r->ov.alert_raised : 0);
+        fputc('-', L->vec);
+    fprintf(L->vec, " alert %d\n", r->wire ? (int)r->ov.alert_raised : 0);
+}
+
+/* Write one record to the .vec file and its packets to the pcaps. */
+static void vg_emit(struct vg_link *L, const struct vg_record *r)
+{
+    FILE *f = L->vec;
+    vg_emit_pkt_line(L, r);
     fputs("plain ", f);
     if (r->plain)
         vg_hex(f, r->plain, r->plain_len);
     else
         fputc('-', f);
-    if (!r->sealed_run) {
-        fputs("\nseal - -\n", f);
-    } else {
-        fprintf(f, "\nseal %s ", ibsec_reason_name(r->sv.reason));
-        if (r->sv.reason == IBSEC_R_OK)
-            vg_hex(f, r->sealed, r->sealed_len);
-        else
-            fputc('-', f);
-        fputc('\n', f);
-    }
-    if (!r->wire) {
-        fputs("wire -\nopen - -\n", f);
-    } else {
+    fputc('\n', f);
+    if (r->sealed_run)
+        vg_emit_result(f, "seal", r->sv.reason, r->sealed, r->sealed_len);
+    else
+        fputs("seal - -\n", f);
+    if (r->wire) {
         fputs("wire ", f);
         vg_hex(f, r->wire, r->wire_len);
-        fprintf(f, "\nopen %s ", ibsec_reason_name(r->ov.reason));
-        if (r->ov.reason == IBSEC_R_OK)
-            vg_hex(f, r->opened, r->opened_len);
-        else
-            fputc('-', f);
         fputc('\n', f);
+        vg_emit_result(f, "open", r->ov.reason, r->opened, r->opened_len);
         vg_pcap_put(L, &L->wire, r->wire, r->wire_len);
         L->n_wire++;
+    } else {
+        fputs("wire -\nopen - -\n", f);
     }
     if (r->sealed_run && r->sv.reason == IBSEC_R_OK) {
         vg_pcap_put(L, &L->plain, r->plain, r->plain_len);
@@ -394,23 +402,44 @@ static void vg_replay(struct vg_link *L)
     vg_emit(L, &r);
 }
 
+/* A record whose plain packet endpoint a seals now. */
+static void vg_seal_record(struct vg_link *L, const char *kind, enum ibsec_shape shape,
+                           const uint8_t *plain, size_t plain_len, uint8_t *sealed,
+                           struct vg_record *r)
+{
+    memset(r, 0, sizeof *r);
+    r->kind = kind;
+    r->shape = shape;
+    r->plain = plain;
+    r->plain_len = plain_len;
+    r->sealed_run = true;
+    r->sealed = sealed;
+    ibsec_seal(&L->tx, L->link, plain, plain_len, sealed, IBSEC_MAX_PKT, &r->sealed_len, &r->sv);
+}
+
+/* Transmitter nonce reuse: endpoint a asked to seal the same packet (same PSN) again. */
+static void vg_reuse(struct vg_link *L, enum ibsec_shape shape, const uint8_t *plain, size_t plain_len)
+{
+    static uint8_t sealed[IBSEC_MAX_PKT], out[IBSEC_MAX_PKT];
+    struct vg_record u;
+    vg_seal_record(L, "reuse", shape, plain, plain_len, sealed, &u);
+    if (u.sv.reason == IBSEC_R_OK) {  /* the model accepted it: offer it like any packet */
+        vg_open(L, sealed, u.sealed_len, &u, out);
+        vg_remember(L, shape, sealed, u.sealed_len);
+    }
+    vg_emit(L, &u);
+}
+
 /* Seal one packet on a, then (sometimes) offer a tampered copy and a forged
  * copy, and `burst` copies with a bad MAC, then the genuine packet, then
- * (sometimes) try to seal it again and replay it. */
+ * (sometimes) try to seal it again and replay an earlier packet. */
 static void vg_packet(struct vg_link *L, int ctx, enum ibsec_shape shape, int opcode, int payload_len,
                       uint32_t burst)
 {
     static uint8_t plain[IBSEC_MAX_PKT], sealed[IBSEC_MAX_PKT], out[IBSEC_MAX_PKT];
     struct vg_record r;
-    memset(&r, 0, sizeof r);
     size_t plain_len = vg_build(L, ctx, shape, opcode, payload_len, plain);
-    r.kind = "normal";
-    r.shape = shape;
-    r.plain = plain;
-    r.plain_len = plain_len;
-    r.sealed_run = true;
-    ibsec_seal(&L->tx, L->link, plain, plain_len, sealed, IBSEC_MAX_PKT, &r.sealed_len, &r.sv);
-    r.sealed = sealed;
+    vg_seal_record(L, "normal", shape, plain, plain_len, sealed, &r);
     if (r.sv.reason != IBSEC_R_OK) {
         vg_emit(L, &r);
         return;
@@ -422,7 +451,6 @@ static void vg_packet(struct vg_link *L, int ctx, enum ibsec_shape shape, int op
         vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, VG_TAMPER);
     if (secured && burst == 0 && ibsec_rng_below(&g_rng, 5) == 0)
         vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, VG_FORGE);
-    /* a burst of bad MACs on one context, one more than its alert threshold */
     for (uint32_t i = 0; secured && i < burst; i++)
         vg_tamper(L, plain, plain_len, shape, &r.sv, sealed, r.sealed_len, VG_BADTAG);
     vg_open(L, sealed, r.sealed_len, &r, out);
@@ -434,23 +462,8 @@ static void vg_packet(struct vg_link *L, int ctx, enum ibsec_shape shape, int op
     }
     vg_emit(L, &r);
     vg_remember(L, shape, sealed, r.sealed_len);
-    if (secured && ibsec_rng_below(&g_rng, 24) == 0) {
-        /* transmitter nonce reuse: the same PSN sealed again */
-        struct vg_record u;
-        memset(&u, 0, sizeof u);
-        u.kind = "reuse";
-        u.shape = shape;
-        u.plain = plain;
-        u.plain_len = plain_len;
-        u.sealed_run = true;
-        ibsec_seal(&L->tx, L->link, plain, plain_len, sealed, IBSEC_MAX_PKT, &u.sealed_len, &u.sv);
-        u.sealed = sealed;
-        if (u.sv.reason == IBSEC_R_OK) {  /* the model accepted it: offer it like any packet */
-            vg_open(L, sealed, u.sealed_len, &u, out);
-            vg_remember(L, shape, sealed, u.sealed_len);
-        }
-        vg_emit(L, &u);
-    }
+    if (secured && ibsec_rng_below(&g_rng, 24) == 0)
+        vg_reuse(L, shape, plain, plain_len);
     if (ibsec_rng_below(&g_rng, 12) == 0)
         vg_replay(L);
 }
