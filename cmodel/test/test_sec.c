@@ -1306,7 +1306,8 @@ static void test_corpus(ibsec_rng *r)
         snprintf(msg, sizeof msg, "corpus: seal counter %s", ibsec_reason_name((enum ibsec_reason)k));
         check_int(&C, msg, (long long)want_seal[k], (long long)pr.tx.count[IBSEC_OP_SEAL][k]);
     }
-    printf("sec: corpus: %lu malformed packets opened (the plain-based ones also sealed), %zu kinds\n", n, sizeof corpus / sizeof corpus[0]);
+    printf("sec: corpus: %lu malformed packets opened (the plain-based ones also sealed), "
+           "%zu kinds\n", n, sizeof corpus / sizeof corpus[0]);
     pair_free(&pr);
 }
 
