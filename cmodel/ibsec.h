@@ -271,8 +271,8 @@ void ibsec_iv_build(const uint8_t salt[IBSEC_SALT_LEN], unsigned dir, uint64_t e
 /* ---- packets (ibsec_seal.c, ibsec_open.c) -----------------------------------
  * in[0..in_len) is one frame on `link` (a 60-byte RoCEv2 frame may carry
  * Ethernet padding; it is not part of the packet and is not copied: outputs are
- * never padded, padding short frames is the Ethernet MAC's job).  out must hold IBSEC_MAX_PKT bytes (out_cap);
- * out may equal in.  On IBSEC_R_OK *out_len is the output length; on any other
+ * never padded, padding short frames is the Ethernet MAC's job).  out must
+ * hold IBSEC_MAX_PKT bytes (out_cap); out may equal in.  On IBSEC_R_OK *out_len is the output length; on any other
  * reason the packet is dropped, out holds nothing useful and *out_len is 0.
  * Every call counts exactly one reason in e->count[op]; v (optional) tells
  * what happened. */
