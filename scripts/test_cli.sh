@@ -127,6 +127,10 @@ check_run "key file is a pcap" 1 "bad key file: $IN:1: not a text line" \
   "$PCAP" seal --keys "$IN" "$IN" "$O"
 check_run "output not writable" 1 "$W/no/such/dir/o.pcap: No such file" \
   "$PCAP" seal --keys "$K" "$IN" "$W/no/such/dir/o.pcap"
+cp "$IN" "$W/inplace.pcap"
+check_run "output is the input" 1 "$W/inplace.pcap: OUT is the same file as IN" \
+  "$PCAP" seal --keys "$K" "$W/inplace.pcap" "$W/inplace.pcap"
+check_same "input left intact when OUT is IN" "$IN" "$W/inplace.pcap"
 check_run "vecgen: bad count" 2 "bad number 'many' for --count" "$VECGEN" --count many --out "$W/x"
 check_run "vecgen: unknown option" 2 "usage: ibsec_vecgen" "$VECGEN" --colour red
 check_run "vecgen: output not creatable" 1 "$W/no/such/dir: No such file" \

@@ -19,8 +19,8 @@
  *   3  the run completed but some packets were dropped (OUT holds the others)
  *   1  bad input: IN missing, unreadable, not a pcap, unsupported link type,
  *      a truncated or oversized record; KEYFILE missing or malformed; OUT not
- *      writable.  One line on stderr names the file and the problem; OUT is
- *      removed, nothing is skipped silently.
+ *      writable or the same file as IN.  One line on stderr names the file
+ *      and the problem; OUT is removed; nothing is skipped silently.
  *   2  usage error
  */
 #include <stdarg.h>
@@ -29,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "ibsec.h"
 #include "keyfile.h"
@@ -110,6 +111,13 @@ static int bad_input(const struct run *r, bool remove_out, const char *fmt, ...)
     return EXIT_BAD_INPUT;
 }
 
+/* true if both paths name one existing file */
+static bool same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 static void print_counts(const struct run *r, const ibsec_engine *e, uint64_t total)
 {
     const char *opn = ibsec_op_name(r->op);
@@ -188,6 +196,11 @@ int main(int argc, char **argv)
         ibsec_engine_free(&e);
         return bad_input(&r, false, "%s: unsupported link type %u (247 InfiniBand or 1 Ethernet/RoCEv2)",
                          r.in, (unsigned)in.linktype);
+    }
+    if (same_file(r.in, r.out)) {   /* opening OUT would truncate IN before it is read */
+        ibsec_pcap_reader_close(&in);
+        ibsec_engine_free(&e);
+        return bad_input(&r, false, "%s: OUT is the same file as IN", r.out);
     }
     if (ibsec_pcap_writer_open(&out, r.out, in.linktype) != 0) {
         ibsec_pcap_reader_close(&in);
