@@ -117,6 +117,28 @@ check_run "truncated record header is named" 1 "$W/cut_hdr.pcap: record" \
   "$PCAP" seal --keys "$K" "$W/cut_hdr.pcap" "$O"
 check_run "truncated record header" 1 "truncated record header" \
   "$PCAP" seal --keys "$K" "$W/cut_hdr.pcap" "$O"
+# Hand-made pcaps: global header (little-endian, v2.4, snaplen 65535, link type), records.
+mkpcap() {  # mkpcap FILE LINKTYPE [CAPLEN LEN NBYTES]...
+  python3 - "$@" <<'PY'
+import struct, sys
+f, lt, recs = sys.argv[1], int(sys.argv[2]), [int(x) for x in sys.argv[3:]]
+with open(f, "wb") as o:
+    o.write(struct.pack("<IHHiIII", 0xA1B2C3D4, 2, 4, 0, 0, 65535, lt))
+    for i in range(0, len(recs), 3):
+        o.write(struct.pack("<IIII", 1, 0, recs[i], recs[i + 1]) + bytes(range(256)) * (recs[i + 2] // 256) + bytes(recs[i + 2] % 256))
+PY
+}
+mkpcap "$W/cut.pcap" 247 60 100 60
+check_run "record cut short by the capture (caplen < len)" 1 "$W/cut.pcap: record" \
+  "$PCAP" seal --keys "$K" "$W/cut.pcap" "$O"
+check_run "record cut short is named" 1 "caplen 60 != len 100" "$PCAP" seal --keys "$K" "$W/cut.pcap" "$O"
+mkpcap "$W/huge.pcap" 1 70000 70000 70000
+check_run "record larger than the snaplen" 1 "exceeds snaplen" "$PCAP" seal --keys "$K" "$W/huge.pcap" "$O"
+# A well-formed pcap whose packets are not IBA packets is not bad input: every packet
+# reaches the model and is dropped with its reason.
+mkpcap "$W/junk.pcap" 247 64 64 64 30 30 30 4000 4000 4000
+check_run "non-IBA packets are dropped and counted, not skipped" 3 "3 packets, 0 delivered, 3 dropped" \
+  "$PCAP" open --keys "$K" "$W/junk.pcap" "$O"
 check_run "missing key file" 1 "bad key file: $W/none.keys: No such file" \
   "$PCAP" seal --keys "$W/none.keys" "$IN" "$O"
 sed 's/aes128/aes129/' "$K" > "$W/bad.keys"
