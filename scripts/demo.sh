@@ -11,6 +11,8 @@
 #           pcap; open the wire pcap (tampered copies, replays) and count drops by reason.
 #   tshark  tshark reads every pcap, with as many packets as the model wrote, and
 #           dissects every packet as InfiniBand (native) or RoCEv2 (Ethernet/UDP 4791).
+#   independent  every sealed packet of the vectors rebuilt from docs/wire-format.md with
+#           OpenSSL's AES-GCM (scripts/check_vectors_independent.py) is identical.
 #   vectors the packet harness vector files: records per kind and header shape, alerts.
 #   gcm     the GCM harness vector file is present (count of vectors).
 # Ends with "demo: N passed, N failed" and exits non-zero if any check failed.
@@ -119,6 +121,15 @@ section_gcm() {
   fi
 }
 
+# ---- independent -------------------------------------------------------------------
+INDEP_ROW="not run"
+section_independent() {
+  local out rc
+  out=$(python3 scripts/check_vectors_independent.py "$VEC" 2>&1); rc=$?
+  check "$rc" "independent rebuild of the sealed vectors: $(tail -n 3 <<<"$out")"
+  INDEP_ROW=$(tail -n 1 <<<"$out" | sed -E 's/^vec-indep: ([0-9]+) passed, ([0-9]+) failed/\1 identical, \2 different/')
+}
+
 # ---- vectors ----------------------------------------------------------------------
 VEC_ROWS=()
 section_vectors() {
@@ -141,6 +152,7 @@ section_vectors() {
 
 section_model
 section_tshark
+section_independent
 section_vectors
 section_gcm
 
@@ -160,6 +172,8 @@ echo
 echo "tshark reading the pcaps"
 printf '%-20s %8s %8s %12s\n' pcap model tshark "InfiniBand"
 for r in "${TSHARK_ROWS[@]}"; do echo "$r"; done
+echo
+echo "Sealed packets rebuilt from docs/wire-format.md with OpenSSL AES-GCM (not the model): $INDEP_ROW"
 echo
 echo "Packet harness vectors (docs/vectors.md)"
 for r in "${VEC_ROWS[@]}"; do echo "$r"; done
