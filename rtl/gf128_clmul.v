@@ -11,6 +11,7 @@
  *   Combinational. Logic: one AND per partial product, then a 128-input XOR per output bit
  *   (the middle bits; bit d of the product has min(d, 254-d)+1 terms). With 4-input LUTs
  *   that is 1 + 3 = 4 LUT levels for the widest bits (two AND terms per first-level LUT).
+ *   The RTL groups the terms by 32-bit word pairs (see below); the terms are the same.
  *
  * DATA FORMATS
  *   SP 800-38D §6.3 treats a 128-bit block as the bit string b0 b1 ... b127, b0 first
@@ -43,21 +44,55 @@ module gf128_clmul (
 );
 
 // ----------------------------------------------------------------------------
-// Schoolbook product: for every coefficient x^i of a that is set, add b * x^i.
-// In the reflected order, multiplying by x^i is a shift right by i of b placed at
-// the top of the 255-bit vector ({b, 127'b0} holds x^j of b at [254-j]).
+// In vector indices the reflected order cancels out: with a's x^d at [127-d] and p's
+// x^d at [254-d], p[i+j] collects a[i] & b[j], i.e. p is the ordinary carry-less
+// product of the vectors a and b read as integers (bit 0 = least significant).
+// It is built from 16 products of 32-bit words, a_u * b_v (63 bits each), added at
+// bit offset 32*(u+v): the same AND/XOR terms as a schoolbook product over all 128x128
+// bit pairs (the XOR tree is only grouped differently, which synthesis flattens), in a
+// form that a cycle simulator evaluates with native 64-bit operations.
 // ----------------------------------------------------------------------------
-reg [254:0] p_acc;
-integer i;
+// carry-less product of two 32-bit words
+function [63:0] clmul32;
+    input [31:0] x;
+    input [31:0] y;
+    integer k;
+    begin
+        clmul32 = 64'd0;
+        for (k = 0; k < 32; k = k + 1) begin
+            clmul32 = clmul32 ^ (({32'd0, y} << k) & {64{x[k]}});
+        end
+    end
+endfunction
+
+// the 16 word products, a_u * b_v at [64*(4*u + v) +: 64]
+wire [16*64-1:0] pp;
+
+genvar gu, gv;
+generate
+    for (gu = 0; gu < 4; gu = gu + 1) begin : g_u
+        for (gv = 0; gv < 4; gv = gv + 1) begin : g_v
+            assign pp[64*(4*gu + gv) +: 64] = clmul32(a[32*gu +: 32], b[32*gv +: 32]);
+        end
+    end
+endgenerate
+
+// their sum, a_u * b_v at bit offset 32*(u+v); bit 255 is always 0 (degree <= 254)
+reg [255:0] p_acc;
+integer n;
 
 always @* begin
-    p_acc = 255'd0;
-    for (i = 0; i < 128; i = i + 1) begin
-        p_acc = p_acc ^ (({b, 127'd0} >> i) & {255{a[127-i]}});
+    p_acc = 256'd0;
+    for (n = 0; n < 16; n = n + 1) begin
+        p_acc = p_acc ^ ({192'd0, pp[64*n +: 64]} << (32*(n/4 + n%4)));
     end
 end
 
-assign p = p_acc;
+assign p = p_acc[254:0];
+
+/* verilator lint_off UNUSED */
+wire unused_top = p_acc[255];
+/* verilator lint_on UNUSED */
 
 endmodule
 

@@ -1,0 +1,894 @@
+/*
+ * gcm_core — AES-GCM (NIST SP 800-38D, 96-bit IV, 128-bit tag) over a stream of messages,
+ * LANES 128-bit blocks per clock, seal and open, a key table with atomic key install.
+ *
+ * Function
+ *   Each message is a run of AXI4-Stream beats ending with tlast. A beat carries up to
+ *   LANES blocks of the message, one block per lane, filled from lane 0 without gaps; a
+ *   lane's s_axis_tuser bit says the block is AAD, otherwise it is data (plaintext on
+ *   seal, ciphertext on open). AAD blocks come before data blocks (both may share a
+ *   beat). Only the last AAD block and the last data block of a message may be partial;
+ *   their valid bytes are the low ones (tkeep). A beat need not be full. A message with
+ *   neither AAD nor data is a single beat with tkeep = 0 and tlast = 1; otherwise every
+ *   beat carries at least one block. The message side-band (s_axis_slot, s_axis_iv,
+ *   s_axis_decrypt) is sampled with the first beat of a message and ignored after it.
+ *   Messages follow each other back to back; each may use any key slot and direction.
+ *
+ *   The output has the same beat shape: AAD lanes unchanged, data lanes transformed
+ *   (ciphertext on seal, plaintext on open), bytes outside tkeep zero, tkeep/tuser/tlast
+ *   copied. On the tlast beat m_axis_tag holds the full 128-bit tag E_K(J0) ^ S computed
+ *   over the AAD and the ciphertext (on open: the tag the receiver must compare with the
+ *   one on the wire; comparing and truncating is the packet engine's job).
+ *
+ *   A message whose slot was never installed (or is >= KEY_SLOTS) is not processed: its
+ *   data lanes come out as zeros, its AAD lanes unchanged, m_axis_tag = 0 and
+ *   m_axis_nokey = 1 on its tlast beat. Reset uninstalls every slot.
+ *
+ * Counter blocks (SP 800-38D §7.1, 96-bit IV)
+ *   J0 = IV || 0^31 || 1; data block i (0-based) of a message uses inc32^(i+1)(J0), i.e.
+ *   IV || [i + 2]_32 (mod 2^32). E_K(J0), needed for the tag, is computed in the AES slot
+ *   of lane 0 of the first beat when that lane is AAD (an AAD block needs no key stream).
+ *   When the first lane of a message is data (empty AAD, or an empty message), the core
+ *   first sends one bubble beat carrying J0 down the AES pipeline and accepts the beat in
+ *   the next cycle: one input cycle per message without AAD. The packet engine always
+ *   puts its headers into the AAD, so its messages never pay it.
+ *
+ * GHASH and the length block
+ *   GHASH runs behind the AES pipeline, on the ciphertext blocks (input lanes on open,
+ *   output lanes on seal) and the zero-padded AAD blocks. ghash_engine is instantiated
+ *   with LANES + 1 block inputs: the length block [len(A)]_64 || [len(C)]_64 rides with the
+ *   last beat in the first free input (input LANES when the beat is full), so it costs no
+ *   beat. Lengths are counted in bytes by 32-bit counters: a message is at most 2^32 - 1
+ *   bytes of AAD and of data (SP 800-38D allows more; a packet is at most 4 KiB).
+ *
+ * Keys (s_key_*)
+ *   An install (slot, AES-128/256, key) runs in the background:
+ *     1. one cycle: the block 0^128 enters the AES pipeline with the new key; the message
+ *        input is stalled for that cycle (s_axis_tready = 0);
+ *     2. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^(LANES+1) are computed
+ *        with one gf128_mul, one power per cycle, into the slot's inactive H bank;
+ *     3. one cycle (commit): the slot's key, key size and bank bit are written and the
+ *        slot is marked installed, all in the same clock edge;
+ *     4. guard: s_key_ready stays low until every message that may still read the old
+ *        bank has left the X stage: the message open at the commit (if any) must take its
+ *        last beat, then GUARD_CYCLES (the input-to-X latency) more cycles pass.
+ *   s_key_ready is high only in the idle state; an install takes about
+ *   AES_LATENCY + LANES + GUARD_CYCLES + 4 cycles plus the guard wait.
+ *   No message ever sees half a key: the first beat of a message copies the slot's key,
+ *   key size, bank bit and installed flag into the message context; every beat carries
+ *   the key itself down the AES pipeline (aes_pipeline expands it beside the data) and
+ *   the (slot, bank) pair to the X stage, where the H powers are read from the bank that
+ *   was current when the message entered.
+ *
+ * Pipeline (cycle counts for STAGES_PER_ROUND = 1, AES_LATENCY = 14)
+ *   I  (input register): counter blocks, message context, key         1 cycle
+ *   AES (aes_pipeline, free-running, key schedule beside the data)     AES_LATENCY
+ *   X  (register): XOR with the key stream, GHASH blocks and lengths,
+ *      H-power bank read, E_K(J0) capture                              1 cycle
+ *   then two ways:
+ *   - data:  output FIFO (OUT_DEPTH words, first-word fall-through)
+ *   - tag:   ghash_engine (3 cycles) -> tag FIFO; a tlast beat leaves the output FIFO
+ *            only together with its tag, so the tag is aligned with the last beat.
+ *   Latency with m_axis_tready = 1: first block in -> first block out AES_LATENCY + 3
+ *   cycles; last block in -> tag out AES_LATENCY + 6 cycles (measured by bench-gcm).
+ *
+ * Back-pressure
+ *   The AES pipeline and the GHASH engine never stall, so input beats are admitted
+ *   against credits: a counter holds the beats accepted and not yet popped from the
+ *   output FIFO, and s_axis_tready is low when it reaches OUT_DEPTH. The FIFO can thus
+ *   never overflow, and a beat in flight always has a place. OUT_DEPTH (a power of two
+ *   >= AES_LATENCY + 12) covers the round trip (input register, AES, X, GHASH wait of the
+ *   last beat for its tag, credit return) so that one beat per clock is sustained when
+ *   m_axis_tready stays high. The tag FIFO has the same depth: it holds at most one tag
+ *   per last beat in the output FIFO.
+ *
+ * Handshake notes
+ *   s_axis_tready depends on s_axis_tvalid's beat (tuser[0], tkeep[0]) through the bubble
+ *   rule; it never depends on m_axis_tready combinationally.
+ *
+ * DATA FORMATS
+ *   s_axis_tdata / m_axis_tdata: AXI4-Stream order, byte j of lane i at
+ *   tdata[128*i + 8*j +: 8] (byte 0 of a block in the low bits). tkeep[16*i + j] for the
+ *   same byte; tuser[i] for lane i. Inside the core (after the I stage's byte swap, until
+ *   the output FIFO) a block is a big-endian vector, byte 0 at [127:120], as in
+ *   docs/conventions.md, aes_pipeline and ghash_engine.
+ *   s_axis_iv[95:0]: IV byte 0 at [95:88] (SP 800-38D hex order).
+ *   m_axis_tag[127:0]: tag byte 0 at [127:120] (hex order; the first byte on the wire).
+ *   s_key_data[255:0]: key byte 0 at [255:248]; AES-128 keys in [255:128].
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * AES-GCM core, LANES blocks per clock
+ */
+module gcm_core #(
+    // 128-bit blocks per beat (1, 4, 12 for 1X, 4X, 12X; any value >= 1 works)
+    parameter LANES = 1,
+    // number of key slots (each: a key, its size, two banks of H^1..H^(LANES+1))
+    parameter KEY_SLOTS = 4,
+    // register stages per AES round in aes_pipeline (1 or 2)
+    parameter STAGES_PER_ROUND = 1,
+    // width of the slot index on the ports (derived; do not override)
+    parameter SLOT_WIDTH = (KEY_SLOTS > 1) ? $clog2(KEY_SLOTS) : 1
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    /*
+     * Key install
+     */
+    input  wire                    s_key_valid,
+    output wire                    s_key_ready,
+    input  wire [SLOT_WIDTH-1:0]   s_key_slot,
+    input  wire                    s_key_aes256,
+    input  wire [255:0]            s_key_data,
+
+    /*
+     * Message input (AXI4-Stream) and its side-band, sampled on the first beat
+     */
+    input  wire [LANES*128-1:0]    s_axis_tdata,
+    input  wire [LANES*16-1:0]     s_axis_tkeep,
+    input  wire                    s_axis_tvalid,
+    output wire                    s_axis_tready,
+    input  wire                    s_axis_tlast,
+    input  wire [LANES-1:0]        s_axis_tuser,     // per lane: 1 = AAD block
+    input  wire [SLOT_WIDTH-1:0]   s_axis_slot,
+    input  wire [95:0]             s_axis_iv,
+    input  wire                    s_axis_decrypt,   // 0 = seal, 1 = open
+
+    /*
+     * Message output (AXI4-Stream); tag and flag valid on the tlast beat
+     */
+    output wire [LANES*128-1:0]    m_axis_tdata,
+    output wire [LANES*16-1:0]     m_axis_tkeep,
+    output wire                    m_axis_tvalid,
+    input  wire                    m_axis_tready,
+    output wire                    m_axis_tlast,
+    output wire [LANES-1:0]        m_axis_tuser,     // per lane: 1 = AAD block (copied)
+    output wire [127:0]            m_axis_tag,
+    output wire                    m_axis_nokey      // slot not installed: data and tag zeroed
+);
+
+// ----------------------------------------------------------------------------
+// Constants and parameter checks
+// ----------------------------------------------------------------------------
+// cycles through aes_pipeline
+localparam AES_LATENCY = 14 * STAGES_PER_ROUND;
+// output FIFO depth (power of two covering the credit round trip)
+localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + 12);
+localparam OUT_AW = $clog2(OUT_DEPTH);
+// H powers per bank: H^1..H^(LANES+1) (LANES blocks plus the length block)
+localparam NPOW = LANES + 1;
+localparam POW_WIDTH = $clog2(NPOW + 1);
+localparam [POW_WIDTH-1:0] NPOW_IDX = NPOW[POW_WIDTH-1:0];
+// H banks: two per slot, bank b of slot s is set 2*s + b
+localparam NSETS = 2 * KEY_SLOTS;
+localparam SET_WIDTH = SLOT_WIDTH + 1;
+// cycles after the last beat of a message until it has read its H bank (I + AES + X)
+localparam GUARD_CYCLES = AES_LATENCY + 2;
+localparam GUARD_WIDTH = $clog2(GUARD_CYCLES + 1);
+// per-beat byte counts fit in 8 + log2(LANES) bits; message lengths in 32 bits
+localparam BCNT_WIDTH = $clog2(16 * LANES + 1);
+
+// side-band carried through aes_pipeline with each beat (field offsets)
+localparam U_BEAT   = 0;                  // a message beat (goes to the output)
+localparam U_J0     = 1;                  // J0 bubble (E_K(J0) only)
+localparam U_HKEY   = 2;                  // key install: E_K(0^128) = H
+localparam U_FIRST  = 3;                  // first message beat (GHASH starts)
+localparam U_LAST   = 4;                  // last message beat
+localparam U_DEC    = 5;                  // open (decrypt)
+localparam U_NOKEY  = 6;                  // slot not installed
+localparam U_BANK   = 7;                  // H bank of the message
+localparam U_SLOT   = 8;                  // slot of the message
+localparam U_AAD    = U_SLOT + SLOT_WIDTH; // per-lane AAD flags (valid lanes only)
+localparam U_KEEP   = U_AAD + LANES;       // tkeep, AXI4-Stream order
+localparam U_DATA   = U_KEEP + 16 * LANES; // blocks, big-endian, masked with tkeep
+localparam USER_WIDTH = U_DATA + 128 * LANES;
+
+// output FIFO word: {tlast, tuser, tkeep, tdata}
+localparam OF_WIDTH = 128 * LANES + 16 * LANES + LANES + 1;
+
+generate
+    if (LANES < 1) begin : g_bad_lanes
+        initial begin
+            $error("Error: gcm_core LANES must be at least 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (KEY_SLOTS < 1) begin : g_bad_slots
+        initial begin
+            $error("Error: gcm_core KEY_SLOTS must be at least 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (STAGES_PER_ROUND != 1 && STAGES_PER_ROUND != 2) begin : g_bad_stages
+        initial begin
+            $error("Error: gcm_core STAGES_PER_ROUND must be 1 or 2 (instance %m)");
+            $finish;
+        end
+    end
+    if (SLOT_WIDTH != ((KEY_SLOTS > 1) ? $clog2(KEY_SLOTS) : 1)) begin : g_bad_slot_width
+        initial begin
+            $error("Error: gcm_core SLOT_WIDTH is derived from KEY_SLOTS (instance %m)");
+            $finish;
+        end
+    end
+endgenerate
+
+// install state machine
+localparam [2:0]
+    INST_IDLE   = 3'd0,
+    INST_INJECT = 3'd1,
+    INST_WAIT_H = 3'd2,
+    INST_POWERS = 3'd3,
+    INST_COMMIT = 3'd4,
+    INST_GUARD  = 3'd5;
+
+// ----------------------------------------------------------------------------
+// Functions
+// ----------------------------------------------------------------------------
+// AXI4-Stream lane (byte 0 in [7:0]) <-> big-endian block (byte 0 in [127:120])
+function [127:0] swap_bytes;
+    input [127:0] x;
+    integer b;
+    begin
+        for (b = 0; b < 16; b = b + 1) begin
+            swap_bytes[127 - 8*b -: 8] = x[8*b +: 8];
+        end
+    end
+endfunction
+
+// byte mask of a lane's tkeep, in big-endian block order
+function [127:0] keep_mask_be;
+    input [15:0] keep;
+    integer b;
+    begin
+        for (b = 0; b < 16; b = b + 1) begin
+            keep_mask_be[127 - 8*b -: 8] = {8{keep[b]}};
+        end
+    end
+endfunction
+
+function [4:0] popcount16;
+    input [15:0] x;
+    integer b;
+    begin
+        popcount16 = 5'd0;
+        for (b = 0; b < 16; b = b + 1) begin
+            popcount16 = popcount16 + {4'd0, x[b]};
+        end
+    end
+endfunction
+
+// ----------------------------------------------------------------------------
+// Registers
+// ----------------------------------------------------------------------------
+// key table (control part; the keys and H banks are in the generate blocks below)
+reg  [KEY_SLOTS-1:0]   slot_valid_reg = {KEY_SLOTS{1'b0}}, slot_valid_next;
+reg  [KEY_SLOTS-1:0]   slot_aes256_reg, slot_aes256_next;
+reg  [KEY_SLOTS-1:0]   slot_bank_reg = {KEY_SLOTS{1'b0}}, slot_bank_next;
+
+// install state machine
+reg  [2:0]             inst_state_reg = INST_IDLE, inst_state_next;
+reg  [SLOT_WIDTH-1:0]  inst_slot_reg, inst_slot_next;
+reg                    inst_aes256_reg, inst_aes256_next;
+reg  [255:0]           inst_key_reg, inst_key_next;
+reg  [127:0]           inst_h_reg, inst_h_next;
+reg  [127:0]           inst_pow_reg, inst_pow_next;      // H^(inst_idx-1)
+reg  [POW_WIDTH-1:0]   inst_idx_reg, inst_idx_next;      // power being written
+reg  [GUARD_WIDTH-1:0] guard_cnt_reg, guard_cnt_next;
+reg                    guard_open_reg = 1'b0, guard_open_next; // message open at commit
+
+// message context (input side)
+reg                    msg_open_reg = 1'b0, msg_open_next;  // context loaded, no tlast yet
+reg                    msg_body_reg = 1'b0, msg_body_next;  // a beat of it was accepted
+reg  [95:0]            msg_iv_reg, msg_iv_next;
+reg  [31:0]            msg_ctr_reg, msg_ctr_next;           // counter of the next data block
+reg  [255:0]           msg_key_reg, msg_key_next;
+reg                    msg_aes256_reg, msg_aes256_next;
+reg  [SLOT_WIDTH-1:0]  msg_slot_reg, msg_slot_next;
+reg                    msg_bank_reg, msg_bank_next;
+reg                    msg_nokey_reg, msg_nokey_next;
+reg                    msg_decrypt_reg, msg_decrypt_next;
+
+// beats accepted and not yet popped from the output FIFO
+reg  [OUT_AW:0]        credit_reg = 0, credit_next;
+
+// I stage: aes_pipeline input
+reg                    i_valid_reg = 1'b0, i_valid_next;
+reg  [LANES*128-1:0]   i_block_reg, i_block_next;
+reg  [255:0]           i_key_reg, i_key_next;
+reg                    i_aes256_reg, i_aes256_next;
+reg  [USER_WIDTH-1:0]  i_user_reg, i_user_next;
+
+// X stage: output FIFO word, GHASH engine input
+reg                    x_out_valid_reg = 1'b0, x_out_valid_next;
+reg  [OF_WIDTH-1:0]    x_out_word_reg, x_out_word_next;
+reg                    x_g_valid_reg = 1'b0, x_g_valid_next;
+reg                    x_g_first_reg, x_g_first_next;
+reg                    x_g_last_reg, x_g_last_next;
+reg  [POW_WIDTH-1:0]   x_g_count_reg, x_g_count_next;
+reg  [NPOW*128-1:0]    x_g_block_reg, x_g_block_next;
+reg  [NPOW*128-1:0]    x_g_hpow_reg, x_g_hpow_next;
+reg  [128:0]           x_g_user_reg, x_g_user_next;         // {E_K(J0), nokey}
+// per message, at the X stage
+reg  [127:0]           x_ekj0_reg, x_ekj0_next;
+reg  [31:0]            x_alen_reg, x_alen_next;             // AAD bytes so far
+reg  [31:0]            x_clen_reg, x_clen_next;             // data bytes so far
+
+// ----------------------------------------------------------------------------
+// Wires
+// ----------------------------------------------------------------------------
+// key table storage
+wire [KEY_SLOTS*256-1:0]   slot_key;
+wire [NSETS*NPOW*128-1:0]  hset_mem;           // set s, power p+1 at [128*(NPOW*s+p) +: 128]
+reg                        key_we;             // commit: write inst_key_reg to inst_slot_reg
+reg                        hp_we;              // write one H power
+reg  [SET_WIDTH-1:0]       hp_wset;
+reg  [POW_WIDTH-1:0]       hp_widx;            // 1..NPOW
+reg  [127:0]               hp_wdata;
+
+// aes_pipeline output
+wire                       aes_m_valid;
+wire [LANES*128-1:0]       aes_m_block;
+wire [USER_WIDTH-1:0]      aes_m_user;
+
+// install multiplier
+wire [127:0]               inst_prod;
+
+// GHASH result
+wire                       gh_m_valid;
+wire [127:0]               gh_m_ghash;
+wire [128:0]               gh_m_user;
+
+// output and tag FIFOs
+wire                       of_m_valid;
+wire [OF_WIDTH-1:0]        of_m_data;
+wire                       tf_m_valid;
+wire [128:0]               tf_m_data;
+wire                       of_head_last = of_m_data[OF_WIDTH-1];
+wire                       out_valid = of_m_valid && (!of_head_last || tf_m_valid);
+wire                       out_pop = out_valid && m_axis_tready;
+
+// input handshake
+reg                        in_first_ctx;       // beat (or bubble) starts a message context
+reg                        in_need_j0;         // first lane is not AAD: bubble first
+reg                        in_inject_hkey;     // install uses the AES slot this cycle
+reg                        in_credit_ok;
+reg                        in_accept;
+reg                        in_issue_j0;
+
+// ----------------------------------------------------------------------------
+// Port assignments
+// ----------------------------------------------------------------------------
+assign s_key_ready   = (inst_state_reg == INST_IDLE);
+assign s_axis_tready = !in_inject_hkey && !in_need_j0 && in_credit_ok;
+
+assign m_axis_tvalid = out_valid;
+assign m_axis_tdata  = of_m_data[0 +: 128*LANES];
+assign m_axis_tkeep  = of_m_data[128*LANES +: 16*LANES];
+assign m_axis_tuser  = of_m_data[144*LANES +: LANES];
+assign m_axis_tlast  = of_head_last;
+assign m_axis_tag    = tf_m_data[128:1];
+assign m_axis_nokey  = tf_m_data[0];
+
+// ----------------------------------------------------------------------------
+// Key table storage: one register per key and per H power, written by the
+// install state machine only
+// ----------------------------------------------------------------------------
+genvar gs, gp;
+generate
+    for (gs = 0; gs < KEY_SLOTS; gs = gs + 1) begin : g_slot
+        reg [255:0] key_reg;
+
+        always @(posedge clk) begin
+            if (key_we && inst_slot_reg == gs) begin
+                key_reg <= inst_key_reg;
+            end
+        end
+
+        assign slot_key[256*gs +: 256] = key_reg;
+    end
+
+    for (gs = 0; gs < NSETS; gs = gs + 1) begin : g_hset
+        for (gp = 0; gp < NPOW; gp = gp + 1) begin : g_pow
+            reg [127:0] h_reg;
+
+            always @(posedge clk) begin
+                if (hp_we && hp_wset == gs && hp_widx == gp + 1) begin
+                    h_reg <= hp_wdata;
+                end
+            end
+
+            assign hset_mem[128*(NPOW*gs + gp) +: 128] = h_reg;
+        end
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------
+// I stage: message context, counter blocks, admission
+// ----------------------------------------------------------------------------
+reg  [LANES-1:0]      in_lane_valid;
+reg  [LANES-1:0]      in_lane_aad;
+reg  [31:0]           in_n_aad;
+reg  [31:0]           in_n_data;
+reg                   in_slot_ok;
+reg  [255:0]          in_slot_key;
+reg                   in_slot_aes256;
+reg                   in_slot_bank;
+reg  [95:0]           ctx_iv;
+reg  [31:0]           ctx_ctr;
+reg  [255:0]          ctx_key;
+reg                   ctx_aes256;
+reg  [SLOT_WIDTH-1:0] ctx_slot;
+reg                   ctx_bank;
+reg                   ctx_nokey;
+reg                   ctx_decrypt;
+reg  [31:0]           lane_ctr;
+reg  [127:0]          lane_in;
+integer il, is;
+
+// admission: depends on the offered beat's lane 0 and on registers only (never on
+// s_axis_tready or m_axis_tready), so the handshake has no combinational loop
+always @* begin
+    in_first_ctx   = !msg_open_reg;
+    // the install's AES slot first, then the J0 bubble, then the beat
+    in_inject_hkey = (inst_state_reg == INST_INJECT);
+    in_need_j0     = in_first_ctx && !(s_axis_tkeep[0] && s_axis_tuser[0]);
+    in_credit_ok   = (credit_reg < OUT_DEPTH);
+    in_accept      = s_axis_tvalid && !in_inject_hkey && !in_need_j0 && in_credit_ok;
+    in_issue_j0    = s_axis_tvalid && !in_inject_hkey && in_need_j0;
+end
+
+always @* begin
+    // the beat offered on s_axis
+    in_lane_valid = {LANES{1'b0}};
+    in_lane_aad   = {LANES{1'b0}};
+    in_n_aad      = 32'd0;
+    in_n_data     = 32'd0;
+    for (il = 0; il < LANES; il = il + 1) begin
+        in_lane_valid[il] = s_axis_tkeep[16*il];
+        in_lane_aad[il]   = s_axis_tkeep[16*il] && s_axis_tuser[il];
+        in_n_aad          = in_n_aad + {31'd0, in_lane_aad[il]};
+        in_n_data         = in_n_data + {31'd0, in_lane_valid[il] && !in_lane_aad[il]};
+    end
+
+    // the slot it names (read from the table on the first beat only)
+    in_slot_ok     = 1'b0;
+    in_slot_key    = 256'd0;
+    in_slot_aes256 = 1'b0;
+    in_slot_bank   = 1'b0;
+    for (is = 0; is < KEY_SLOTS; is = is + 1) begin
+        if ({{(32-SLOT_WIDTH){1'b0}}, s_axis_slot} == is) begin
+            in_slot_ok     = slot_valid_reg[is];
+            in_slot_key    = slot_key[256*is +: 256];
+            in_slot_aes256 = slot_aes256_reg[is];
+            in_slot_bank   = slot_bank_reg[is];
+        end
+    end
+
+    ctx_iv       = in_first_ctx ? s_axis_iv      : msg_iv_reg;
+    ctx_ctr      = in_first_ctx ? 32'd2          : msg_ctr_reg;
+    ctx_key      = in_first_ctx ? in_slot_key    : msg_key_reg;
+    ctx_aes256   = in_first_ctx ? in_slot_aes256 : msg_aes256_reg;
+    ctx_slot     = in_first_ctx ? s_axis_slot    : msg_slot_reg;
+    ctx_bank     = in_first_ctx ? in_slot_bank   : msg_bank_reg;
+    ctx_nokey    = in_first_ctx ? !in_slot_ok    : msg_nokey_reg;
+    ctx_decrypt  = in_first_ctx ? s_axis_decrypt : msg_decrypt_reg;
+
+    // message context
+    msg_open_next    = msg_open_reg;
+    msg_body_next    = msg_body_reg;
+    msg_iv_next      = msg_iv_reg;
+    msg_ctr_next     = msg_ctr_reg;
+    msg_key_next     = msg_key_reg;
+    msg_aes256_next  = msg_aes256_reg;
+    msg_slot_next    = msg_slot_reg;
+    msg_bank_next    = msg_bank_reg;
+    msg_nokey_next   = msg_nokey_reg;
+    msg_decrypt_next = msg_decrypt_reg;
+    if (in_issue_j0 || in_accept) begin
+        msg_iv_next      = ctx_iv;
+        msg_key_next     = ctx_key;
+        msg_aes256_next  = ctx_aes256;
+        msg_slot_next    = ctx_slot;
+        msg_bank_next    = ctx_bank;
+        msg_nokey_next   = ctx_nokey;
+        msg_decrypt_next = ctx_decrypt;
+        msg_open_next    = 1'b1;
+        msg_ctr_next     = ctx_ctr;
+    end
+    if (in_accept) begin
+        msg_ctr_next  = ctx_ctr + in_n_data;
+        msg_body_next = 1'b1;
+        if (s_axis_tlast) begin
+            msg_open_next = 1'b0;
+            msg_body_next = 1'b0;
+        end
+    end
+
+    // credits: +1 per accepted beat, -1 per beat leaving the output FIFO
+    credit_next = credit_reg + {{OUT_AW{1'b0}}, in_accept} - {{OUT_AW{1'b0}}, out_pop};
+
+    // the aes_pipeline beat
+    i_valid_next  = in_inject_hkey || in_issue_j0 || in_accept;
+    i_key_next    = in_inject_hkey ? inst_key_reg : ctx_key;
+    i_aes256_next = in_inject_hkey ? inst_aes256_reg : ctx_aes256;
+    i_block_next  = {LANES*128{1'b0}};
+    i_user_next   = {USER_WIDTH{1'b0}};
+    lane_ctr      = 32'd0;
+    lane_in       = 128'd0;
+    if (!in_inject_hkey) begin
+        for (il = 0; il < LANES; il = il + 1) begin
+            // data lane il is data block (ctx_ctr - 2) + (il - n_aad) of the message
+            lane_ctr = ctx_ctr + il - in_n_aad;
+            if (in_need_j0 || in_lane_aad[il]) begin
+                // AAD lanes need no key stream: J0 for the tag (lane 0 of the first beat)
+                i_block_next[128*il +: 128] = {ctx_iv, 32'd1};
+            end else begin
+                i_block_next[128*il +: 128] = {ctx_iv, lane_ctr};
+            end
+            lane_in = swap_bytes(s_axis_tdata[128*il +: 128]) &
+                      keep_mask_be(s_axis_tkeep[16*il +: 16]);
+            i_user_next[U_DATA + 128*il +: 128] = lane_in;
+        end
+        i_user_next[U_KEEP +: 16*LANES]    = s_axis_tkeep;
+        i_user_next[U_AAD +: LANES]        = in_lane_aad;
+        i_user_next[U_SLOT +: SLOT_WIDTH]  = ctx_slot;
+        i_user_next[U_BANK]                = ctx_bank;
+        i_user_next[U_NOKEY]               = ctx_nokey;
+        i_user_next[U_DEC]                 = ctx_decrypt;
+        i_user_next[U_LAST]                = s_axis_tlast;
+        i_user_next[U_FIRST]               = !msg_body_reg;
+        i_user_next[U_J0]                  = in_issue_j0;
+        i_user_next[U_BEAT]                = in_accept;
+    end else begin
+        i_user_next[U_HKEY] = 1'b1;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// AES: counter blocks -> key stream, the beat's side-band alongside
+// ----------------------------------------------------------------------------
+aes_pipeline #(
+    .LANES(LANES),
+    .USER_WIDTH(USER_WIDTH),
+    .STAGES_PER_ROUND(STAGES_PER_ROUND)
+)
+aes_pipeline_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(i_valid_reg),
+    .s_block(i_block_reg),
+    .s_key(i_key_reg),
+    .s_aes256(i_aes256_reg),
+    .s_user(i_user_reg),
+    .m_valid(aes_m_valid),
+    .m_block(aes_m_block),
+    .m_user(aes_m_user)
+);
+
+// ----------------------------------------------------------------------------
+// X stage: key stream applied, GHASH blocks, length block, H bank read
+// ----------------------------------------------------------------------------
+wire                  xu_beat  = aes_m_valid && aes_m_user[U_BEAT];
+wire                  xu_j0    = aes_m_valid && aes_m_user[U_J0];
+wire                  xu_hkey  = aes_m_valid && aes_m_user[U_HKEY];
+wire                  xu_first = aes_m_user[U_FIRST];
+wire                  xu_last  = aes_m_user[U_LAST];
+wire                  xu_dec   = aes_m_user[U_DEC];
+wire                  xu_nokey = aes_m_user[U_NOKEY];
+wire [LANES-1:0]      xu_aad   = aes_m_user[U_AAD +: LANES];
+wire [LANES*16-1:0]   xu_keep  = aes_m_user[U_KEEP +: 16*LANES];
+wire [LANES*128-1:0]  xu_data  = aes_m_user[U_DATA +: 128*LANES];
+wire [SET_WIDTH-1:0]  xu_set   = {aes_m_user[U_SLOT +: SLOT_WIDTH], aes_m_user[U_BANK]};
+
+reg  [LANES*128-1:0]  x_out_data;      // big-endian lanes
+reg  [LANES*128-1:0]  x_out_axis;      // AXI4-Stream lanes
+reg  [LANES-1:0]      x_lane_valid;
+reg  [BCNT_WIDTH-1:0] x_abytes;
+reg  [BCNT_WIDTH-1:0] x_cbytes;
+reg  [POW_WIDTH-1:0]  x_nblk;
+reg  [31:0]           x_alen;
+reg  [31:0]           x_clen;
+reg  [127:0]          x_lenblk;
+reg  [127:0]          x_ekj0;
+reg                   x_cap_j0;
+reg  [127:0]          x_mask;
+reg  [127:0]          x_xored;
+reg  [127:0]          x_ct;
+integer xl, xs;
+
+always @* begin
+    x_out_data   = {LANES*128{1'b0}};
+    x_out_axis   = {LANES*128{1'b0}};
+    x_lane_valid = {LANES{1'b0}};
+    x_abytes     = {BCNT_WIDTH{1'b0}};
+    x_cbytes     = {BCNT_WIDTH{1'b0}};
+    x_nblk       = {POW_WIDTH{1'b0}};
+    x_g_block_next = {NPOW*128{1'b0}};
+
+    for (xl = 0; xl < LANES; xl = xl + 1) begin
+        x_lane_valid[xl] = xu_keep[16*xl];
+        x_mask  = keep_mask_be(xu_keep[16*xl +: 16]);
+        x_xored = (xu_data[128*xl +: 128] ^ aes_m_block[128*xl +: 128]) & x_mask;
+        if (xu_aad[xl]) begin
+            x_out_data[128*xl +: 128] = xu_data[128*xl +: 128];
+            x_ct = xu_data[128*xl +: 128];
+            x_abytes = x_abytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(xu_keep[16*xl +: 16])};
+        end else begin
+            x_out_data[128*xl +: 128] = xu_nokey ? 128'd0 : x_xored;
+            x_ct = xu_dec ? xu_data[128*xl +: 128] : x_xored;
+            x_cbytes = x_cbytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(xu_keep[16*xl +: 16])};
+        end
+        x_out_axis[128*xl +: 128] = swap_bytes(x_out_data[128*xl +: 128]);
+        x_nblk = x_nblk + {{(POW_WIDTH-1){1'b0}}, x_lane_valid[xl]};
+        x_g_block_next[128*xl +: 128] = x_ct;
+    end
+
+    // message lengths including this beat; the length block (SP 800-38D §7.1 step 5)
+    x_alen   = (xu_first ? 32'd0 : x_alen_reg) + {{(32-BCNT_WIDTH){1'b0}}, x_abytes};
+    x_clen   = (xu_first ? 32'd0 : x_clen_reg) + {{(32-BCNT_WIDTH){1'b0}}, x_cbytes};
+    x_lenblk = {29'd0, x_alen, 3'd0, 29'd0, x_clen, 3'd0};
+
+    // blocks in lanes 0..nblk-1; every other input holds the length block, which the
+    // engine takes only on the last beat (count = nblk + 1) at input nblk
+    for (xl = 0; xl < NPOW; xl = xl + 1) begin
+        if (xl >= LANES || !x_lane_valid[xl]) begin
+            x_g_block_next[128*xl +: 128] = x_lenblk;
+        end
+    end
+
+    // E_K(J0): lane 0 of the J0 bubble, or of a first beat whose lane 0 is AAD
+    x_cap_j0 = xu_j0 || (xu_beat && xu_first && xu_aad[0]);
+    x_ekj0   = x_cap_j0 ? aes_m_block[127:0] : x_ekj0_reg;
+
+    x_ekj0_next = x_ekj0;
+    x_alen_next = xu_beat ? x_alen : x_alen_reg;
+    x_clen_next = xu_beat ? x_clen : x_clen_reg;
+
+    x_out_valid_next = xu_beat;
+    x_out_word_next  = {xu_last, xu_aad, xu_keep, x_out_axis};
+
+    x_g_valid_next = xu_beat;
+    x_g_first_next = xu_first;
+    x_g_last_next  = xu_last;
+    x_g_count_next = x_nblk + {{(POW_WIDTH-1){1'b0}}, xu_last};
+    x_g_user_next  = {x_ekj0, xu_nokey};
+
+    // the message's H bank: H^1..H^NPOW of set (slot, bank)
+    x_g_hpow_next = {NPOW*128{1'b0}};
+    for (xs = 0; xs < NSETS; xs = xs + 1) begin
+        if ({{(32-SET_WIDTH){1'b0}}, xu_set} == xs) begin
+            x_g_hpow_next = hset_mem[NPOW*128*xs +: NPOW*128];
+        end
+    end
+end
+
+// ----------------------------------------------------------------------------
+// Key install: E_K(0) through the AES pipeline, powers of H, atomic commit, guard
+// ----------------------------------------------------------------------------
+gf128_mul inst_mul_inst (
+    .a(inst_pow_reg),
+    .b(inst_h_reg),
+    .y(inst_prod)
+);
+
+always @* begin
+    inst_state_next  = inst_state_reg;
+    inst_slot_next   = inst_slot_reg;
+    inst_aes256_next = inst_aes256_reg;
+    inst_key_next    = inst_key_reg;
+    inst_h_next      = inst_h_reg;
+    inst_pow_next    = inst_pow_reg;
+    inst_idx_next    = inst_idx_reg;
+    guard_cnt_next   = guard_cnt_reg;
+    guard_open_next  = guard_open_reg;
+
+    slot_valid_next  = slot_valid_reg;
+    slot_aes256_next = slot_aes256_reg;
+    slot_bank_next   = slot_bank_reg;
+
+    key_we   = 1'b0;
+    hp_we    = 1'b0;
+    hp_wset  = {inst_slot_reg, !slot_bank_reg[inst_slot_reg]};
+    hp_widx  = inst_idx_reg;
+    hp_wdata = inst_prod;
+
+    // a message open at the commit may read the old bank until its last beat is in
+    if (in_accept && s_axis_tlast) begin
+        guard_open_next = 1'b0;
+    end
+
+    case (inst_state_reg)
+        INST_IDLE: begin
+            // an install naming a slot >= KEY_SLOTS is accepted and ignored
+            if (s_key_valid && {{(32-SLOT_WIDTH){1'b0}}, s_key_slot} < KEY_SLOTS) begin
+                inst_slot_next   = s_key_slot;
+                inst_aes256_next = s_key_aes256;
+                inst_key_next    = s_key_data;
+                inst_state_next  = INST_INJECT;
+            end
+        end
+        INST_INJECT: begin
+            // E_K(0^128) enters aes_pipeline this cycle (the I stage takes it)
+            inst_state_next = INST_WAIT_H;
+        end
+        INST_WAIT_H: begin
+            if (xu_hkey) begin
+                // H = E_K(0^128) (SP 800-38D §7.1 step 1) is H^1
+                inst_h_next     = aes_m_block[127:0];
+                inst_pow_next   = aes_m_block[127:0];
+                hp_we           = 1'b1;
+                hp_widx         = {{(POW_WIDTH-1){1'b0}}, 1'b1};
+                hp_wdata        = aes_m_block[127:0];
+                inst_idx_next   = 2;
+                inst_state_next = INST_POWERS;
+            end
+        end
+        INST_POWERS: begin
+            // H^idx = H^(idx-1) * H
+            hp_we         = 1'b1;
+            inst_pow_next = inst_prod;
+            inst_idx_next = inst_idx_reg + 1'b1;
+            if (inst_idx_reg == NPOW_IDX) begin
+                inst_state_next = INST_COMMIT;
+            end
+        end
+        INST_COMMIT: begin
+            key_we = 1'b1;
+            slot_valid_next[inst_slot_reg]  = 1'b1;
+            slot_aes256_next[inst_slot_reg] = inst_aes256_reg;
+            slot_bank_next[inst_slot_reg]   = !slot_bank_reg[inst_slot_reg];
+            guard_open_next = msg_open_next;
+            guard_cnt_next  = GUARD_CYCLES;
+            inst_state_next = INST_GUARD;
+        end
+        INST_GUARD: begin
+            if (guard_open_reg) begin
+                guard_cnt_next = GUARD_CYCLES;
+            end else if (guard_cnt_reg == 0) begin
+                inst_state_next = INST_IDLE;
+            end else begin
+                guard_cnt_next = guard_cnt_reg - 1'b1;
+            end
+        end
+        default: begin
+            inst_state_next = INST_IDLE;
+        end
+    endcase
+end
+
+// ----------------------------------------------------------------------------
+// Register update: control state is reset, the datapath is not
+// ----------------------------------------------------------------------------
+always @(posedge clk) begin
+    slot_valid_reg  <= slot_valid_next;
+    slot_aes256_reg <= slot_aes256_next;
+    slot_bank_reg   <= slot_bank_next;
+
+    inst_state_reg  <= inst_state_next;
+    inst_slot_reg   <= inst_slot_next;
+    inst_aes256_reg <= inst_aes256_next;
+    inst_key_reg    <= inst_key_next;
+    inst_h_reg      <= inst_h_next;
+    inst_pow_reg    <= inst_pow_next;
+    inst_idx_reg    <= inst_idx_next;
+    guard_cnt_reg   <= guard_cnt_next;
+    guard_open_reg  <= guard_open_next;
+
+    msg_open_reg    <= msg_open_next;
+    msg_body_reg    <= msg_body_next;
+    msg_iv_reg      <= msg_iv_next;
+    msg_ctr_reg     <= msg_ctr_next;
+    msg_key_reg     <= msg_key_next;
+    msg_aes256_reg  <= msg_aes256_next;
+    msg_slot_reg    <= msg_slot_next;
+    msg_bank_reg    <= msg_bank_next;
+    msg_nokey_reg   <= msg_nokey_next;
+    msg_decrypt_reg <= msg_decrypt_next;
+
+    credit_reg      <= credit_next;
+
+    i_valid_reg     <= i_valid_next;
+    i_block_reg     <= i_block_next;
+    i_key_reg       <= i_key_next;
+    i_aes256_reg    <= i_aes256_next;
+    i_user_reg      <= i_user_next;
+
+    x_out_valid_reg <= x_out_valid_next;
+    x_out_word_reg  <= x_out_word_next;
+    x_g_valid_reg   <= x_g_valid_next;
+    x_g_first_reg   <= x_g_first_next;
+    x_g_last_reg    <= x_g_last_next;
+    x_g_count_reg   <= x_g_count_next;
+    x_g_block_reg   <= x_g_block_next;
+    x_g_hpow_reg    <= x_g_hpow_next;
+    x_g_user_reg    <= x_g_user_next;
+    x_ekj0_reg      <= x_ekj0_next;
+    x_alen_reg      <= x_alen_next;
+    x_clen_reg      <= x_clen_next;
+
+    if (rst) begin
+        slot_valid_reg  <= {KEY_SLOTS{1'b0}};
+        slot_bank_reg   <= {KEY_SLOTS{1'b0}};
+        inst_state_reg  <= INST_IDLE;
+        guard_open_reg  <= 1'b0;
+        msg_open_reg    <= 1'b0;
+        msg_body_reg    <= 1'b0;
+        credit_reg      <= 0;
+        i_valid_reg     <= 1'b0;
+        x_out_valid_reg <= 1'b0;
+        x_g_valid_reg   <= 1'b0;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// GHASH over AAD, ciphertext and the length block; the tag
+// ----------------------------------------------------------------------------
+ghash_engine #(
+    .LANES(NPOW),
+    .USER_WIDTH(129)
+)
+ghash_engine_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(x_g_valid_reg),
+    .s_block(x_g_block_reg),
+    .s_count(x_g_count_reg),
+    .s_hpow(x_g_hpow_reg),
+    .s_first(x_g_first_reg),
+    .s_last(x_g_last_reg),
+    .s_user(x_g_user_reg),
+    .m_valid(gh_m_valid),
+    .m_ghash(gh_m_ghash),
+    .m_user(gh_m_user)
+);
+
+// tag = E_K(J0) ^ S (SP 800-38D §7.1 step 6), zero for a message without a key
+wire [127:0] tag_value = gh_m_user[0] ? 128'd0 : (gh_m_user[128:1] ^ gh_m_ghash);
+
+// ----------------------------------------------------------------------------
+// Output: data FIFO, tag FIFO; a tlast beat leaves together with its tag
+// ----------------------------------------------------------------------------
+/* verilator lint_off PINCONNECTEMPTY */
+// (the FIFOs' s_ready and count are not needed: the credits keep them from filling)
+sync_fifo #(
+    .WIDTH(OF_WIDTH),
+    .DEPTH(OUT_DEPTH)
+)
+out_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(x_out_valid_reg),
+    .s_ready(),
+    .s_data(x_out_word_reg),
+    .m_valid(of_m_valid),
+    .m_ready(out_pop),
+    .m_data(of_m_data),
+    .count()
+);
+
+sync_fifo #(
+    .WIDTH(129),
+    .DEPTH(OUT_DEPTH)
+)
+tag_fifo_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(gh_m_valid),
+    .s_ready(),
+    .s_data({tag_value, gh_m_user[0]}),
+    .m_valid(tf_m_valid),
+    .m_ready(out_pop && of_head_last),
+    .m_data(tf_m_data),
+    .count()
+);
+/* verilator lint_on PINCONNECTEMPTY */
+
+endmodule
+
+`resetall

@@ -1,0 +1,44 @@
+/*
+ * tb_gcm.h — the narrow interface between the gcm_core bench's C harness (tb_gcm.c) and
+ * its C++ shim (shim.cpp), which owns the Verilated model of rtl/gcm_core.v.
+ *
+ * Wide ports travel as arrays of 32-bit words, word 0 = bits [31:0] (Verilator's layout).
+ * Timing: the harness sets inputs with the dut_set_* calls, reads the outputs and the
+ * ready signals (which show the current cycle, after the inputs have settled), then calls
+ * dut_tick() for one rising edge.
+ */
+#ifndef TB_GCM_H
+#define TB_GCM_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* shim -> harness */
+int tb_gcm_main(int argc, char **argv);
+
+/* harness -> shim */
+unsigned dut_lanes(void);   /* LANES of the Verilated gcm_core */
+void     dut_set_rst(int rst);
+/* key install port; key: 8 words (s_key_data[255:0]) */
+void     dut_set_key(int valid, unsigned slot, int aes256, const uint32_t key[8]);
+int      dut_key_ready(void);
+/* message input; data: 4*LANES words, keep: (LANES+1)/2 words, iv: 3 words */
+void     dut_set_in(int valid, const uint32_t *data, const uint32_t *keep, int last,
+                    uint32_t user, unsigned slot, const uint32_t iv[3], int decrypt);
+int      dut_in_ready(void);
+void     dut_set_out_ready(int ready);
+/* returns m_axis_tvalid; copies tdata (4*LANES words), tkeep ((LANES+1)/2 words), tlast,
+   tuser, tag (4 words) and nokey */
+int      dut_out(uint32_t *data, uint32_t *keep, int *last, uint32_t *user, uint32_t tag[4],
+                 int *nokey);
+void     dut_tick(void);
+void     dut_finish(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif
