@@ -84,7 +84,7 @@ integer n;
 always @* begin
     p_acc = 256'd0;
     for (n = 0; n < 16; n = n + 1) begin
-        p_acc = p_acc ^ ({192'd0, pp[64*n +: 64]} << (32*(n/4 + n%4)));
+        p_acc[32*(n/4 + n%4) +: 64] = p_acc[32*(n/4 + n%4) +: 64] ^ pp[64*n +: 64];
     end
 end
 
