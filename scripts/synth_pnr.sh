@@ -3,7 +3,8 @@
 # CABGA381 package, with the open flow: Yosys synth_ecp5, then nextpnr-ecp5.
 #
 # Usage: scripts/synth_pnr.sh OUT_DIR TOP LANES FREQ_MHZ RTL_FILE...
-#   (YOSYS and NEXTPNR name the tools; the make fragment passes the venv's yowasp ones)
+#   YOSYS and NEXTPNR name the tools (the make fragment passes the venv's yowasp ones);
+#   PNR_PARAMS="NAME=VALUE ..." sets further parameters of TOP (e.g. STAGES_PER_ROUND=2).
 #
 # I/O: the core's ports would need far more pins than the package has, and the pins'
 # own delays are not the core's. The top is therefore wrapped in ooc_wrap (generated
@@ -11,7 +12,8 @@
 # path into, out of or through the core is a register-to-register path in the fabric and
 # is timed; nextpnr runs with --out-of-context, so no I/O buffer is inserted and the
 # wrapper's ports stay unplaced (their wires to the wrapper registers are not timed, and
-# carry no logic). The clock is constrained with --freq.
+# carry no logic). The clock is constrained with --freq. router2: router1 needed well
+# over half an hour for the 300,000 arcs of aes_pipeline here.
 # Writes OUT_DIR/pnr.log, OUT_DIR/report.json (nextpnr's own report) and
 # OUT_DIR/pnr_summary.json + a printed table (scripts/synth_pnr_report.py).
 set -euo pipefail
@@ -30,10 +32,11 @@ reads=$(printf 'read_verilog %s\n' "$@")
 # 1. the top's ports, elaborated at LANES
 "$YOSYS" -q -l "$out/ports.log" -p "$reads
 chparam -set LANES $lanes $top
+$(for p in ${PNR_PARAMS:-}; do echo "chparam -set ${p%%=*} ${p#*=} $top"; done)
 hierarchy -top $top
 proc
 write_json $out/ports.json"
-scripts/synth_ooc_wrap.py "$out/ports.json" "$top" "$lanes" "$out/ooc_wrap.v"
+scripts/synth_ooc_wrap.py "$out/ports.json" "$top" "$lanes" "$out/ooc_wrap.v" ${PNR_PARAMS:-}
 
 # 2. synthesis of wrapper + core (hierarchy kept while mapping, as in make synth, then
 #    flattened for nextpnr)
@@ -50,7 +53,7 @@ t1=$(date +%s)
 # 3. place and route
 set +e
 "$NEXTPNR" --85k --speed 8 --package CABGA381 --out-of-context --freq "$freq" \
-  --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
+  --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
   -l "$out/pnr.log" -q
 rc=$?
 set -e
@@ -58,4 +61,4 @@ t2=$(date +%s)
 echo "synth_pnr: synthesis $((t1 - t0)) s, place and route $((t2 - t1)) s, nextpnr exit $rc"
 [ $rc = 0 ] || { tail -n 20 "$out/pnr.log"; exit $rc; }
 "${PYTHON:-python3}" scripts/synth_pnr_report.py "$out" "$top" "$lanes" "$freq" \
-  "$((t1 - t0))" "$((t2 - t1))"
+  "$((t1 - t0))" "$((t2 - t1))" ${PNR_PARAMS:-}

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Summarize nextpnr-ecp5's own report of one out-of-context place and route.
 
-Usage: synth_pnr_report.py OUT_DIR TOP LANES FREQ_MHZ SYNTH_S PNR_S
+Usage: synth_pnr_report.py OUT_DIR TOP LANES FREQ_MHZ SYNTH_S PNR_S [NAME=VALUE ...]
 
 Reads OUT_DIR/report.json (nextpnr --report: utilization, achieved Fmax per clock,
 critical paths), prints Fmax, the critical path (from, to, logic and routing delay,
@@ -37,9 +37,10 @@ def path_summary(cp):
 
 
 def main():
-    if len(sys.argv) != 7:
-        fail("usage: synth_pnr_report.py OUT_DIR TOP LANES FREQ_MHZ SYNTH_S PNR_S")
-    out, top, lanes, freq, synth_s, pnr_s = sys.argv[1:]
+    if len(sys.argv) < 7:
+        fail("usage: synth_pnr_report.py OUT_DIR TOP LANES FREQ_MHZ SYNTH_S PNR_S [NAME=VALUE ...]")
+    out, top, lanes, freq, synth_s, pnr_s = sys.argv[1:7]
+    params = dict(a.split("=", 1) for a in sys.argv[7:])
     path = os.path.join(out, "report.json")
     try:
         rep = json.load(open(path))
@@ -48,14 +49,15 @@ def main():
     util = {k: v for k, v in rep.get("utilization", {}).items() if v.get("used", 0) > 0}
     fmax = rep.get("fmax", {})
     cps = [path_summary(cp) for cp in rep.get("critical_paths", [])]
-    summary = {"top": top, "lanes": int(lanes), "device": "LFE5U-85F-8BG381 (out of context)",
+    summary = {"top": top, "lanes": int(lanes), "params": params, "device": "LFE5U-85F-8BG381 (out of context)",
                "target_mhz": float(freq), "fmax": fmax, "critical_paths": cps,
                "utilization": util, "synth_s": int(synth_s), "pnr_s": int(pnr_s)}
     with open(os.path.join(out, "pnr_summary.json"), "w") as f:
         json.dump(summary, f, indent=2, sort_keys=True)
         f.write("\n")
 
-    print(f"place and route: {top} LANES = {lanes} on LFE5U-85F speed 8, target {freq} MHz "
+    extra = "".join(f", {k} = {v}" for k, v in params.items())
+    print(f"place and route: {top} LANES = {lanes}{extra} on LFE5U-85F speed 8, target {freq} MHz "
           f"(synthesis {synth_s} s, nextpnr {pnr_s} s)")
     for clk, v in fmax.items():
         ach, con = v.get("achieved", 0.0), v.get("constraint", 0.0)
