@@ -40,8 +40,9 @@ $(FPGA_BUILD)/%.json: $(SYNTH_DEPS) | deps
 	@mkdir -p $(@D)
 	@$(PYTHON) scripts/synth.py run --yosys $(YOSYS) --out $(@D) $(SYNTH_FLOW_FLAGS) \
 	  --top $(firstword $(subst _L, ,$*)) --lanes $(lastword $(subst _L, ,$*)) \
-	  $(SYNTH_RTL) >/dev/null || { rm -f $@; \
+	  $(SYNTH_RTL) > $(@D)/$*.out || { rm -f $@; \
 	  echo "synth $*: failed, see $(@D)/$*.log"; tail -n 20 $(@D)/$*.log; exit 1; }
+	@grep -E '^(synth |  .*Warning)' $(@D)/$*.out || true
 
 define SYNTH_ONE_RULE
 synth-$(1)-L$(2): $(FPGA_BUILD)/$(1)_L$(2).json
