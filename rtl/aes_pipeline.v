@@ -1,0 +1,283 @@
+/*
+ * aes_pipeline — fully pipelined AES-128/AES-256 encryption (FIPS-197 §5.1), LANES blocks
+ * per beat sharing one key, with the key schedule expanded on the fly beside the data.
+ *
+ * Function:   m_block lane i = AES_Encrypt(s_key, s_block lane i) for every beat, with
+ *             AES-256 when s_aes256 = 1 and AES-128 (key s_key[255:128]) when 0.
+ *             m_user returns s_user unchanged, in order.
+ * Latency:    LATENCY = 14 * STAGES_PER_ROUND cycles for both key sizes: a beat with
+ *             s_valid = 1 at clock edge t comes out with m_valid = 1 at edge t + LATENCY.
+ * Throughput: one beat (LANES blocks) per clock, no back-pressure, no stall, no bubble:
+ *             every beat may carry a different key and key size.
+ * Reset:      rst (synchronous, active high) clears the valid bits only; beats in flight
+ *             are dropped, the datapath registers keep whatever they held.
+ *
+ * Data format (docs/conventions.md, big-endian block order)
+ *   s_block / m_block: lane i is [128*i +: 128]; inside a lane, byte k of the block
+ *       (FIPS-197 in[k] / out[k]) is [128*i + 127-8k -: 8], so a lane printed with %032x
+ *       reads like the hex strings of FIPS-197 Appendix C.
+ *   s_key: key byte k is [255-8k -: 8]. AES-256 uses all 32 bytes; AES-128 uses bytes
+ *       0..15 = s_key[255:128] and ignores s_key[127:0].
+ *
+ * Structure (pipeline stage k = 0 .. LATENCY-1 holds the beat that entered k cycles ago)
+ *   input:      AddRoundKey with rk[0] = s_key[255:128] (both sizes), combinational in
+ *               front of round 1; the key schedule state enters as the swapped key.
+ *   round r:    one aes_round per lane and one aes_key_step shared by the lanes, in
+ *               STAGES_PER_ROUND register stages:
+ *                 1: SubBytes/ShiftRows/MixColumns/AddRoundKey, key step, register;
+ *                 2: SubBytes/ShiftRows and the key step's SubWord, register (mid-round),
+ *                    then MixColumns/AddRoundKey and the key step's XOR chain, register.
+ *               The key schedule is thus retimed with the data: in both cases round r's
+ *               key step and round r's data use the same stage(s), the S-boxes of both
+ *               sit before the mid-round register and the XORs after it.
+ *   AES-128:    round 10 is the final round (no MixColumns) when s_aes256 = 0. Rounds
+ *               11..14 then pass the block through unchanged (a bypass multiplexer in
+ *               front of each of their registers), so those registers are the AES-128
+ *               delay line: both sizes leave after 14 rounds, in order. The bypass costs
+ *               one 2:1 multiplexer per bit per stage of rounds 11..14 instead of a
+ *               separate 4 * STAGES_PER_ROUND * 128 * LANES-bit delay line.
+ *   control:    valid, aes256 and user travel in shift registers of LATENCY stages.
+ *
+ * Cost of the key schedule beside the data (per beat: one key schedule for all lanes)
+ *   S-boxes per round: 16 * LANES (data) + 4 (key step). In total 224 * LANES + 56:
+ *       LANES = 1: 280 (key schedule 20 %), 4: 952 (5.9 %), 12: 2744 (2.0 %).
+ *   Registers per round:
+ *       STAGES_PER_ROUND = 1: 128 * LANES (data) + 256 (key state; none after round 14)
+ *       STAGES_PER_ROUND = 2: 256 * LANES (data) + 256 + 256 + 32 (key state at the end
+ *                             of the round and mid-round, plus the SubWord result)
+ *       plus valid, aes256 and USER_WIDTH bits per stage.
+ *   Totals (data / key schedule bits):
+ *       STAGES_PER_ROUND = 1: 1792 * LANES / 3328   (LANES = 1: key is 65 %; 12: 13 %)
+ *       STAGES_PER_ROUND = 2: 3584 * LANES / 7360   (LANES = 1: key is 67 %; 12: 15 %)
+ *   The alternative, a round-key memory, precomputes the 15 round keys (1920 bits) of
+ *   each installed key and gives every round its own bank (one read port per stage), so
+ *   the pipeline carries only a key index (log2 of the table size) instead of 256 bits
+ *   per stage and needs no key S-boxes in the pipeline. It pays with 1920 bits of memory
+ *   per key, a separate expansion engine, a key install step (and its latency or a
+ *   stall) before a new key can be used, and it cannot take an arbitrary key per beat
+ *   as this interface does. At LANES = 12 the on-the-fly schedule is 2 % of the S-boxes
+ *   and about 13-15 % of the registers; at LANES = 1 it dominates the registers, which
+ *   is the price of full key agility with no key memory.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module aes_pipeline #(
+    // 128-bit blocks per beat (LANES = 1, 4, 12 for 1X, 4X, 12X)
+    parameter LANES = 1,
+    // width of the side-band carried unchanged with each beat
+    parameter USER_WIDTH = 1,
+    // register stages per AES round: 1, or 2 with a register after SubBytes/ShiftRows
+    parameter STAGES_PER_ROUND = 1
+) (
+    input  wire                    clk,
+    input  wire                    rst,
+
+    // input beat
+    input  wire                    s_valid,
+    input  wire [LANES*128-1:0]    s_block,
+    input  wire [255:0]            s_key,
+    input  wire                    s_aes256,
+    input  wire [USER_WIDTH-1:0]   s_user,
+
+    // output beat, LATENCY cycles later
+    output wire                    m_valid,
+    output wire [LANES*128-1:0]    m_block,
+    output wire [USER_WIDTH-1:0]   m_user
+);
+
+// AES-256 rounds (FIPS-197 Nr = 14); AES-128 (Nr = 10) is padded to the same length
+localparam ROUNDS = 14;
+// last round of AES-128 (FIPS-197 Nr = 10)
+localparam ROUNDS_128 = 10;
+// cycles from s_valid to m_valid
+localparam LATENCY = ROUNDS * STAGES_PER_ROUND;
+localparam DATA_WIDTH = LANES * 128;
+localparam KEY_WIDTH = 256;
+
+// parameter checks
+generate
+    if (LANES < 1) begin : g_check_lanes
+        initial begin
+            $error("aes_pipeline: LANES must be at least 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (USER_WIDTH < 1) begin : g_check_user
+        initial begin
+            $error("aes_pipeline: USER_WIDTH must be at least 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (STAGES_PER_ROUND != 1 && STAGES_PER_ROUND != 2) begin : g_check_stages
+        initial begin
+            $error("aes_pipeline: STAGES_PER_ROUND must be 1 or 2 (instance %m)");
+            $finish;
+        end
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------------
+// control: valid, aes256 and user shift registers, one entry per stage
+// ----------------------------------------------------------------------------------
+reg  [LATENCY-1:0]            valid_reg, valid_next;
+reg  [LATENCY-2:0]            aes256_reg, aes256_next;
+reg  [LATENCY*USER_WIDTH-1:0] user_reg, user_next;
+
+// aes256_at[k]: key size of the beat in stage k (k cycles after it entered)
+wire [LATENCY-1:0] aes256_at = {aes256_reg, s_aes256};
+
+always @* begin
+    valid_next  = {valid_reg[LATENCY-2:0], s_valid};
+    aes256_next = aes256_at[LATENCY-2:0];
+    user_next   = {user_reg[(LATENCY-1)*USER_WIDTH-1:0], s_user};
+end
+
+always @(posedge clk) begin
+    valid_reg  <= valid_next;
+    aes256_reg <= aes256_next;
+    user_reg   <= user_next;
+
+    if (rst) begin
+        valid_reg <= {LATENCY{1'b0}};
+    end
+end
+
+// ----------------------------------------------------------------------------------
+// datapath: state_bus slot r holds the blocks after round r (slot 0: after the initial
+// AddRoundKey, combinational); key_bus slot r the key schedule state entering round r+1
+// ----------------------------------------------------------------------------------
+wire [DATA_WIDTH*(ROUNDS+1)-1:0] state_bus;
+wire [KEY_WIDTH*ROUNDS-1:0]      key_bus;
+
+// initial AddRoundKey with rk[0] = key bytes 0..15 (FIPS-197 §5.1, both key sizes)
+assign state_bus[0 +: DATA_WIDTH] = s_block ^ {LANES{s_key[255:128]}};
+// schedule state entering round 1 = {A, B} = {key bytes 16..31, key bytes 0..15}
+assign key_bus[0 +: KEY_WIDTH]    = {s_key[127:0], s_key[255:128]};
+
+genvar rnd, lane;
+
+generate
+    for (rnd = 1; rnd <= ROUNDS; rnd = rnd + 1) begin : g_round
+        // stages of this round: first (SubBytes) and last (AddRoundKey); equal for 1 stage
+        localparam STAGE_FIRST = (rnd - 1) * STAGES_PER_ROUND;
+        localparam STAGE_LAST  = STAGE_FIRST + STAGES_PER_ROUND - 1;
+
+        wire [DATA_WIDTH-1:0] state_in = state_bus[DATA_WIDTH*(rnd-1) +: DATA_WIDTH];
+        wire [KEY_WIDTH-1:0]  key_in   = key_bus[KEY_WIDTH*(rnd-1) +: KEY_WIDTH];
+
+        wire aes256_first = aes256_at[STAGE_FIRST];
+        wire aes256_last  = aes256_at[STAGE_LAST];
+        // AES-128 beats pass rounds 11..14 unchanged (the delay line)
+        wire skip_last  = (rnd > ROUNDS_128) && !aes256_last;
+        // no MixColumns in round 14, nor in round 10 of AES-128 (FIPS-197 §5.1)
+        wire final_round = (rnd == ROUNDS) || (rnd == ROUNDS_128 && !aes256_last);
+
+        // first halves, and the values that cross the mid-round cut
+        wire [DATA_WIDTH-1:0] sub_shift;
+        wire [DATA_WIDTH-1:0] data_mid;
+        wire [31:0]           sub_word;
+        wire [31:0]           sub_word_mid;
+        wire [KEY_WIDTH-1:0]  key_mid;
+        // second halves
+        wire [127:0]          round_key;
+        wire [KEY_WIDTH-1:0]  key_out;
+        wire [DATA_WIDTH-1:0] round_out;
+
+        aes_key_step #(
+            .ROUND(rnd)
+        )
+        key_step_inst (
+            .last_word(key_in[31:0]),
+            .aes256_in(aes256_first),
+            .sub_word_out(sub_word),
+            .key_mid(key_mid),
+            .aes256_mid(aes256_last),
+            .sub_word_in(sub_word_mid),
+            .round_key(round_key),
+            .key_out(key_out)
+        );
+
+        for (lane = 0; lane < LANES; lane = lane + 1) begin : g_lane
+            aes_round round_inst (
+                .state_in(state_in[128*lane +: 128]),
+                .sub_shift_out(sub_shift[128*lane +: 128]),
+                .sub_shift_in(data_mid[128*lane +: 128]),
+                .final_round(final_round),
+                .round_key(round_key),
+                .state_out(round_out[128*lane +: 128])
+            );
+        end
+
+        if (STAGES_PER_ROUND == 2) begin : g_mid
+            // mid-round register: SubBytes/ShiftRows result (or the bypassed block) and
+            // the key schedule state with its SubWord result
+            reg [DATA_WIDTH-1:0] data_mid_reg, data_mid_next;
+            reg [KEY_WIDTH-1:0]  key_mid_reg, key_mid_next;
+            reg [31:0]           sub_word_mid_reg, sub_word_mid_next;
+            wire                 skip_first = (rnd > ROUNDS_128) && !aes256_first;
+
+            always @* begin
+                data_mid_next     = skip_first ? state_in : sub_shift;
+                key_mid_next      = key_in;
+                sub_word_mid_next = sub_word;
+            end
+
+            always @(posedge clk) begin
+                data_mid_reg     <= data_mid_next;
+                key_mid_reg      <= key_mid_next;
+                sub_word_mid_reg <= sub_word_mid_next;
+            end
+
+            assign data_mid     = data_mid_reg;
+            assign key_mid      = key_mid_reg;
+            assign sub_word_mid = sub_word_mid_reg;
+        end else begin : g_no_mid
+            assign data_mid     = sub_shift;
+            assign key_mid      = key_in;
+            assign sub_word_mid = sub_word;
+        end
+
+        // end-of-round register (the AES-128 bypass takes the block from before the
+        // round: state_in with one stage, the bypassed mid-round register with two)
+        reg [DATA_WIDTH-1:0] state_reg, state_next;
+        wire [DATA_WIDTH-1:0] bypass = (STAGES_PER_ROUND == 2) ? data_mid : state_in;
+
+        always @* begin
+            state_next = skip_last ? bypass : round_out;
+        end
+
+        always @(posedge clk) begin
+            state_reg <= state_next;
+        end
+
+        assign state_bus[DATA_WIDTH*rnd +: DATA_WIDTH] = state_reg;
+
+        if (rnd < ROUNDS) begin : g_key_reg
+            reg [KEY_WIDTH-1:0] key_reg, key_next;
+
+            always @* begin
+                key_next = key_out;
+            end
+
+            always @(posedge clk) begin
+                key_reg <= key_next;
+            end
+
+            assign key_bus[KEY_WIDTH*rnd +: KEY_WIDTH] = key_reg;
+        end else begin : g_key_last
+            // the schedule state after round 14 is not needed
+            wire [KEY_WIDTH-1:0] unused_key_out = key_out;
+        end
+    end
+endgenerate
+
+assign m_valid = valid_reg[LATENCY-1];
+assign m_block = state_bus[DATA_WIDTH*ROUNDS +: DATA_WIDTH];
+assign m_user  = user_reg[(LATENCY-1)*USER_WIDTH +: USER_WIDTH];
+
+endmodule
+
+`resetall
