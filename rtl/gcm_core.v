@@ -83,8 +83,11 @@
  *   per last beat in the output FIFO.
  *
  * Handshake notes
- *   s_axis_tready depends on s_axis_tvalid's beat (tuser[0], tkeep[0]) through the bubble
- *   rule; it never depends on m_axis_tready combinationally.
+ *   s_axis_tready is computed from registers and the offered beat's lane 0 (tuser[0],
+ *   tkeep[0], through the bubble rule) only; it never depends on s_axis_tvalid or on
+ *   m_axis_tready combinationally. Like tdata, the side-band must stay stable while
+ *   s_axis_tvalid waits for s_axis_tready (AXI4-Stream rule): the J0 bubble samples it
+ *   one cycle before the beat is taken.
  *
  * DATA FORMATS
  *   s_axis_tdata / m_axis_tdata: AXI4-Stream order, byte j of lane i at

@@ -141,6 +141,8 @@ static message *cur;                   /* the message being presented */
 static unsigned in_idle_pct, out_stall_pct, install_per_mille;
 
 static unsigned long msgs_done, model_evp_checks;
+/* messages that started during an install of their slot / took the new key; no key */
+static unsigned long msgs_overlap, msgs_new_key, msgs_nokey;
 /* cycles of the first and the last output beat of the latest run() */
 static unsigned long run_first_out, run_last_out;
 static EVP_CIPHER_CTX *evp;
@@ -411,6 +413,9 @@ static void check_message(message *m)
     if (m->ncand == 2 && (m->cand[1].nokey == m->got_nokey) &&
         !memcmp(m->cand[1].tag, m->got_tag, 16))
         e = &m->cand[1];
+    msgs_overlap += m->ncand == 2;
+    msgs_new_key += e == &m->cand[1];
+    msgs_nokey += (unsigned long)e->nokey;
     if (m->shape_bad)
         tb_fail(&res, "msg %lu: output beats differ from input beats", m->id);
     else
@@ -888,6 +893,9 @@ int tb_gcm_main(int argc, char **argv)
                name, msgs_done, cycle, (double)cycle / dt, slots[0].completed +
                slots[1].completed + slots[2].completed + slots[3].completed, model_evp_checks,
                seed);
+        printf("%s: %lu messages started during an install of their slot (%lu of them on the "
+               "new key), %lu on a slot not installed\n",
+               name, msgs_overlap, msgs_new_key, msgs_nokey);
     }
     rc = tb_summary(&res);
     EVP_CIPHER_CTX_free(evp);
