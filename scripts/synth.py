@@ -221,9 +221,12 @@ def cmd_table(args):
     results = []
     for p in args.json:
         try:
-            results.append(json.load(open(p)))
+            r = json.load(open(p))
         except (OSError, ValueError) as e:
             fail(f"cannot read synthesis result {p}: {e}")
+        if not isinstance(r, dict) or "top" not in r or "yosys_exit" not in r:
+            fail(f"{p} is not a result written by 'synth.py run'")
+        results.append(r)
     print_table(results)
     if args.out:
         with open(args.out, "w") as f:
