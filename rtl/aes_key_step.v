@@ -54,13 +54,16 @@ module aes_key_step #(
     output wire [255:0] key_out
 );
 
-// Rcon[i] = x^(i-1) in GF(2^8) (FIPS-197 §5.2), i >= 1
+// reduction of x^8 modulo m(x) = x^8 + x^4 + x^3 + x + 1 ({11b}, FIPS-197 §4.2)
+localparam [7:0] XTIME_POLY = 8'h1b;
+
+// Rcon[i] = x^(i-1) in GF(2^8) (FIPS-197 §5.2), i >= 1, by repeated xtime (§4.2.1)
 function [7:0] rcon(input integer i);
     integer n;
     begin
         rcon = 8'h01;
         for (n = 1; n < i; n = n + 1)
-            rcon = {rcon[6:0], 1'b0} ^ (rcon[7] ? 8'h1b : 8'h00);
+            rcon = {rcon[6:0], 1'b0} ^ (rcon[7] ? XTIME_POLY : 8'h00);
     end
 endfunction
 

@@ -34,7 +34,7 @@ $(AES_BUILD)/tb_aes.o: verif/aes_pipeline/tb_aes.c verif/aes_pipeline/tb_aes.h $
 	$(CC) $(CFLAGS_IBSEC) -Icmodel -Iverif/common -c $< -o $@
 
 $(AES_BUILD)/L%$(AES_VARIANT)/Vtb: $(AES_RTL) verif/aes_pipeline/shim.cpp verif/aes_pipeline/tb_aes.h \
-                                  $(AES_BUILD)/tb_aes.o $(VERIF_COMMON_OBJS) $(CM_LIB)
+                                  verif/aes_pipeline/aes_pipeline.mk $(AES_BUILD)/tb_aes.o $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_aes_top "-GLANES=$* -GPIPES=$(or $(AES_PIPES_L$*),2) $(AES_VFLAGS)" "$(AES_RTL)" verif/aes_pipeline/shim.cpp \
 	  "$(AES_BUILD)/tb_aes.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
 
