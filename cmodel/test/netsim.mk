@@ -1,9 +1,10 @@
 # netsim.mk — the switch-side availability simulation (cmodel/tools/ibsec_netsim.c,
 # docs/availability.md §3).
-#   ctest-netsim : reduced sizes (4 x 4 mesh flood, 2 packets per Table 3 network,
-#                  200 on the 38-cube); asserts the qualitative claims; < 2 s.
+#   ctest-netsim : reduced sizes (4 x 4 mesh flood, 2 packets per Table 3 mesh/torus,
+#                  200 on the 38-cube and each Table 2 fat tree); asserts the
+#                  qualitative claims; about 1 s.
 #   sim-avail    : the figures of docs/availability.md (8 x 8 mesh flood at 40-70 %
-#                  load, 20 spoofed packets per Table 3 network); about a minute.
+#                  load, 20 spoofed packets per Table 2/3 network); about 15 s.
 
 .PHONY: ctest-netsim sim-avail
 

@@ -6,7 +6,7 @@
  *
  * Usage:
  *   ibsec_netsim flood  [--k K] [--time US] [--seed N]   Fig. 8 / Table 1 table
- *   ibsec_netsim trace  [--trials N] [--seed N]          Table 3 source identification
+ *   ibsec_netsim trace  [--trials N] [--seed N]          Tables 2-3 source identification
  *   ibsec_netsim check                                   reduced sizes, asserts the claims,
  *                                                        prints "ctest-netsim: N passed, N failed"
  * Bad options or values: message on stderr, exit status 2.
@@ -34,8 +34,9 @@
  * Model (trace).  One spoofed packet (LRH.SLID of another node) per trial
  * from a random source to a random destination at the Table 3 sizes, routed
  * adaptively: a random productive port, or with probability 1/5 a random
- * non-productive one (misrouting, loops allowed).  The receiver identifies the
- * source from the MF alone.
+ * non-productive one (misrouting, loops allowed); and on fat trees at the
+ * Table 2 sizes with a random up-port at every level.  The receiver
+ * identifies the source from the MF alone.
  */
 #include <stdbool.h>
 #include <stdio.h>
@@ -500,7 +501,10 @@ static void sim_setup(struct sim *s, const struct flood_cfg *cfg)
         ibsec_sif_set_valid(&s->edge[i], s->valid, 1);
         s->ca[i].keys[0] = PKEY_LEGIT;
         s->ca[i].n = 1;
-        ibsec_sm_attach(s->sm, (uint16_t)(i + 1), &s->edge[i]);
+        if (!ibsec_sm_attach(s->sm, (uint16_t)(i + 1), &s->edge[i])) {
+            fprintf(stderr, "ibsec_netsim: LID %u exceeds the SM model's table\n", i + 1);
+            exit(EXIT_USAGE);
+        }
     }
     /* attacker near one corner, victim at the opposite one; spoofed LID: a bystander */
     s->attacker = id_of(&s->t, (uint32_t[2]){ 1, 1 });
@@ -580,9 +584,54 @@ struct trace_res {
     uint64_t hops;
 };
 
+/* Fat tree (k-ary n-tree): one spoofed packet climbs from its leaf to the
+ * lowest common ancestor level of source and destination, taking a random up-port at
+ * every level (adaptive: any of the k replicas above), then descends.  A
+ * switch is (level l, subtree prefix = the leaf digits above l, replica); it
+ * marks with its own prefix as the ancestor constant (TPDS §5.4.2). */
+static struct trace_res run_trace_fattree(unsigned levels, uint32_t k, unsigned trials, ibsec_rng *g)
+{
+    struct ibsec_ddpm_cfg dcfg;
+    struct trace_res r = { 0, 0, 0, 0 };
+    unsigned b;
+    if (ibsec_ddpm_configure(&dcfg, IBSEC_TOPO_FATTREE, levels, &k, 0) != IBSEC_DDPM_CFG_OK)
+        return r;
+    b = dcfg.w;
+    for (unsigned tr = 0; tr < trials; tr++) {
+        uint32_t src[IBSEC_DDPM_MAX_DIMS], dst[IBSEC_DDPM_MAX_DIMS], got[IBSEC_DDPM_MAX_DIMS];
+        uint8_t buf[128];
+        unsigned top = 0;
+        bool ok = true;
+        for (unsigned l = 0; l < levels; l++) {
+            src[l] = ibsec_rng_below(g, k);
+            dst[l] = ibsec_rng_below(g, k);
+            if (src[l] != dst[l])
+                top = l;        /* the packet turns at the highest differing level */
+        }
+        size_t len = build_pkt(buf, sizeof buf, 0x0BAD, 0x0001, PKEY_ATTACK);
+        ibsec_mf_put(buf + IBSEC_LRH_LEN, ibsec_rng_next(g)); /* forged mark */
+        for (unsigned l = 0; l <= top; l++) {
+            uint64_t prefix = 0;    /* this switch's subtree: the leaf digits above l */
+            for (unsigned a = l + 1; a < levels; a++)
+                prefix |= (uint64_t)src[a] << (a * b);
+            (void)ibsec_rng_below(g, k); /* the replica the up-route picked: no effect on the mark */
+            ok &= ibsec_dpm_mark_fattree(&dcfg, buf, len, l, src[l], prefix) == IBSEC_DDPM_MARKED;
+        }
+        r.hops += 2 * (top + 1);
+        ok &= ibsec_ddpm_identify(&dcfg, buf, len, NULL, got) == IBSEC_DDPM_SOURCE_FOUND;
+        for (unsigned l = 0; l < levels; l++)
+            ok &= got[l] == src[l];
+        r.identified += ok;
+        r.trials++;
+    }
+    return r;
+}
+
 static struct trace_res run_trace(enum ibsec_topo kind, unsigned nd, uint32_t k, unsigned trials,
                                   ibsec_rng *g)
 {
+    if (kind == IBSEC_TOPO_FATTREE)
+        return run_trace_fattree(nd, k, trials, g);
     struct topo t = { kind, nd, k, 0, kind == IBSEC_TOPO_HYPERCUBE ? nd : 2 * nd };
     struct ibsec_ddpm_cfg dcfg;
     uint32_t radix[IBSEC_DDPM_MAX_DIMS];
@@ -651,15 +700,24 @@ static const struct trace_net trace_nets[] = {
     { IBSEC_TOPO_MESH, 3, 1u << 11, "2^11 x 2^11 x 2^11 mesh" },
     { IBSEC_TOPO_TORUS, 3, 1u << 11, "2^11 x 2^11 x 2^11 torus" },
     { IBSEC_TOPO_HYPERCUBE, 38, 2, "38-cube hypercube" },
+    { IBSEC_TOPO_FATTREE, 19, 4, "fat tree, 4 down-ports, 19 levels (4^19)" },
+    { IBSEC_TOPO_FATTREE, 12, 8, "fat tree, 8 down-ports, 12 levels (8^12)" },
+    { IBSEC_TOPO_FATTREE, 9, 16, "fat tree, 16 down-ports, 9 levels (16^9)" },
+    { IBSEC_TOPO_FATTREE, 7, 32, "fat tree, 32 down-ports, 7 levels (32^7)" },
 };
 #define N_TRACE_NETS (sizeof trace_nets / sizeof trace_nets[0])
 
 static void print_trace_table(const struct trace_res *r)
 {
-    printf("| network | MF bits per dimension | trials | mean hops per packet | source identified from one packet |\n");
+    printf("| network | MF bits per dimension (fat tree: per level) | trials | mean hops per packet | source identified from one packet |\n");
     printf("| --- | --- | --- | --- | --- |\n");
     for (size_t i = 0; i < N_TRACE_NETS; i++) {
-        unsigned w = trace_nets[i].kind == IBSEC_TOPO_HYPERCUBE ? 1 : IBSEC_MF_BITS / trace_nets[i].nd;
+        struct ibsec_ddpm_cfg c;
+        uint32_t radix[IBSEC_DDPM_MAX_DIMS];
+        for (unsigned d = 0; d < trace_nets[i].nd; d++)
+            radix[d] = trace_nets[i].k;
+        unsigned w = ibsec_ddpm_configure(&c, trace_nets[i].kind, trace_nets[i].nd, radix, 0) ==
+                     IBSEC_DDPM_CFG_OK ? c.w : 0;
         printf("| %s | %u | %u | %.0f | %u / %u |\n", trace_nets[i].label, w, r[i].trials,
                r[i].trials ? (double)r[i].hops / r[i].trials : 0.0, r[i].identified, r[i].trials);
     }
@@ -725,7 +783,7 @@ static void parse_opts(int argc, char **argv, struct opts *o)
     for (int i = 2; i < argc; i++) {
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         if (strcmp(argv[i], "--k") == 0)
-            o->k = (uint32_t)parse_num("--k", v, 4, 64);
+            o->k = (uint32_t)parse_num("--k", v, 4, 32); /* LIDs 1..k*k stay below IBSEC_SM_MAX_LID */
         else if (strcmp(argv[i], "--time") == 0)
             o->time_us = parse_num("--time", v, 50, 100000);
         else if (strcmp(argv[i], "--seed") == 0)
@@ -839,7 +897,8 @@ static int cmd_check(void)
     ibsec_rng_seed(&g, 1);
     for (size_t i = 0; i < N_TRACE_NETS; i++) {
         tr[i] = run_trace(trace_nets[i].kind, trace_nets[i].nd, trace_nets[i].k,
-                          trace_nets[i].kind == IBSEC_TOPO_HYPERCUBE ? 200 : 2, &g);
+                          trace_nets[i].kind == IBSEC_TOPO_HYPERCUBE ||
+                          trace_nets[i].kind == IBSEC_TOPO_FATTREE ? 200 : 2, &g);
         char what[96];
         snprintf(what, sizeof what, "DDPM identifies every source on the %s", trace_nets[i].label);
         CLAIM(tr[i].trials > 0 && tr[i].identified == tr[i].trials, what);
