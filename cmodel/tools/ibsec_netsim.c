@@ -233,6 +233,7 @@ struct flood_cfg {
     enum scheme sch;
     bool     attack, spoof, ddpm_trace;
     uint64_t seed;
+    unsigned atk_keys;   /* invalid keys the attacker rotates through (>= 1) */
 };
 
 struct flood_res {
@@ -241,6 +242,9 @@ struct flood_res {
     uint64_t lookups, traps, installs, wrong_port_installs, flushes;
     uint64_t first_install_ns;      /* time of the SM's first Invalid_P_Key_Table write */
     uint64_t atk_after_install;     /* attack packets sent after that write that reached the victim */
+    uint64_t fallbacks;             /* SM writes that put a port into the valid-table fallback */
+    uint64_t first_fallback_ns;
+    uint64_t atk_after_fallback;    /* attack packets sent after the first fallback that reached the victim */
     bool     filtering_at_end;
 };
 
@@ -322,7 +326,7 @@ static void inject(struct sim *s, uint64_t now, uint32_t node, uint32_t dst, boo
     struct pkt *p = &s->pk[i];
     uint32_t slid = (attack && s->cfg->spoof ? s->spoofed : node) + 1;
     p->len = build_pkt(p->buf, sizeof p->buf, (uint16_t)slid, (uint16_t)(dst + 1),
-                       attack ? PKEY_ATTACK : PKEY_LEGIT);
+                       attack ? (uint16_t)(PKEY_ATTACK + s->r.atk_sent % s->cfg->atk_keys) : PKEY_LEGIT);
     p->src = node;
     p->dst = dst;
     p->gen = now;
@@ -423,6 +427,8 @@ static void at_ca(struct sim *s, uint64_t now, uint32_t i, uint32_t node)
         s->r.atk_at_victim++;
         if (s->r.installs > 0 && p->gen > s->r.first_install_ns)
             s->r.atk_after_install++;
+        if (s->r.fallbacks > 0 && p->gen > s->r.first_fallback_ns)
+            s->r.atk_after_fallback++;
         uint32_t self[MAX_DIMS], src[MAX_DIMS];
         coords_of(&s->t, node, self);
         if (s->cfg->ddpm_trace &&
@@ -465,12 +471,18 @@ static void at_sm(struct sim *s, uint64_t now, uint32_t ti)
         ibsec_sif_tick(&s->edge[lid - 1], (uint32_t)(now - s->edge_time[lid - 1]));
         s->edge_time[lid - 1] = now;
     }
-    if (ibsec_sm_handle_trap(s->sm, t, &inst) == IBSEC_SM_ACTED && inst == IBSEC_SIF_INSTALLED) {
-        if (s->r.installs++ == 0)
-            s->r.first_install_ns = now;
-        if (lid != s->attacker + 1)
-            s->r.wrong_port_installs++;
+    if (ibsec_sm_handle_trap(s->sm, t, &inst) != IBSEC_SM_ACTED)
+        return;
+    if (inst == IBSEC_SIF_FALLBACK_VALID || inst == IBSEC_SIF_FALLBACK_TABLE_FULL) {
+        if (s->r.fallbacks++ == 0)
+            s->r.first_fallback_ns = now;
+    } else if (inst != IBSEC_SIF_INSTALLED) {
+        return;
     }
+    if (s->r.installs++ == 0)
+        s->r.first_install_ns = now;
+    if (lid != s->attacker + 1)
+        s->r.wrong_port_installs++;
 }
 
 static double sqrt_pos(double x)
@@ -800,8 +812,25 @@ static struct flood_cfg flood_cfg(const struct opts *o, double load, enum scheme
                                   bool trace)
 {
     struct flood_cfg c = { o->k, o->time_us * 1000u, load, sch, attack != 0, attack == 2, trace,
-                           o->seed };
+                           o->seed, 1 };
     return c;
+}
+
+/* The attacker rotates through several invalid keys (TPDS §5.3, last paragraph). */
+static void print_rotation_header(void)
+{
+    printf("| invalid keys rotated | traps | SM writes (installs + fallbacks) | fallbacks | attack pkts at victim | "
+           "sent after the fallback, at victim | legit mean latency ns | filtering at end |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- | --- |\n");
+}
+
+static void print_rotation_row(const struct flood_cfg *c, const struct flood_res *r)
+{
+    printf("| %u | %llu | %llu | %llu | %llu/%llu | %llu | %.1f | %s |\n", c->atk_keys,
+           (unsigned long long)r->traps, (unsigned long long)r->installs,
+           (unsigned long long)r->fallbacks, (unsigned long long)r->atk_at_victim,
+           (unsigned long long)r->atk_sent, (unsigned long long)r->atk_after_fallback,
+           r->lat_mean, r->filtering_at_end ? "yes" : "no");
 }
 
 static int cmd_flood(const struct opts *o)
@@ -825,6 +854,15 @@ static int cmd_flood(const struct opts *o)
         struct flood_cfg c = flood_cfg(o, 0.5, SCH_SIF, 2, tr != 0);
         struct flood_res r = run_flood(&c);
         print_flood_row(&c, &r);
+    }
+    printf("\nattacker rotating invalid keys, SIF, load 50%%, valid P_Key table of 1 entry per port\n\n");
+    print_rotation_header();
+    static const unsigned nkeys[] = { 1, 2, 8, 64 };
+    for (size_t i = 0; i < sizeof nkeys / sizeof nkeys[0]; i++) {
+        struct flood_cfg c = flood_cfg(o, 0.5, SCH_SIF, 1, true);
+        c.atk_keys = nkeys[i];
+        struct flood_res r = run_flood(&c);
+        print_rotation_row(&c, &r);
     }
     return 0;
 }
@@ -891,6 +929,15 @@ static int cmd_check(void)
           "spoofed SLID: the SM filters the wrong port, the flood goes on");
     CLAIM(rt.wrong_port_installs == 0 && rt.atk_after_install == 0 && rt.atk_at_victim * 4 < rt.atk_sent,
           "spoofed SLID with DDPM: the SM filters the true source's port");
+
+    struct flood_cfg ck = flood_cfg(&o, 0.5, SCH_SIF, 1, true);
+    ck.atk_keys = 8;
+    struct flood_res rk = run_flood(&ck);
+    print_rotation_header();
+    print_rotation_row(&ck, &rk);
+    CLAIM(rk.fallbacks >= 1 && rk.atk_after_fallback == 0 && rk.wrong_port_installs == 0,
+          "rotating keys: the port falls back to the valid table and blocks the rest of the flood");
+    CLAIM(rk.flushes >= 1 && !rk.filtering_at_end, "rotating keys: the fallback ends with the flush");
 
     struct trace_res tr[N_TRACE_NETS];
     ibsec_rng g;
