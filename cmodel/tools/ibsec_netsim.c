@@ -397,7 +397,6 @@ static void at_switch(struct sim *s, uint64_t now, uint32_t i, uint32_t sw, bool
     hop.from_node = from_ca;
     if (out < s->t.nports) {
         unsigned dim;
-        hop.delta[0] = 0;
         int32_t delta = port_delta(&s->t, out, &dim);
         hop.delta[dim] = delta;
     }
@@ -682,7 +681,6 @@ static struct trace_res run_trace(enum ibsec_topo kind, unsigned nd, uint32_t k,
                                                    : prod[ibsec_rng_below(g, np)];
                 while (!step(&t, c, p, nxt));
                 unsigned dim;
-                hop.delta[0] = 0;
                 int32_t delta = port_delta(&t, p, &dim);
                 hop.delta[dim] = delta;
                 memcpy(c, nxt, nd * sizeof c[0]);
