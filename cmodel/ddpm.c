@@ -223,7 +223,8 @@ static enum ibsec_ddpm_out add_mesh(const struct ibsec_ddpm_cfg *cfg, uint64_t *
     int64_t lim = ((int64_t)1 << (cfg->w - 1)) - 1;
     for (unsigned i = 0; i < cfg->ndims; i++) {
         int64_t v = field_signed(field_raw(*mf, i, cfg->w), cfg->w);
-        if (v < -lim || v > (int64_t)cfg->radix[i] - 1 || v < -((int64_t)cfg->radix[i] - 1))
+        int64_t span = (int64_t)cfg->radix[i] - 1; /* |V_i| of any real displacement */
+        if (v > span || v < -span)
             return IBSEC_DDPM_BAD_MARK;
         v += delta[i];
         if (v < -lim || v > lim)

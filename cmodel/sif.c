@@ -47,7 +47,7 @@ bool ibsec_sif_set_valid(struct ibsec_sif_port *p, const uint16_t *keys, unsigne
     return true;
 }
 
-/* IBA §10.9.3: partitions equal and not 0, at least one full member. */
+/* IBA §10.9: partitions equal and not 0, at least one full member. */
 bool ibsec_pkey_match(uint16_t a, uint16_t b)
 {
     if ((a & IBSEC_PKEY_PARTITION) == 0 || (a & IBSEC_PKEY_PARTITION) != (b & IBSEC_PKEY_PARTITION))

@@ -9,7 +9,7 @@
  * attack lasts:
  *
  *   1. A CA receives a packet whose P_Key does not match its P_Key table; it
- *      counts a P_Key violation and sends the SM a trap (IBA §14.2.5 notice
+ *      counts a P_Key violation and sends the SM a trap (IBA trap
  *      257, "Bad P_Key") carrying the invalid key and the packet's source.
  *   2. The SM finds the switch ingress port that source is attached to,
  *      writes the key into that port's Invalid_P_Key_Table and enables
@@ -44,10 +44,10 @@
 
 #include "sw_hdr.h"
 
-#define IBSEC_SIF_VALID_MAX   32u /* P_Key table entries per port in this model (IBA §10.9.2 allows up to PartitionCap) */
+#define IBSEC_SIF_VALID_MAX   32u /* P_Key table entries per port in this model (IBA allows up to the port's PartitionCap) */
 #define IBSEC_SIF_INVALID_MAX 16u /* Invalid_P_Key_Table entries per port (TPDS §5.3) */
-#define IBSEC_PKEY_FULL_MEMBER 0x8000u /* IBA §10.9.1: P_Key bit 15, membership type */
-#define IBSEC_PKEY_PARTITION   0x7FFFu /* IBA §10.9.1: P_Key bits 14:0, the partition */
+#define IBSEC_PKEY_FULL_MEMBER 0x8000u /* IBA §10.9 (partitioning): P_Key bit 15, membership type */
+#define IBSEC_PKEY_PARTITION   0x7FFFu /* IBA §10.9 (partitioning): P_Key bits 14:0, the partition */
 
 /* Outcome of one packet at a SIF ingress port. */
 enum ibsec_sif_out {
@@ -100,7 +100,7 @@ void ibsec_sif_port_init(struct ibsec_sif_port *p, uint32_t quiet_ticks);
  * n > IBSEC_SIF_VALID_MAX. */
 bool ibsec_sif_set_valid(struct ibsec_sif_port *p, const uint16_t *keys, unsigned n);
 
-/* IBA §10.9.3 P_Key match: same partition (bits 14:0), at least one of the
+/* IBA §10.9 P_Key match: same partition (bits 14:0), at least one of the
  * two a full member, and the partition not 0 (the invalid P_Key). */
 bool ibsec_pkey_match(uint16_t a, uint16_t b);
 
@@ -125,10 +125,10 @@ enum ibsec_sif_install ibsec_sif_install_invalid(struct ibsec_sif_port *p, uint1
 struct ibsec_ca_pkeys {
     uint16_t keys[IBSEC_CA_PKEY_MAX];
     unsigned n;
-    uint32_t violations;  /* IBA §10.9.4 P_Key Violations counter of the CA port */
+    uint32_t violations;  /* PortInfo P_KeyViolations counter of the CA port (IBA ch. 14) */
 };
 
-/* The trap a CA sends on a P_Key violation (IBA notice 257 carries the
+/* The trap a CA sends on a P_Key violation (IBA trap 257, Bad P_Key, carries the
  * LIDs, GIDs and the P_Key; TPDS §5.3 asks for the key and the source). */
 struct ibsec_sif_trap {
     uint16_t pkey;        /* the invalid P_Key */

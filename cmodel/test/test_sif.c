@@ -1,7 +1,7 @@
 /*
  * test_sif.c — stateful ingress filtering (sif.c, sw_hdr.c), target ctest-sif.
  *
- * Directed cases: P_Key matching (IBA §10.9.3), every named outcome of the
+ * Directed cases: P_Key matching (IBA §10.9), every named outcome of the
  * per-packet decision (forward, both drops, every malformed header), the
  * Invalid_P_Key_Table install outcomes including the fallback to the valid
  * table and the full table, the quiet timer's flush-and-disable, the CA trap
