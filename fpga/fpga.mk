@@ -5,15 +5,17 @@
 # Targets
 #   synth-<top>-L<n>  synthesize <top> (aes_pipeline, ghash_engine, gcm_core) at LANES = n
 #                     with synth_ecp5; prints the resource table, the wall time and
-#                     the resources per submodule, and writes $(FPGA_BUILD)/<top>_L<n>.json. Cached: the synthesis reruns
-#                     only when the RTL, the flow or its settings change.
+#                     the resources per submodule, and writes
+#                     $(FPGA_BUILD)/<top>_L<n>.json. Cached: the synthesis reruns when
+#                     an RTL file or scripts/synth.py changes (make -B forces it).
 #   synth             gcm_core at LANES = 1, 4 and 12 in one table
 #                     ($(FPGA_BUILD)/synth_gcm_core.json).
 #   synth-all         every top at every width in one table ($(FPGA_BUILD)/synth_all.json).
 #   synth-check       CI check (make test): gcm_core at LANES = 1 synthesizes with no
 #                     error, no `check` problem, no latch, and is not optimized away.
-#   fpga-pnr-L1       out-of-context place and route of SYNTH_PNR_TOP at LANES = 1 on an
-#                     LFE5U-85F-8BG381 (see fpga/pnr.sh); not part of make test.
+#   fpga-pnr-L1       out-of-context place and route of PNR_TOP at LANES = 1 on an
+#                     LFE5U-85F-8BG381 (scripts/synth_pnr.sh); not part of make test.
+#   fpga              synth-all, then fpga-pnr-L1.
 # Knobs
 #   SYNTH_RTL         the RTL files read for every top (default: all of rtl/*.v; Yosys
 #                     keeps only what the top instantiates)
@@ -27,16 +29,19 @@ SYNTH_LANES  := 1 4 12
 # Flow choice (measured, see docs/fpga.md): synth_ecp5 keeping the module hierarchy.
 # Every instance of every width is synthesized and counted (stat sums the hierarchy),
 # but identical modules (the S-box, the AES round, the GF(2^128) multiplier) are mapped
-# once, which keeps LANES = 12 within minutes; a flattened run (SYNTH_FLOW_FLAGS=) can
-# merge logic across module boundaries and is what place and route uses.
+# once, which keeps LANES = 12 within minutes. A flattened run (SYNTH_FLOW_FLAGS=) may
+# merge logic across module boundaries; for aes_pipeline it came out larger and took
+# 16 times longer. Place and route flattens the mapped hierarchical netlist.
 SYNTH_FLOW_FLAGS ?= --noflatten
 SYNTH_DEPS   := $(SYNTH_RTL) scripts/synth.py
 
 .PHONY: synth synth-all synth-check fpga fpga-pnr-L1 \
         $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),synth-$(t)-L$(l)))
 
+SYNTH_ALL_JSON := $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/$(t)_L$(l).json))
+
 # $(FPGA_BUILD)/<top>_L<n>.json: one synthesis run (the stem is "<top>_L<n>")
-$(FPGA_BUILD)/%.json: $(SYNTH_DEPS) | deps
+$(SYNTH_ALL_JSON): $(FPGA_BUILD)/%.json: $(SYNTH_DEPS) | deps
 	@mkdir -p $(@D)
 	@$(PYTHON) scripts/synth.py run --yosys $(YOSYS) --out $(@D) $(SYNTH_FLOW_FLAGS) \
 	  --top $(firstword $(subst _L, ,$*)) --lanes $(lastword $(subst _L, ,$*)) \
@@ -56,11 +61,10 @@ SYNTH_GCM_JSON := $(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/gcm_core_L$(l).json)
 synth: $(SYNTH_GCM_JSON)
 	@$(PYTHON) scripts/synth.py table --out $(FPGA_BUILD)/synth_gcm_core.json $^
 
-SYNTH_ALL_JSON := $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/$(t)_L$(l).json))
 synth-all: $(SYNTH_ALL_JSON)
 	@$(PYTHON) scripts/synth.py table --out $(FPGA_BUILD)/synth_all.json $^
 
-.SECONDARY: $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),$(FPGA_BUILD)/$(t)_L$(l).json))
+.SECONDARY: $(SYNTH_ALL_JSON)
 
 # --- synth-check (make test) -------------------------------------------------------
 # Synthesizes SYNTH_CHECK_TOPS at LANES = 1 with the same flow as above, fresh every run,
