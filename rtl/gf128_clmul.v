@@ -54,13 +54,13 @@ module gf128_clmul (
 // ----------------------------------------------------------------------------
 // carry-less product of two 32-bit words
 function [63:0] clmul32;
-    input [31:0] x;
-    input [31:0] y;
+    input [31:0] wa;
+    input [31:0] wb;
     integer k;
     begin
         clmul32 = 64'd0;
         for (k = 0; k < 32; k = k + 1) begin
-            clmul32 = clmul32 ^ (({32'd0, y} << k) & {64{x[k]}});
+            clmul32 = clmul32 ^ (({32'd0, wb} << k) & {64{wa[k]}});
         end
     end
 endfunction
