@@ -7,8 +7,9 @@
  * S-box (combinational port): all 256 inputs against a private computation from the
  *   definition of FIPS-197 §5.1.1 (inverse in GF(2^8), then the affine map) and against
  *   the model's table.
- * Pipelines (clocked): every pipeline of the test top (STAGES_PER_ROUND = 1 and 2) sees
- *   the same beats and is checked on its own:
+ * Pipelines (clocked): every pipeline of the test top (STAGES_PER_ROUND = 1, and 2 when
+ *   the top is built with PIPES = 2; it reports which) sees the same beats and is checked
+ *   on its own:
  *   - known answers: FIPS-197 Appendix B and C.1 (AES-128), C.3 (AES-256), and the
  *     all-zero key and block of the GCM specification's test cases 1 and 13 (their H),
  *     in every lane, back to back;
