@@ -6,13 +6,17 @@
  *
  * Usage:
  *   ibsec_netsim flood  [--k K] [--time US] [--seed N]   Fig. 8 / Table 1 table
+ *   ibsec_netsim matrix [--k K] [--time US] [--seed N]   mesh, torus, hypercube x adaptive,
+ *                                                        deterministic routing, load 50 %
  *   ibsec_netsim trace  [--trials N] [--seed N]          Tables 2-3 source identification
  *   ibsec_netsim check                                   reduced sizes, asserts the claims,
  *                                                        prints "ctest-netsim: N passed, N failed"
  * Bad options or values: message on stderr, exit status 2.
  *
  * Model (flood).  A K x K mesh of switches, one CA per switch (5-port
- * switches, as in the conference paper's testbed).  Time is in ns.  Packets
+ * switches, as in the conference paper's testbed); `matrix` runs the same on
+ * a K x K torus and a hypercube of as many nodes, with adaptive and with
+ * deterministic (dimension-order) routing.  Time is in ns.  Packets
  * are 256-byte units that take TX_NS on a link (8 Gb/s, 4X SDR data rate);
  * a switch adds ROUTE_NS, a P_Key table lookup LOOKUP_NS (1 MB SRAM, TPDS
  * §7.3), a link PROP_NS.  Output links are reserved first come first served
@@ -59,7 +63,7 @@
 #define PKEY_LEGIT  0x8001u /* the partition every CA belongs to */
 #define PKEY_ATTACK 0x8666u /* the attacker's invalid key */
 #define OPC_UD_SEND_ONLY 0x64u /* IBA §9.2.1: UD SEND Only */
-#define MAX_DIMS    3u
+#define MAX_DIMS    10u    /* up to a 10-cube in the flood experiment */
 
 enum scheme { SCH_NONE, SCH_DT, SCH_IF, SCH_SIF, SCH_COUNT };
 static const char *const scheme_name[SCH_COUNT] = { "none", "DT", "IF", "SIF" };
@@ -227,13 +231,15 @@ static struct event heap_pop(struct heap *h)
 /* ---- the flood experiment -------------------------------------------------- */
 
 struct flood_cfg {
-    uint32_t k;          /* mesh side */
+    uint32_t k;          /* mesh/torus side (2 dimensions); hypercube: dimensions */
     uint64_t gen_ns;     /* legit generation time */
     double   load;       /* fraction of the bisection bound */
     enum scheme sch;
     bool     attack, spoof, ddpm_trace;
     uint64_t seed;
     unsigned atk_keys;   /* invalid keys the attacker rotates through (>= 1) */
+    enum ibsec_topo kind;/* mesh, torus or hypercube */
+    bool     deterministic; /* dimension-order routing instead of minimal adaptive */
 };
 
 struct flood_res {
@@ -366,13 +372,16 @@ static int64_t filter(struct sim *s, uint64_t now, const struct pkt *p, uint32_t
     }
 }
 
-/* Choose the output port: minimal adaptive, the productive port that frees first. */
+/* Choose the output port.  Adaptive: the productive port that frees first. */
+/* Deterministic: the first productive port in dimension order. */
 static unsigned route(struct sim *s, uint32_t sw, const uint32_t *c, const uint32_t *dst)
 {
     unsigned best = s->t.nports;
     for (unsigned p = 0; p < s->t.nports; p++) {
         if (!productive(&s->t, c, dst, p))
             continue;
+        if (s->cfg->deterministic)
+            return p;
         if (best == s->t.nports ||
             s->link_free[sw * (s->t.nports + 1) + p] < s->link_free[sw * (s->t.nports + 1) + best])
             best = p;
@@ -496,9 +505,14 @@ static void sim_setup(struct sim *s, const struct flood_cfg *cfg)
 {
     memset(s, 0, sizeof *s);
     s->cfg = cfg;
-    s->t = (struct topo){ IBSEC_TOPO_MESH, 2, cfg->k, cfg->k * cfg->k, 4 };
-    uint32_t radix[2] = { cfg->k, cfg->k };
-    ibsec_ddpm_configure(&s->dcfg, IBSEC_TOPO_MESH, 2, radix, 0);
+    uint32_t radix[MAX_DIMS];
+    if (cfg->kind == IBSEC_TOPO_HYPERCUBE)
+        s->t = (struct topo){ cfg->kind, cfg->k, 2, 1u << cfg->k, cfg->k };
+    else
+        s->t = (struct topo){ cfg->kind, 2, cfg->k, cfg->k * cfg->k, 4 };
+    for (unsigned d = 0; d < s->t.nd; d++)
+        radix[d] = s->t.k;
+    ibsec_ddpm_configure(&s->dcfg, cfg->kind, s->t.nd, radix, 0);
     ibsec_rng_seed(&s->g, cfg->seed);
     s->link_free = xcalloc((size_t)s->t.n * (s->t.nports + 1), sizeof s->link_free[0]);
     s->inj_free = xcalloc(s->t.n, sizeof s->inj_free[0]);
@@ -517,11 +531,21 @@ static void sim_setup(struct sim *s, const struct flood_cfg *cfg)
             exit(EXIT_USAGE);
         }
     }
-    /* attacker near one corner, victim at the opposite one; spoofed LID: a bystander */
-    s->attacker = id_of(&s->t, (uint32_t[2]){ 1, 1 });
-    s->victim = id_of(&s->t, (uint32_t[2]){ cfg->k - 2, cfg->k - 2 });
-    s->spoofed = id_of(&s->t, (uint32_t[2]){ 0, cfg->k - 1 });
-    s->p_inject = cfg->load * 4.0 / cfg->k; /* bisection bound of a k x k mesh: 4/k per slot */
+    /* attacker near one corner, victim near the opposite one; spoofed LID: a bystander */
+    if (cfg->kind == IBSEC_TOPO_HYPERCUBE) {
+        s->attacker = 1;
+        s->victim = (s->t.n - 1) ^ 1u;   /* all dimensions differ */
+        s->spoofed = s->t.n - 1;
+    } else {
+        s->attacker = id_of(&s->t, (uint32_t[2]){ 1, 1 });
+        s->victim = id_of(&s->t, (uint32_t[2]){ cfg->k - 2, cfg->k - 2 });
+        s->spoofed = id_of(&s->t, (uint32_t[2]){ 0, cfg->k - 1 });
+    }
+    /* Bisection bound of uniform traffic, packets per slot per node: 4/k (mesh),
+     * 8/k (torus), 2 (hypercube); the injection link caps it at 1. */
+    double bound = cfg->kind == IBSEC_TOPO_MESH ? 4.0 / cfg->k
+                 : cfg->kind == IBSEC_TOPO_TORUS ? 8.0 / cfg->k : 2.0;
+    s->p_inject = cfg->load * (bound < 1.0 ? bound : 1.0);
     for (uint32_t i = 0; i < s->t.n; i++)
         if (!(cfg->attack && i == s->attacker))
             heap_push(&s->h, next_slot(&s->g, 0, s->p_inject), EV_GEN, i, 0);
@@ -769,6 +793,7 @@ static void usage_exit(const char *msg, const char *arg)
 {
     fprintf(stderr, "ibsec_netsim: %s%s%s\n", msg, arg ? ": " : "", arg ? arg : "");
     fprintf(stderr, "usage: ibsec_netsim flood [--k K] [--time US] [--seed N]\n"
+                    "       ibsec_netsim matrix [--k K] [--time US] [--seed N]\n"
                     "       ibsec_netsim trace [--trials N] [--seed N]\n"
                     "       ibsec_netsim check\n");
     exit(EXIT_USAGE);
@@ -810,7 +835,7 @@ static struct flood_cfg flood_cfg(const struct opts *o, double load, enum scheme
                                   bool trace)
 {
     struct flood_cfg c = { o->k, o->time_us * 1000u, load, sch, attack != 0, attack == 2, trace,
-                           o->seed, 1 };
+                           o->seed, 1, IBSEC_TOPO_MESH, false };
     return c;
 }
 
@@ -878,6 +903,103 @@ static int cmd_trace(const struct opts *o)
     return 0;
 }
 
+/* ---- every topology and routing at one load --------------------------------- */
+
+struct combo {
+    enum ibsec_topo kind;
+    bool deterministic;
+};
+
+static const struct combo combos[] = {
+    { IBSEC_TOPO_MESH, false }, { IBSEC_TOPO_MESH, true }, { IBSEC_TOPO_TORUS, false },
+    { IBSEC_TOPO_TORUS, true }, { IBSEC_TOPO_HYPERCUBE, false }, { IBSEC_TOPO_HYPERCUBE, true },
+};
+#define N_COMBOS (sizeof combos / sizeof combos[0])
+
+static void print_matrix_header(void)
+{
+    printf("| topology | routing | attack | scheme | legit mean latency ns | mean in attack window ns | "
+           "attack pkts at victim | sent after install, at victim | lookups per legit pkt |\n");
+    printf("| --- | --- | --- | --- | --- | --- | --- | --- | --- |\n");
+}
+
+static void print_matrix_row(const struct flood_cfg *c, const struct flood_res *r, uint32_t side)
+{
+    char topo[48];
+    if (c->kind == IBSEC_TOPO_HYPERCUBE)
+        snprintf(topo, sizeof topo, "%u-cube", c->k);
+    else
+        snprintf(topo, sizeof topo, "%u x %u %s", side, side, ibsec_topo_name(c->kind));
+    printf("| %s | %s | %s | %s | %.1f | %.1f | %llu/%llu | %llu | %.2f |\n", topo,
+           c->deterministic ? "deterministic" : "adaptive", c->attack ? "yes" : "no",
+           scheme_name[c->sch], r->lat_mean, r->lat_attack_mean,
+           (unsigned long long)r->atk_at_victim, (unsigned long long)r->atk_sent,
+           (unsigned long long)r->atk_after_install,
+           r->legit_gen ? (double)r->lookups / (double)r->legit_gen : 0.0);
+}
+
+/* log2(side * side): the hypercube with as many nodes as the side x side grid. */
+static uint32_t cube_dims(uint32_t side)
+{
+    uint32_t d = 0;
+    while ((1u << d) < side * side)
+        d++;
+    return d;
+}
+
+/* All schemes with and without attack on one topology/routing, load 50 %. */
+static void run_combo(const struct opts *o, const struct combo *cb, struct flood_res res[2][SCH_COUNT])
+{
+    for (int a = 0; a <= 1; a++)
+        for (int s = 0; s < SCH_COUNT; s++) {
+            struct flood_cfg c = flood_cfg(o, 0.5, (enum scheme)s, a, true);
+            c.kind = cb->kind;
+            c.deterministic = cb->deterministic;
+            if (cb->kind == IBSEC_TOPO_HYPERCUBE)
+                c.k = cube_dims(o->k);
+            res[a][s] = run_flood(&c);
+            print_matrix_row(&c, &res[a][s], o->k);
+        }
+}
+
+static int cmd_matrix(const struct opts *o)
+{
+    struct flood_res res[2][SCH_COUNT];
+    printf("matrix: load 50%%, %llu us, seed %llu; %u x %u mesh and torus, %u-cube\n\n",
+           (unsigned long long)o->time_us, (unsigned long long)o->seed, o->k, o->k, cube_dims(o->k));
+    print_matrix_header();
+    for (size_t i = 0; i < N_COMBOS; i++)
+        run_combo(o, &combos[i], res);
+    return 0;
+}
+
+static void claim(bool cond, const char *label, const char *what, unsigned *pass, unsigned *fail)
+{
+    if (cond) {
+        (*pass)++;
+    } else {
+        (*fail)++;
+        printf("FAIL ctest-netsim: %s: %s\n", label, what);
+    }
+}
+
+/* The flood claims that must hold on every topology and routing. */
+static void claim_flood(const struct flood_res r[2][SCH_COUNT], const char *label, unsigned *pass,
+                        unsigned *fail)
+{
+    const struct flood_res *n0 = r[0], *n1 = r[1];
+    claim(n1[SCH_NONE].atk_sent > 100 && n1[SCH_NONE].atk_at_victim == n1[SCH_NONE].atk_sent,
+          label, "none: the whole flood reaches the victim", pass, fail);
+    claim(n1[SCH_DT].atk_at_victim == 0 && n1[SCH_IF].atk_at_victim == 0, label,
+          "DT and IF block the flood", pass, fail);
+    claim(n1[SCH_SIF].atk_after_install == 0 && n1[SCH_SIF].atk_at_victim * 4 < n1[SCH_SIF].atk_sent &&
+          n1[SCH_SIF].wrong_port_installs == 0, label, "SIF blocks the flood once the SM acts", pass, fail);
+    claim(n0[SCH_SIF].lookups == 0 && n0[SCH_SIF].lat_mean == n0[SCH_NONE].lat_mean, label,
+          "SIF costs nothing without an attack", pass, fail);
+    claim(n0[SCH_DT].lat_mean > n0[SCH_IF].lat_mean && n0[SCH_IF].lat_mean > n0[SCH_SIF].lat_mean,
+          label, "without attack DT > IF > SIF in latency", pass, fail);
+}
+
 /* Reduced sizes; every qualitative claim of docs/availability.md §3 asserted. */
 static int cmd_check(void)
 {
@@ -928,6 +1050,16 @@ static int cmd_check(void)
     CLAIM(rt.wrong_port_installs == 0 && rt.atk_after_install == 0 && rt.atk_at_victim * 4 < rt.atk_sent,
           "spoofed SLID with DDPM: the SM filters the true source's port");
 
+    print_matrix_header();
+    for (size_t i = 0; i < N_COMBOS; i++) {
+        struct flood_res rm[2][SCH_COUNT];
+        char label[64];
+        snprintf(label, sizeof label, "%s %s", ibsec_topo_name(combos[i].kind),
+                 combos[i].deterministic ? "deterministic" : "adaptive");
+        run_combo(&o, &combos[i], rm);
+        claim_flood((const struct flood_res (*)[SCH_COUNT])rm, label, &pass, &fail);
+    }
+
     struct flood_cfg ck = flood_cfg(&o, 0.5, SCH_SIF, 1, true);
     ck.atk_keys = 8;
     struct flood_res rk = run_flood(&ck);
@@ -964,6 +1096,8 @@ int main(int argc, char **argv)
         return cmd_flood(&o);
     if (strcmp(argv[1], "trace") == 0)
         return cmd_trace(&o);
+    if (strcmp(argv[1], "matrix") == 0)
+        return cmd_matrix(&o);
     if (strcmp(argv[1], "check") == 0) {
         if (argc > 2)
             usage_exit("check takes no options", argv[2]);
