@@ -6,8 +6,8 @@
  *
  * Usage:
  *   ibsec_netsim flood  [--k K] [--time US] [--seed N]   Fig. 8 / Table 1 table
- *   ibsec_netsim matrix [--k K] [--time US] [--seed N]   mesh, torus, hypercube x adaptive,
- *                                                        deterministic routing, load 50 %
+ *   ibsec_netsim matrix [--k K] [--time US] [--seed N]   mesh, torus, hypercube, fat tree x
+ *                                                        adaptive, deterministic routing, load 50 %
  *   ibsec_netsim trace  [--trials N] [--seed N]          Tables 2-3 source identification
  *   ibsec_netsim check                                   reduced sizes, asserts the claims,
  *                                                        prints "ctest-netsim: N passed, N failed"
@@ -15,8 +15,8 @@
  *
  * Model (flood).  A K x K mesh of switches, one CA per switch (5-port
  * switches, as in the conference paper's testbed); `matrix` runs the same on
- * a K x K torus and a hypercube of as many nodes, with adaptive and with
- * deterministic (dimension-order) routing.  Time is in ns.  Packets
+ * a K x K torus, a hypercube and a 4-ary fat tree of as many nodes, with
+ * adaptive and with deterministic routing.  Time is in ns.  Packets
  * are 256-byte units that take TX_NS on a link (8 Gb/s, 4X SDR data rate);
  * a switch adds ROUTE_NS, a P_Key table lookup LOOKUP_NS (1 MB SRAM, TPDS
  * §7.3), a link PROP_NS.  Output links are reserved first come first served
@@ -171,7 +171,7 @@ static size_t build_pkt(uint8_t *buf, size_t cap, uint16_t slid, uint16_t dlid, 
 
 /* ---- event queue (binary heap on time, then sequence) ---------------------- */
 
-enum ev_type { EV_GEN, EV_ATTACK, EV_SWITCH, EV_SWITCH_FROM_CA, EV_CA, EV_SM };
+enum ev_type { EV_GEN, EV_ATTACK, EV_SWITCH, EV_SWITCH_FROM_CA, EV_FT_SWITCH, EV_CA, EV_SM };
 
 struct event {
     uint64_t t, seq;
@@ -238,7 +238,8 @@ struct flood_cfg {
     bool     attack, spoof, ddpm_trace;
     uint64_t seed;
     unsigned atk_keys;   /* invalid keys the attacker rotates through (>= 1) */
-    enum ibsec_topo kind;/* mesh, torus or hypercube */
+    enum ibsec_topo kind;/* mesh, torus, hypercube or fat tree */
+    unsigned levels;     /* fat tree: levels of a k-ary n-tree (k = down-ports) */
     bool     deterministic; /* dimension-order routing instead of minimal adaptive */
 };
 
@@ -325,6 +326,47 @@ static uint64_t next_slot(ibsec_rng *g, uint64_t t, double p)
     return t;
 }
 
+/* ---- fat tree (k-ary n-tree) ----------------------------------------------------
+ * Nodes: n base-k digits d_0..d_{n-1} (d_0 = the level-0 switch's down-port).
+ * Switch (level l, label a): a has digits a_1..a_{n-1}; a_1..a_l name one of the
+ * k^l replicas, a_{l+1}..a_{n-1} are the subtree's address digits d_{l+1}..
+ * Down-port j of (l, a) leads to (l-1, a with a_l := j) (at level 0: to node
+ * (j, a)); up-port u of (l, a) leads to (l+1, a with a_{l+1} := u), arriving
+ * there on down-port a_{l+1}.  Ports 0..k-1 are down, k..2k-1 up.  An event
+ * carries the switch id (level * k^(n-1) + label) and the arrival port. */
+
+#define FT_PORT_BITS 7u /* arrival port < 2k <= 64 */
+
+static uint32_t ft_code(uint32_t sw, uint32_t port)
+{
+    return sw << FT_PORT_BITS | port;
+}
+
+static uint32_t upow(uint32_t b, unsigned e)
+{
+    uint32_t r = 1;
+    while (e--)
+        r *= b;
+    return r;
+}
+
+/* Digit i (1..n-1) of a label / of a node id (0..n-1). */
+static uint32_t label_digit(uint32_t k, uint32_t label, unsigned i)
+{
+    return label / upow(k, i - 1) % k;
+}
+
+static uint32_t label_with(uint32_t k, uint32_t label, unsigned i, uint32_t v)
+{
+    uint32_t w = upow(k, i - 1);
+    return label - label_digit(k, label, i) * w + v * w;
+}
+
+static uint32_t node_digit(uint32_t k, uint32_t node, unsigned i)
+{
+    return node / upow(k, i) % k;
+}
+
 /* Put a new packet on the CA -> switch link. */
 static void inject(struct sim *s, uint64_t now, uint32_t node, uint32_t dst, bool attack)
 {
@@ -339,11 +381,15 @@ static void inject(struct sim *s, uint64_t now, uint32_t node, uint32_t dst, boo
     p->attack = attack;
     uint64_t dep = now > s->inj_free[node] ? now : s->inj_free[node];
     s->inj_free[node] = dep + TX_NS;
-    heap_push(&s->h, dep + TX_NS + PROP_NS, EV_SWITCH_FROM_CA, i, node);
+    if (s->cfg->kind == IBSEC_TOPO_FATTREE) /* level-0 switch node/k, down-port = digit 0 */
+        heap_push(&s->h, dep + TX_NS + PROP_NS, EV_FT_SWITCH, i, ft_code(node / s->t.k, node % s->t.k));
+    else
+        heap_push(&s->h, dep + TX_NS + PROP_NS, EV_SWITCH_FROM_CA, i, node);
 }
 
-/* Ingress filtering of the configured scheme; returns the added delay or -1 to drop. */
-static int64_t filter(struct sim *s, uint64_t now, const struct pkt *p, uint32_t sw, bool from_ca)
+/* Ingress filtering of the configured scheme at a switch port (`edge`: the CA
+ * the port faces, when from_ca); returns the added delay or -1 to drop. */
+static int64_t filter(struct sim *s, uint64_t now, const struct pkt *p, uint32_t edge, bool from_ca)
 {
     struct ibsec_sw_hdr h;
     ibsec_sw_hdr_read(p->buf, p->len, &h);
@@ -357,9 +403,9 @@ static int64_t filter(struct sim *s, uint64_t now, const struct pkt *p, uint32_t
     case SCH_SIF: {
         if (!from_ca)
             return 0;
-        struct ibsec_sif_port *e = &s->edge[sw];
-        ibsec_sif_tick(e, (uint32_t)(now - s->edge_time[sw]));
-        s->edge_time[sw] = now;
+        struct ibsec_sif_port *e = &s->edge[edge];
+        ibsec_sif_tick(e, (uint32_t)(now - s->edge_time[edge]));
+        s->edge_time[edge] = now;
         uint64_t before = e->lookups;
         enum ibsec_sif_out o = ibsec_sif_ingress(e, p->buf, p->len);
         s->r.lookups += e->lookups - before;
@@ -392,7 +438,7 @@ static unsigned route(struct sim *s, uint32_t sw, const uint32_t *c, const uint3
 static void at_switch(struct sim *s, uint64_t now, uint32_t i, uint32_t sw, bool from_ca)
 {
     struct pkt *p = &s->pk[i];
-    int64_t cost = filter(s, now, p, sw, from_ca);
+    int64_t cost = filter(s, now, p, sw, from_ca); /* direct networks: CA i hangs on switch i */
     if (cost < 0) {
         pkt_free(s, i);
         return;
@@ -424,6 +470,60 @@ static void at_switch(struct sim *s, uint64_t now, uint32_t i, uint32_t sw, bool
     heap_push(&s->h, dep + TX_NS + PROP_NS, EV_SWITCH, i, id_of(&s->t, nxt));
 }
 
+/* A fat-tree switch: filter, mark when the packet came up (TPDS §5.4.2), route
+ * up (adaptive: the up-port that frees first; deterministic: up-port = the
+ * destination's digit l) until the destination is below, then down. */
+static void at_switch_ft(struct sim *s, uint64_t now, uint32_t i, uint32_t code)
+{
+    struct pkt *p = &s->pk[i];
+    const uint32_t k = s->t.k, per_level = upow(k, s->t.nd - 1);
+    uint32_t sw = code >> FT_PORT_BITS, in = code & ((1u << FT_PORT_BITS) - 1);
+    unsigned l = sw / per_level;
+    uint32_t label = sw % per_level;
+    bool from_ca = (l == 0 && in < k);
+    int64_t cost = filter(s, now, p, label * k + in, from_ca);
+    if (cost < 0) {
+        pkt_free(s, i);
+        return;
+    }
+    if (in < k) {
+        uint64_t anc = 0;   /* the subtree's digits, in their MF slots */
+        for (unsigned d = l + 1; d < s->t.nd; d++)
+            anc |= (uint64_t)label_digit(k, label, d) << (d * s->dcfg.w);
+        ibsec_dpm_mark_fattree(&s->dcfg, p->buf, p->len, l, in, anc);
+    }
+    bool below = true;      /* is the destination in this switch's subtree? */
+    for (unsigned d = l + 1; d < s->t.nd; d++)
+        below &= node_digit(k, p->dst, d) == label_digit(k, label, d);
+    unsigned out;
+    if (below) {
+        out = node_digit(k, p->dst, l);
+    } else if (s->cfg->deterministic) {
+        out = k + node_digit(k, p->dst, l);
+    } else {
+        out = k;
+        for (unsigned u = 1; u < k; u++)
+            if (s->link_free[sw * 2 * k + k + u] < s->link_free[sw * 2 * k + out])
+                out = k + u;
+    }
+    uint64_t *lf = &s->link_free[sw * 2 * k + out];
+    uint64_t ready = now + ROUTE_NS + (uint64_t)cost;
+    uint64_t dep = ready > *lf ? ready : *lf;
+    *lf = dep + TX_NS;
+    if (p->attack)
+        s->r.atk_link_hops++;
+    uint64_t at = dep + TX_NS + PROP_NS;
+    if (below && l == 0)
+        heap_push(&s->h, at, EV_CA, i, label * k + out);
+    else if (below)
+        heap_push(&s->h, at, EV_FT_SWITCH, i,
+                  ft_code((l - 1) * per_level + label_with(k, label, l, out), k));
+    else
+        heap_push(&s->h, at, EV_FT_SWITCH, i,
+                  ft_code((l + 1) * per_level + label_with(k, label, l + 1, out - k),
+                          label_digit(k, label, l + 1)));
+}
+
 /* The CA: key check, trap with the DDPM-identified source, latency statistics. */
 static void at_ca(struct sim *s, uint64_t now, uint32_t i, uint32_t node)
 {
@@ -442,7 +542,7 @@ static void at_ca(struct sim *s, uint64_t now, uint32_t i, uint32_t node)
         if (s->cfg->ddpm_trace &&
             ibsec_ddpm_identify(&s->dcfg, p->buf, p->len, self, src) == IBSEC_DDPM_SOURCE_FOUND) {
             trap.traced = true;
-            trap.traced_lid = (uint16_t)(id_of(&s->t, src) + 1);
+            trap.traced_lid = (uint16_t)(id_of(&s->t, src) + 1); /* fat tree: digits base k too */
         }
         s->r.traps++;
         if (s->cfg->sch == SCH_SIF) {
@@ -506,15 +606,22 @@ static void sim_setup(struct sim *s, const struct flood_cfg *cfg)
     memset(s, 0, sizeof *s);
     s->cfg = cfg;
     uint32_t radix[MAX_DIMS];
+    size_t nlinks;
     if (cfg->kind == IBSEC_TOPO_HYPERCUBE)
         s->t = (struct topo){ cfg->kind, cfg->k, 2, 1u << cfg->k, cfg->k };
+    else if (cfg->kind == IBSEC_TOPO_FATTREE)
+        s->t = (struct topo){ cfg->kind, cfg->levels, cfg->k, upow(cfg->k, cfg->levels), 2 * cfg->k };
     else
         s->t = (struct topo){ cfg->kind, 2, cfg->k, cfg->k * cfg->k, 4 };
     for (unsigned d = 0; d < s->t.nd; d++)
         radix[d] = s->t.k;
     ibsec_ddpm_configure(&s->dcfg, cfg->kind, s->t.nd, radix, 0);
     ibsec_rng_seed(&s->g, cfg->seed);
-    s->link_free = xcalloc((size_t)s->t.n * (s->t.nports + 1), sizeof s->link_free[0]);
+    if (cfg->kind == IBSEC_TOPO_FATTREE) /* levels x k^(n-1) switches of 2k ports */
+        nlinks = (size_t)s->t.nd * upow(s->t.k, s->t.nd - 1) * s->t.nports;
+    else
+        nlinks = (size_t)s->t.n * (s->t.nports + 1);
+    s->link_free = xcalloc(nlinks, sizeof s->link_free[0]);
     s->inj_free = xcalloc(s->t.n, sizeof s->inj_free[0]);
     s->edge = xcalloc(s->t.n, sizeof s->edge[0]);
     s->edge_time = xcalloc(s->t.n, sizeof s->edge_time[0]);
@@ -532,9 +639,9 @@ static void sim_setup(struct sim *s, const struct flood_cfg *cfg)
         }
     }
     /* attacker near one corner, victim near the opposite one; spoofed LID: a bystander */
-    if (cfg->kind == IBSEC_TOPO_HYPERCUBE) {
+    if (cfg->kind == IBSEC_TOPO_HYPERCUBE || cfg->kind == IBSEC_TOPO_FATTREE) {
         s->attacker = 1;
-        s->victim = (s->t.n - 1) ^ 1u;   /* all dimensions differ */
+        s->victim = s->t.n - 2;          /* hypercube: all dimensions differ; fat tree: via the top */
         s->spoofed = s->t.n - 1;
     } else {
         s->attacker = id_of(&s->t, (uint32_t[2]){ 1, 1 });
@@ -542,9 +649,11 @@ static void sim_setup(struct sim *s, const struct flood_cfg *cfg)
         s->spoofed = id_of(&s->t, (uint32_t[2]){ 0, cfg->k - 1 });
     }
     /* Bisection bound of uniform traffic, packets per slot per node: 4/k (mesh),
-     * 8/k (torus), 2 (hypercube); the injection link caps it at 1. */
+     * 8/k (torus), 2 (hypercube), 1 (fat tree, full bisection); the injection
+     * link caps it at 1. */
     double bound = cfg->kind == IBSEC_TOPO_MESH ? 4.0 / cfg->k
-                 : cfg->kind == IBSEC_TOPO_TORUS ? 8.0 / cfg->k : 2.0;
+                 : cfg->kind == IBSEC_TOPO_TORUS ? 8.0 / cfg->k
+                 : cfg->kind == IBSEC_TOPO_HYPERCUBE ? 2.0 : 1.0;
     s->p_inject = cfg->load * (bound < 1.0 ? bound : 1.0);
     for (uint32_t i = 0; i < s->t.n; i++)
         if (!(cfg->attack && i == s->attacker))
@@ -587,6 +696,9 @@ static struct flood_res run_flood(const struct flood_cfg *cfg)
         case EV_SWITCH:
         case EV_SWITCH_FROM_CA:
             at_switch(&s, now, ev.a, ev.b, ev.type == EV_SWITCH_FROM_CA);
+            break;
+        case EV_FT_SWITCH:
+            at_switch_ft(&s, now, ev.a, ev.b);
             break;
         case EV_CA:
             at_ca(&s, now, ev.a, ev.b);
@@ -835,7 +947,7 @@ static struct flood_cfg flood_cfg(const struct opts *o, double load, enum scheme
                                   bool trace)
 {
     struct flood_cfg c = { o->k, o->time_us * 1000u, load, sch, attack != 0, attack == 2, trace,
-                           o->seed, 1, IBSEC_TOPO_MESH, false };
+                           o->seed, 1, IBSEC_TOPO_MESH, 0, false };
     return c;
 }
 
@@ -913,7 +1025,9 @@ struct combo {
 static const struct combo combos[] = {
     { IBSEC_TOPO_MESH, false }, { IBSEC_TOPO_MESH, true }, { IBSEC_TOPO_TORUS, false },
     { IBSEC_TOPO_TORUS, true }, { IBSEC_TOPO_HYPERCUBE, false }, { IBSEC_TOPO_HYPERCUBE, true },
+    { IBSEC_TOPO_FATTREE, false }, { IBSEC_TOPO_FATTREE, true },
 };
+#define FT_K 4u /* fat tree of the matrix: 4 down-ports per switch */
 #define N_COMBOS (sizeof combos / sizeof combos[0])
 
 static void print_matrix_header(void)
@@ -928,6 +1042,8 @@ static void print_matrix_row(const struct flood_cfg *c, const struct flood_res *
     char topo[48];
     if (c->kind == IBSEC_TOPO_HYPERCUBE)
         snprintf(topo, sizeof topo, "%u-cube", c->k);
+    else if (c->kind == IBSEC_TOPO_FATTREE)
+        snprintf(topo, sizeof topo, "%u-ary %u-tree", c->k, c->levels);
     else
         snprintf(topo, sizeof topo, "%u x %u %s", side, side, ibsec_topo_name(c->kind));
     printf("| %s | %s | %s | %s | %.1f | %.1f | %llu/%llu | %llu | %.2f |\n", topo,
@@ -957,6 +1073,10 @@ static void run_combo(const struct opts *o, const struct combo *cb, struct flood
             c.deterministic = cb->deterministic;
             if (cb->kind == IBSEC_TOPO_HYPERCUBE)
                 c.k = cube_dims(o->k);
+            if (cb->kind == IBSEC_TOPO_FATTREE) {   /* as many nodes as the grid */
+                c.k = FT_K;
+                c.levels = cube_dims(o->k) / 2;
+            }
             res[a][s] = run_flood(&c);
             print_matrix_row(&c, &res[a][s], o->k);
         }
@@ -965,8 +1085,9 @@ static void run_combo(const struct opts *o, const struct combo *cb, struct flood
 static int cmd_matrix(const struct opts *o)
 {
     struct flood_res res[2][SCH_COUNT];
-    printf("matrix: load 50%%, %llu us, seed %llu; %u x %u mesh and torus, %u-cube\n\n",
-           (unsigned long long)o->time_us, (unsigned long long)o->seed, o->k, o->k, cube_dims(o->k));
+    printf("matrix: load 50%%, %llu us, seed %llu; %u x %u mesh and torus, %u-cube, %u-ary %u-tree\n\n",
+           (unsigned long long)o->time_us, (unsigned long long)o->seed, o->k, o->k, cube_dims(o->k),
+           FT_K, cube_dims(o->k) / 2);
     print_matrix_header();
     for (size_t i = 0; i < N_COMBOS; i++)
         run_combo(o, &combos[i], res);
