@@ -41,7 +41,7 @@
  * below the top level.
  *
  * The MF lies in the DGID, which the ICRC and the GCM AAD cover: see
- * docs/availability.md §2.3 for the masking rule this needs.
+ * docs/availability.md §2.4 for the masking rule this needs.
  */
 #ifndef IBSEC_DDPM_H
 #define IBSEC_DDPM_H

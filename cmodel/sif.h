@@ -27,7 +27,7 @@
  *      storms aimed at the SM.  The violation counter and the quiet timer work
  *      as before, and the flush returns the port to normal operation.
  *
- * Hardware shape (docs/availability.md §1 lists the registers): per port a
+ * Hardware shape (docs/availability.md §1.2 lists the registers): per port a
  * valid table of IBSEC_SIF_VALID_MAX entries, an invalid table of
  * IBSEC_SIF_INVALID_MAX entries, two mode bits (filtering, use_valid_table),
  * a 32-bit violation counter and a 32-bit quiet down-counter.  One decision

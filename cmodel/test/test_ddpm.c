@@ -367,7 +367,7 @@ static void test_walks(check_ctx *c, ibsec_rng *g)
     struct ibsec_pkt p;
     ibsec_pkt_parse(buf, n, IBSEC_LINK_IB, 0, &p);
     printf("note: unmasked ICRC of a marked packet with today's crc.c: %s "
-           "(the MF is not yet a masked field, docs/availability.md)\n",
+           "(the MF is not yet a masked field, docs/availability.md §2.4)\n",
            ibsec_pkt_err_name(ibsec_pkt_check_crcs(buf, &p)));
 }
 
