@@ -32,3 +32,4 @@ TEST_TARGETS += $(GHASH_TARGETS)
 # keep the harness objects and executables between runs (made through pattern rules)
 .SECONDARY: $(VERIF_COMMON_OBJS) $(GHASH_BUILD)/tb_ghash.o \
             $(foreach l,$(LANES_LIST),$(GHASH_BUILD)/L$(l)$(GHASH_VARIANT)/Vtb)
+LINT_TOPS += ghash_engine
