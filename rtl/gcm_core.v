@@ -592,6 +592,7 @@ wire [SET_WIDTH-1:0]  xu_set   = {aes_m_user[U_SLOT +: SLOT_WIDTH], aes_m_user[U
 reg  [LANES*128-1:0]  x_out_data;      // big-endian lanes
 reg  [LANES*128-1:0]  x_out_axis;      // AXI4-Stream lanes
 reg  [LANES-1:0]      x_lane_valid;
+reg  [NPOW-1:0]       x_input_used;  // GHASH inputs holding a block (input LANES never does)
 reg  [BCNT_WIDTH-1:0] x_abytes;
 reg  [BCNT_WIDTH-1:0] x_cbytes;
 reg  [POW_WIDTH-1:0]  x_nblk;
@@ -639,8 +640,9 @@ always @* begin
 
     // blocks in lanes 0..nblk-1; every other input holds the length block, which the
     // engine takes only on the last beat (count = nblk + 1) at input nblk
+    x_input_used = {1'b0, x_lane_valid};
     for (xl = 0; xl < NPOW; xl = xl + 1) begin
-        if (xl >= LANES || !x_lane_valid[xl]) begin
+        if (!x_input_used[xl]) begin
             x_g_block_next[128*xl +: 128] = x_lenblk;
         end
     end

@@ -9,6 +9,9 @@
 set -euo pipefail
 out=$1 top=$2 params=$3 rtl=$4 shim=$5 link=$6 waves=${7:-0}
 mkdir -p "$out"
+# Verilator's own make does not see the linked harness objects as inputs: make calls this
+# script only when something changed, so always relink.
+rm -f "$out/Vtb"
 trace=()
 [ "$waves" = 1 ] && trace=(--trace-fst -CFLAGS -DIBSEC_WAVES=1)
 top_dir=$(pwd)
