@@ -45,13 +45,13 @@
 
 #include "gcm.h"
 #include "tb_gcm.h"
-#include "tb_gcm_vec.h"
+#include "gcmvec.h"
 #include "tb_util.h"
 
 /* gcm_core parameter KEY_SLOTS (its default; the bench builds the core with it) */
 #define KEY_SLOTS     4
 /* longest AAD / data of one message the harness handles (vector files allow 8192) */
-#define MAX_BYTES     TB_GCMVEC_MAX_BYTES
+#define MAX_BYTES     IBSEC_GCMVEC_MAX_BYTES
 #define MAX_BLOCKS    (2 * (MAX_BYTES / 16) + 2)
 #define MAX_WORDS     (4 * IBSEC_MAX_LANES)
 /* messages in the harness at once (the core holds at most 32 beats in flight) */
@@ -657,7 +657,7 @@ static int random_next(message *m, void *arg)
 
 typedef struct {
     FILE *f;
-    tb_gcmvec_rec rec;
+    ibsec_gcmvec_rec rec;
     int have;             /* rec read, its open still to send */
     int key;              /* pool index of rec's key */
     unsigned long records;
@@ -669,7 +669,7 @@ static int vec_next(message *m, void *arg)
     vec_src *v = arg;
     char err[200];
     if (!v->have) {
-        int rc = tb_gcmvec_read(v->f, &v->rec, err, sizeof err);
+        int rc = ibsec_gcmvec_read_next(v->f, &v->rec, err, sizeof err);
         if (rc < 0) {
             fprintf(stderr, "tb_gcm: vector file: %s\n", err);
             v->error = 1;
@@ -681,7 +681,7 @@ static int vec_next(message *m, void *arg)
         v->key = key_new(v->rec.key, v->rec.key_len);
         v->have = 2;
     }
-    const tb_gcmvec_rec *r = &v->rec;
+    const ibsec_gcmvec_rec *r = &v->rec;
     msg_reset(m, r->index);
     m->slot = (unsigned)(r->index % KEY_SLOTS);
     m->decrypt = v->have == 1;
@@ -869,7 +869,7 @@ int tb_gcm_main(int argc, char **argv)
             fprintf(stderr, "tb_gcm: cannot open vector file '%s'\n", vectors);
             return 2;
         }
-        tb_gcmvec_init(&v.rec);
+        ibsec_gcmvec_rec_init(&v.rec);
         in_idle_pct = 10;
         out_stall_pct = 20;
         install_per_mille = 0;
