@@ -79,7 +79,7 @@ int ibsec_pcap_write(ibsec_pcap_writer *w, const uint8_t *pkt, size_t len,
     }
     if (len > IBSEC_PCAP_SNAPLEN) {
         set_err(w->err, "record %llu: %zu bytes exceed snaplen %u",
-                (unsigned long long)w->count, len, IBSEC_PCAP_SNAPLEN);
+                (unsigned long long)(w->count + 1), len, IBSEC_PCAP_SNAPLEN);
         return -1;
     }
     uint8_t h[RECORD_HDR_LEN];
@@ -88,7 +88,7 @@ int ibsec_pcap_write(ibsec_pcap_writer *w, const uint8_t *pkt, size_t len,
     put_le32(h + 8, (uint32_t)len);   /* incl_len */
     put_le32(h + 12, (uint32_t)len);  /* orig_len */
     if (fwrite(h, 1, sizeof h, w->f) != sizeof h || fwrite(pkt, 1, len, w->f) != len) {
-        set_err(w->err, "record %llu: write failed: %s", (unsigned long long)w->count,
+        set_err(w->err, "record %llu: write failed: %s", (unsigned long long)(w->count + 1),
                 strerror(errno));
         return -1;
     }
@@ -169,30 +169,30 @@ int ibsec_pcap_read(ibsec_pcap_reader *r, uint8_t *buf, size_t cap, size_t *len,
         return 0;
     if (got != sizeof h) {
         set_err(r->err, "record %llu: truncated record header (%zu of %u bytes)",
-                (unsigned long long)r->count, got, RECORD_HDR_LEN);
+                (unsigned long long)(r->count + 1), got, RECORD_HDR_LEN);
         return -1;
     }
     uint32_t caplen = get_u32(h + 8, r->big_endian);
     uint32_t origlen = get_u32(h + 12, r->big_endian);
     if (caplen != origlen) {
         set_err(r->err, "record %llu: caplen %u != len %u (packet was cut)",
-                (unsigned long long)r->count, caplen, origlen);
+                (unsigned long long)(r->count + 1), caplen, origlen);
         return -1;
     }
     if (caplen > r->snaplen) {
         set_err(r->err, "record %llu: caplen %u exceeds snaplen %u",
-                (unsigned long long)r->count, caplen, r->snaplen);
+                (unsigned long long)(r->count + 1), caplen, r->snaplen);
         return -1;
     }
     if (caplen > cap) {
         set_err(r->err, "record %llu: %u bytes do not fit the %zu-byte buffer",
-                (unsigned long long)r->count, caplen, cap);
+                (unsigned long long)(r->count + 1), caplen, cap);
         return -1;
     }
     got = fread(buf, 1, caplen, r->f);
     if (got != caplen) {
         set_err(r->err, "record %llu: truncated data (%zu of %u bytes)",
-                (unsigned long long)r->count, got, caplen);
+                (unsigned long long)(r->count + 1), got, caplen);
         return -1;
     }
     *len = caplen;

@@ -8,7 +8,8 @@
  * The writer writes little-endian files (magic bytes d4 c3 b2 a1), snaplen
  * 65535, and always caplen == len.  The reader accepts the microsecond magic in
  * either byte order and rejects everything else with an error string in
- * r->err (the library never prints or exits).
+ * r->err (the library never prints or exits).  Error strings number records
+ * from 1, as Wireshark numbers frames.
  *
  * Link types used by ibsec (tcpdump.org link-layer header types):
  *   LINKTYPE_INFINIBAND (247): native IBA; a record starts at the LRH and

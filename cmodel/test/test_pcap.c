@@ -197,6 +197,9 @@ static void expect_refused(check_ctx *c, const char *what, const uint8_t *f, siz
     check_int(c, msg, -1, rr);
     snprintf(msg, sizeof msg, "%s: error string set", what);
     check_true(c, rd.err[0] != '\0', msg);
+    /* every file here holds one record: the error names it as record 1 */
+    snprintf(msg, sizeof msg, "%s: error names record 1", what);
+    check_true(c, strncmp(rd.err, "record 1:", 9) == 0, msg);
     ibsec_pcap_reader_close(&rd);
 }
 
