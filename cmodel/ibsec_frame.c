@@ -46,28 +46,39 @@ static size_t aad_headers_and_payload(const uint8_t *buf, const struct ibsec_pkt
     return n + pl;
 }
 
+/* The AAD of a mode (wire-format.md §3) into aad[IBSEC_AAD_MAX]: its length, 0 on
+ * error; *encrypts tells whether the payload and pad are the GCM plaintext (icrc-mac,
+ * sth-aead) or not processed by GCM at all (sth-hdr, sth-pkt). */
+static size_t mode_aad(enum ibsec_mode mode, const uint8_t *buf, const struct ibsec_pkt *p,
+                       uint8_t *aad, bool *encrypts)
+{
+    *encrypts = false;
+    switch (mode) {
+    case IBSEC_MODE_ICRC_MAC:
+    case IBSEC_MODE_STH_AEAD:
+        *encrypts = true;
+        return ibsec_aad_headers(buf, p, aad, IBSEC_AAD_MAX);
+    case IBSEC_MODE_STH_HDR:
+        return ibsec_aad_headers(buf, p, aad, IBSEC_AAD_MAX);
+    case IBSEC_MODE_STH_PKT:
+        return aad_headers_and_payload(buf, p, aad, IBSEC_AAD_MAX);
+    default:
+        return 0;
+    }
+}
+
 int ibsec_mode_seal(const ibsec_key_entry *k, const uint8_t iv[IBSEC_GCM_IV_LEN],
                     enum ibsec_mode mode, uint8_t *buf, const struct ibsec_pkt *p,
                     uint8_t *tag, size_t tag_len)
 {
     uint8_t aad[IBSEC_AAD_MAX];
-    uint8_t *pp = buf + ibsec_payload_pad_off(p);
-    size_t pl = ibsec_payload_pad_len(p);
-    size_t an;
-    switch (mode) {
-    case IBSEC_MODE_ICRC_MAC:
-    case IBSEC_MODE_STH_AEAD:
-        an = ibsec_aad_headers(buf, p, aad, sizeof aad);
-        return an ? ibsec_gcm_seal(&k->gk, iv, aad, an, pp, pl, pp, tag, tag_len) : -1;
-    case IBSEC_MODE_STH_HDR:
-        an = ibsec_aad_headers(buf, p, aad, sizeof aad);
-        return an ? ibsec_gcm_seal(&k->gk, iv, aad, an, NULL, 0, NULL, tag, tag_len) : -1;
-    case IBSEC_MODE_STH_PKT:
-        an = aad_headers_and_payload(buf, p, aad, sizeof aad);
-        return an ? ibsec_gcm_seal(&k->gk, iv, aad, an, NULL, 0, NULL, tag, tag_len) : -1;
-    default:
+    bool enc;
+    size_t an = mode_aad(mode, buf, p, aad, &enc);
+    if (an == 0)
         return -1;
-    }
+    uint8_t *pp = enc ? buf + ibsec_payload_pad_off(p) : NULL;
+    size_t pl = enc ? ibsec_payload_pad_len(p) : 0;
+    return ibsec_gcm_seal(&k->gk, iv, aad, an, pp, pl, pp, tag, tag_len);
 }
 
 int ibsec_mode_open(const ibsec_key_entry *k, const uint8_t iv[IBSEC_GCM_IV_LEN],
@@ -75,23 +86,13 @@ int ibsec_mode_open(const ibsec_key_entry *k, const uint8_t iv[IBSEC_GCM_IV_LEN]
                     const uint8_t *tag, size_t tag_len)
 {
     uint8_t aad[IBSEC_AAD_MAX];
-    uint8_t *pp = buf + ibsec_payload_pad_off(p);
-    size_t pl = ibsec_payload_pad_len(p);
-    size_t an;
-    switch (mode) {
-    case IBSEC_MODE_ICRC_MAC:
-    case IBSEC_MODE_STH_AEAD:
-        an = ibsec_aad_headers(buf, p, aad, sizeof aad);
-        return an ? ibsec_gcm_open(&k->gk, iv, aad, an, pp, pl, tag, tag_len, pp) : -1;
-    case IBSEC_MODE_STH_HDR:
-        an = ibsec_aad_headers(buf, p, aad, sizeof aad);
-        return an ? ibsec_gcm_open(&k->gk, iv, aad, an, NULL, 0, tag, tag_len, NULL) : -1;
-    case IBSEC_MODE_STH_PKT:
-        an = aad_headers_and_payload(buf, p, aad, sizeof aad);
-        return an ? ibsec_gcm_open(&k->gk, iv, aad, an, NULL, 0, tag, tag_len, NULL) : -1;
-    default:
+    bool enc;
+    size_t an = mode_aad(mode, buf, p, aad, &enc);
+    if (an == 0)
         return -1;
-    }
+    uint8_t *pp = enc ? buf + ibsec_payload_pad_off(p) : NULL;
+    size_t pl = enc ? ibsec_payload_pad_len(p) : 0;
+    return ibsec_gcm_open(&k->gk, iv, aad, an, pp, pl, tag, tag_len, pp);
 }
 
 /* ---- bookkeeping shared by seal and open ----------------------------------- */
