@@ -128,6 +128,18 @@ static void mask_grh_or_ipv6(uint8_t *m, size_t off)
     m[off + 7] = 0xFFu;
 }
 
+/* docs/availability.md §2.4 (Lee & Kim TPDS §5.4, Fig. 4): the 38-bit DDPM
+ * Marking Field, DGID bits 117:80 = GRH byte 25 bits 5:0 and bytes 26..29,
+ * which switches rewrite.  The DGID prefix (byte 24, byte 25 bits 7:6) stays. */
+#define GRH_MF_FIRST_BYTE 25u    /* GRH byte holding MF bits 37:32 */
+#define GRH_MF_FIRST_MASK 0x3Fu  /* ... in its bits 5:0 */
+#define GRH_MF_FULL_BYTES 4u     /* GRH bytes 26..29: MF bits 31:0 */
+static void mask_grh_mf(uint8_t *m, size_t off)
+{
+    m[off + GRH_MF_FIRST_BYTE] |= GRH_MF_FIRST_MASK;
+    memset(m + off + GRH_MF_FIRST_BYTE + 1, 0xFF, GRH_MF_FULL_BYTES);
+}
+
 /* Annex A17: IPv4 Type of Service (byte 1: DSCP + ECN), Time to Live (byte 8)
  * and Header Checksum (bytes 10-11). */
 static void mask_ipv4(uint8_t *m, size_t off)
@@ -170,6 +182,8 @@ size_t ibsec_icrc_masked_bytes(const uint8_t *buf, const struct ibsec_pkt *p, si
         if (p->has_grh) {
             mask_lrh_all(out, AT(p->lrh_off));
             mask_grh_or_ipv6(out, AT(p->grh_off));
+            if (p->mask_mf)
+                mask_grh_mf(out, AT(p->grh_off));
         } else {
             mask_lrh_vl(out, AT(p->lrh_off));
         }

@@ -21,7 +21,9 @@
  *
  * ICRC coverage and variant fields (replaced by ones before the CRC):
  *   native, no GRH  : LRH .. byte before the ICRC; LRH.VL (byte 0 bits 7:4)
- *   native, GRH     : the whole LRH (8 bytes), GRH TClass, FlowLabel, HopLmt
+ *   native, GRH     : the whole LRH (8 bytes), GRH TClass, FlowLabel, HopLmt;
+ *                     with p->mask_mf also the DDPM Marking Field (GRH byte 25
+ *                     bits 5:0, bytes 26..29; docs/availability.md §2.4)
  *   RoCEv2          : 8 bytes of ones standing for the LRH, then IP .. byte
  *                     before the ICRC; IPv4 TOS (DSCP+ECN), TTL, header
  *                     checksum; IPv6 traffic class, flow label, hop limit;

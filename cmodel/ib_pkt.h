@@ -233,6 +233,10 @@ struct ibsec_pkt {
     size_t   icrc_cov_off;               /* first byte covered by the ICRC: the LRH
                                             (native) or the IP header (RoCEv2, which
                                             adds 8 bytes of ones in front) */
+    bool     mask_mf;                    /* native GRH: the 38 DDPM Marking Field bits
+                                            (GRH bytes 25 bits 5:0, 26..29) are variant
+                                            too (docs/availability.md §2.4); false from
+                                            the parser, set by the caller */
 
     const struct ibsec_opcode_info *op;  /* table row of bth.opcode */
 

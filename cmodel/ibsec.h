@@ -202,6 +202,8 @@ typedef struct ibsec_engine {
     ibsec_key_entry *keys;
     ibsec_ctx       *ctx;
     bool             allow_plain;  /* mode-none packets without a context pass */
+    bool             mask_mf;      /* native GRH: mask the DDPM Marking Field in the
+                                      ICRC and the AAD (docs/availability.md §2.4) */
     int              lanes;        /* GHASH beat width given to the GCM keys */
     uint64_t         count[IBSEC_OP_COUNT][IBSEC_R_COUNT];
 } ibsec_engine;

@@ -36,6 +36,7 @@ int ibsec_engine_init(ibsec_engine *e, unsigned n_keys, unsigned n_ctx, int lane
     e->n_ctx = n_ctx;
     e->lanes = lanes;
     e->allow_plain = false;
+    e->mask_mf = false;
     return 0;
 }
 

@@ -23,6 +23,9 @@
  *  13. restore the plain packet: decrypt (done in 11), remove the STH and
  *      shrink the length fields, clear BTH byte 8 bits 6:0, recompute ICRC and
  *      VCRC.
+ * With the engine's mask_mf, the ICRC of steps 9 and 13 and the AAD of step 11
+ * treat the DDPM Marking Field of a native GRH as variant (docs/availability.md
+ * §2.4).
  * No state changes before step 12, except the failure counter and alert of
  * step 11.
  */
@@ -74,6 +77,7 @@ static enum ibsec_reason restore_plain(uint8_t *buf, struct ibsec_pkt *p, size_t
         enum ibsec_pkt_err pe = ibsec_pkt_remove_extra(buf, p, &n, &shrunk);
         if (pe != IBSEC_PKT_OK)
             return ibsec_reason_from_pkt_err(pe);
+        shrunk.mask_mf = p->mask_mf; /* the re-parse clears the caller's switch */
         *p = shrunk;
     }
     buf[p->bth_off + IBSEC_BTH_BYTE_RESV7] &= (uint8_t)~IBSEC_SECBITS_MASK;
@@ -144,6 +148,7 @@ static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
     vd->mode = mode;
     if (r != IBSEC_R_OK)
         return r;
+    p.mask_mf = e->mask_mf; /* ICRC and AAD masking, docs/availability.md §2.4 */
     *len = p.end;
     if (p.has_vcrc && !ibsec_vcrc_ok(out, &p))                                 /* 4 */
         return IBSEC_R_BAD_VCRC;

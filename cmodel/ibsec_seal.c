@@ -15,6 +15,8 @@
  *   8. the mode's crypto step (ibsec_mode_seal) and the tag into the ICRC field
  *      (icrc-mac, tag byte 0 first on the wire) or the STH (tag byte 0 first);
  *   9. ICRC (not for icrc-mac, whose ICRC field is the tag) then VCRC;
+ *      with the engine's mask_mf the DDPM Marking Field of a native GRH is
+ *      masked in the ICRC and the AAD (docs/availability.md §2.4);
  *  10. commit tx_next = EPSN + 1.
  * The ICRC/VCRC bytes of the plain input are never read.  A failed seal
  * changes no state.
@@ -44,6 +46,7 @@ static enum ibsec_reason seal_secured(const ibsec_ctx *c, const ibsec_key_entry 
         enum ibsec_pkt_err pe = ibsec_pkt_insert_extra(buf, cap, p, NULL, tag_len, len, &grown);
         if (pe != IBSEC_PKT_OK)
             return ibsec_reason_from_pkt_err(pe);
+        grown.mask_mf = p->mask_mf; /* the re-parse clears the caller's switch */
         *p = grown;
     }
     buf[p->bth_off + IBSEC_BTH_BYTE_RESV7] |= ibsec_secbits_encode(mode, c->cfg.sth_code);
@@ -74,6 +77,7 @@ static enum ibsec_reason seal_packet(ibsec_engine *e, enum ibsec_link link,
     memmove(out, in, in_len);
     if ((pe = ibsec_frame_parse(out, in_len, link, 0, &p)) != IBSEC_PKT_OK)
         return ibsec_reason_from_pkt_err(pe);
+    p.mask_mf = e->mask_mf; /* ICRC and AAD masking, docs/availability.md §2.4 */
     *len = p.end;
     if (out[p.bth_off + IBSEC_BTH_BYTE_RESV7] & IBSEC_SECBITS_MASK)
         return IBSEC_R_BAD_SECMODE;

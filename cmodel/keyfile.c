@@ -27,7 +27,7 @@
 struct kf_state {
     ibsec_engine *e;
     int           lanes;
-    bool          seen_header, seen_side, seen_tables, seen_plain;
+    bool          seen_header, seen_side, seen_tables, seen_plain, seen_mask_mf;
     char          side;           /* 'a' or 'b' */
     unsigned     *key_line;       /* line that defined each key (0: none) */
     unsigned     *ctx_line;       /* line that defined each context (0: none) */
@@ -138,6 +138,21 @@ static int kf_allow_plain(struct kf_state *s, char **f, int n)
         return kf_fail(s, "expected 'allow_plain on' or 'allow_plain off'");
     s->e->allow_plain = (strcmp(f[1], "on") == 0);
     s->seen_plain = true;
+    return 0;
+}
+
+/* docs/availability.md §2.4: mask the DDPM Marking Field of a native GRH in the
+ * ICRC and the AAD (a fabric-wide option; off keeps the IBA-standard ICRC). */
+static int kf_mask_mf(struct kf_state *s, char **f, int n)
+{
+    if (s->seen_mask_mf)
+        return kf_fail(s, "second 'mask_mf' line");
+    if (!s->seen_tables)
+        return kf_fail(s, "'mask_mf' before the 'tables' line");
+    if (n != 2 || (strcmp(f[1], "on") != 0 && strcmp(f[1], "off") != 0))
+        return kf_fail(s, "expected 'mask_mf on' or 'mask_mf off'");
+    s->e->mask_mf = (strcmp(f[1], "on") == 0);
+    s->seen_mask_mf = true;
     return 0;
 }
 
@@ -398,13 +413,15 @@ static int kf_statement(struct kf_state *s, char **f, int n, unsigned line)
         return kf_tables(s, f, n);
     if (strcmp(f[0], "allow_plain") == 0)
         return kf_allow_plain(s, f, n);
+    if (strcmp(f[0], "mask_mf") == 0)
+        return kf_mask_mf(s, f, n);
     if (strcmp(f[0], "key") == 0)
         return kf_key(s, f, n, line);
     if (strcmp(f[0], "ctx") == 0)
         return kf_ctx(s, f, n, line);
     if (strcmp(f[0], IBSEC_KEYFILE_MAGIC) == 0)
         return kf_fail(s, "second header line");
-    return kf_fail(s, "unknown keyword '%.40s' (side, tables, allow_plain, key, ctx)", f[0]);
+    return kf_fail(s, "unknown keyword '%.40s' (side, tables, allow_plain, mask_mf, key, ctx)", f[0]);
 }
 
 /* One raw line: checks it is text, removes the comment, runs the statement. */
@@ -561,6 +578,8 @@ int ibsec_keyfile_write(FILE *f, const ibsec_engine *e, char side, const char *c
     kf_write_comment(f, comment);
     fprintf(f, "side %c\ntables %u %u\nallow_plain %s\n", side, e->n_keys, e->n_ctx,
             e->allow_plain ? "on" : "off");
+    if (e->mask_mf) /* written only when on: files of engines without it stay as they were */
+        fputs("mask_mf on\n", f);
     for (unsigned i = 0; i < e->n_keys; i++) {
         const ibsec_key_entry *k = &e->keys[i];
         if (!k->valid)

@@ -9,6 +9,7 @@
  *   side a                       the endpoint the contexts describe (a | b)
  *   tables 8 16                  key entries, context entries
  *   allow_plain on               mode-none packets without a context pass
+ *   mask_mf on                   mask the DDPM Marking Field in ICRC and AAD
  *   key 0 aes128 <32 hex> salt <8 hex>
  *   ctx 0 qp 0x12 mode sth-aead key 0 sth 128 dir 0 tx_next 0 rx_next 0 alert 8
  *
@@ -61,7 +62,7 @@ int ibsec_keyfile_load_side(const char *path, ibsec_engine *e, int lanes,
                             char *err, size_t errlen);
 
 /* Write the configuration of e (valid keys, valid contexts as configured — not
- * their live EPSN state — and allow_plain) as a key file for side `side`
+ * their live EPSN state — allow_plain, and mask_mf when on) as a key file for side `side`
  * ('a' or 'b'), preceded by the comment lines `comment` (may be NULL; each of
  * its lines is prefixed with "# ").  Returns 0, or -1 with err set. */
 int ibsec_keyfile_write(FILE *f, const ibsec_engine *e, char side, const char *comment,

@@ -32,6 +32,8 @@
  *        RoCEv2;
  *      - a bit of the Ethernet header (RoCEv2) leaves the ICRC unchanged;
  *      - a bit of the ICRC field is bad_icrc, of the VCRC field bad_vcrc.
+ *    Every other opcode runs with p->mask_mf set (docs/availability.md §2.4): the table
+ *    then also holds the 38 Marking Field bits of a native GRH, and nothing else changes.
  *    Large packets (random lengths up to 4096) get 3000 random single-bit flips each.
  */
 #include <stdio.h>
@@ -148,6 +150,11 @@ static int is_variant_bit(const struct ibsec_pkt *p, size_t off, int bit)
             return 1;
         if (off == g + 7)
             return 1;
+        /* docs/availability.md §2.4: with mask_mf, the DDPM Marking Field (DGID bits
+         * 117:80 = GRH byte 25 bits 5:0 and bytes 26-29), native GRH only. */
+        if (p->mask_mf && p->shape == IBSEC_SHAPE_IB_GLOBAL &&
+            ((off == g + 25 && bit <= 5) || (off >= g + 26 && off <= g + 29)))
+            return 1;
     }
     if (p->shape == IBSEC_SHAPE_ROCE_V4) {
         size_t i = p->ip_off;
@@ -166,8 +173,16 @@ static size_t icrc_first_byte(const struct ibsec_pkt *p)
 }
 
 struct flip_stats {
-    unsigned long covered, variant, uncovered, crc_field;
+    unsigned long covered, variant, uncovered, crc_field, mf;
 };
+
+/* GRH byte 25 bits 5:0 or bytes 26-29 of a native GRH packet (the Marking Field). */
+static bool in_mf(const struct ibsec_pkt *p, size_t off, int bit)
+{
+    return p->shape == IBSEC_SHAPE_IB_GLOBAL &&
+           ((off == IBSEC_LRH_LEN + 25 && bit <= 5) ||
+            (off >= IBSEC_LRH_LEN + 26 && off <= IBSEC_LRH_LEN + 29));
+}
 
 /* Flips bit `bit` of byte `off`, checks the outcome, flips it back. */
 static void check_one_flip(check_ctx *c, uint8_t *buf, const struct ibsec_pkt *p,
@@ -197,6 +212,8 @@ static void check_one_flip(check_ctx *c, uint8_t *buf, const struct ibsec_pkt *p
         }
         snprintf(what + what_len, sizeof what - what_len, ": check_crcs");
         check_int(c, what, want, ibsec_pkt_check_crcs(buf, p));
+        if (!covered && p->mask_mf && in_mf(p, off, bit))
+            st->mf++;
         if (covered)
             st->covered++;
         else if (off >= icrc_first_byte(p))
@@ -256,7 +273,7 @@ static void test_packet_flips(check_ctx *c, ibsec_rng *r)
 {
     static uint8_t buf[IBSEC_MAX_PKT];
     struct ibsec_pkt p;
-    struct flip_stats st = { 0, 0, 0, 0 };
+    struct flip_stats st = { 0, 0, 0, 0, 0 };
     unsigned long packets = 0;
     for (int s = 0; s < IBSEC_SHAPE_COUNT; s++) {
         for (size_t i = 0; i < ibsec_opcode_count(); i++) {
@@ -267,6 +284,10 @@ static void test_packet_flips(check_ctx *c, ibsec_rng *r)
                              buf, &p))
                 continue;
             packets++;
+            /* every other opcode with the Marking Field masked (docs/availability.md
+             * §2.4): it must change the native GRH only; CRCs recomputed with it */
+            p.mask_mf = (i & 1) != 0;
+            ibsec_pkt_put_crcs(buf, &p);
             uint32_t icrc0 = ibsec_icrc_compute(buf, &p);
             for (size_t off = 0; off < p.end; off++)
                 for (int bit = 0; bit < 8; bit++)
@@ -285,11 +306,12 @@ static void test_packet_flips(check_ctx *c, ibsec_rng *r)
         }
     }
     printf("crc: %lu packets; flips of covered bits %lu, variant bits %lu, uncovered "
-           "(Ethernet) bits %lu, CRC-field bits %lu\n",
-           packets, st.covered, st.variant, st.uncovered, st.crc_field);
+           "(Ethernet) bits %lu, CRC-field bits %lu; Marking Field bits masked %lu\n",
+           packets, st.covered, st.variant, st.uncovered, st.crc_field, st.mf);
     /* Every class of bit was exercised. */
     check_true(c, st.covered > 0 && st.variant > 0 && st.uncovered > 0 && st.crc_field > 0,
                "every kind of bit (covered, variant, uncovered, CRC field) was flipped");
+    check_true(c, st.mf > 0, "Marking Field bits were flipped with mask_mf on");
 }
 
 int main(void)

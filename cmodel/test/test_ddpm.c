@@ -18,6 +18,12 @@
  *    overflow and poison handling, unmarked cases, malformed headers.
  *  - Marking changes only the MF: the VCRC checks after every hop, and the
  *    ICRC computed with the MF bits forced to ones is unchanged.
+ *  - The engine's mask_mf switch (docs/availability.md §2.4): the ICRC crc.c
+ *    computes with it equals the ICRC of the packet with the MF bits forced to
+ *    ones by hand; a marked packet passes the ICRC check with it and fails
+ *    without it; a packet sealed in every mode with it opens after marking
+ *    hops, and without it the marked packet fails as the wire format says
+ *    (bad_icrc, or auth_failed in icrc-mac); the key-file directive.
  */
 #include <stdio.h>
 #include <string.h>
@@ -26,6 +32,8 @@
 #include "crc.h"
 #include "ddpm.h"
 #include "ib_pkt.h"
+#include "ibsec.h"
+#include "keyfile.h"
 #include "rng.h"
 
 #define OPC_RC_SEND_ONLY 0x04u /* IBA §9.2.1: RC SEND Only */
@@ -364,11 +372,166 @@ static void test_walks(check_ctx *c, ibsec_rng *g)
             check_true(c, walk(&cfg, g, buf, n, ibsec_rng_below(g, 200), 0), what);
     }
     check_int(c, "ICRC outside the MF unchanged by all walks", (long long)icrc0, (long long)icrc_mf_masked(buf, n));
+}
+
+/* ---- mask_mf: marking and the ICRC / MAC ------------------------------------- */
+
+/* A few marking hops on a 4 x 4 mesh from node (1,1): right, down, right. */
+static int mark_hops(uint8_t *buf, size_t n)
+{
+    static const int32_t steps[][2] = { {1,0}, {0,1}, {1,0}, {0,0} };
+    struct ibsec_ddpm_cfg cfg;
+    const uint32_t radix[2] = { 4, 4 };
+    int ok = ibsec_ddpm_configure(&cfg, IBSEC_TOPO_MESH, 2, radix, 0) == IBSEC_DDPM_CFG_OK;
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        struct ibsec_ddpm_hop h;
+        memset(&h, 0, sizeof h);
+        h.from_node = (k == 0);
+        h.delta[0] = steps[k][0];
+        h.delta[1] = steps[k][1];
+        ok &= ibsec_ddpm_mark(&cfg, buf, n, &h) == IBSEC_DDPM_MARKED;
+    }
+    return ok && ibsec_mf_get(buf + GRH_OFF) != 0;
+}
+
+static void test_mask_icrc(check_ctx *c)
+{
+    uint8_t buf[256];
     struct ibsec_pkt p;
+    size_t n = make_pkt(buf, sizeof buf, 0xFE80, 1);
+    check_int(c, "mask_mf: parse", IBSEC_PKT_OK, ibsec_pkt_parse(buf, n, IBSEC_LINK_IB, 0, &p));
+    check_true(c, !p.mask_mf, "mask_mf: false from the parser");
+    p.mask_mf = true;
+    ibsec_pkt_put_crcs(buf, &p);
+    check_int(c, "mask_mf: ICRC = ICRC with the MF bits forced to ones",
+              (long long)icrc_mf_masked(buf, n), (long long)ibsec_icrc_get(buf, &p));
+    check_true(c, mark_hops(buf, n), "mask_mf: marking hops");
+    check_int(c, "mask_mf on: marked packet passes the ICRC", IBSEC_PKT_OK, ibsec_pkt_check_crcs(buf, &p));
+    p.mask_mf = false;
+    check_int(c, "mask_mf off: marked packet fails the ICRC", IBSEC_PKT_ERR_BAD_ICRC,
+              ibsec_pkt_check_crcs(buf, &p));
+    /* without a GRH the switch changes nothing */
+    n = make_pkt(buf, sizeof buf, 0xFE80, 0);
     ibsec_pkt_parse(buf, n, IBSEC_LINK_IB, 0, &p);
-    printf("note: unmasked ICRC of a marked packet with today's crc.c: %s "
-           "(the MF is not yet a masked field, docs/availability.md §2.4)\n",
-           ibsec_pkt_err_name(ibsec_pkt_check_crcs(buf, &p)));
+    uint32_t plain_icrc = ibsec_icrc_compute(buf, &p);
+    p.mask_mf = true;
+    check_int(c, "mask_mf: no effect without a GRH", (long long)plain_icrc,
+              (long long)ibsec_icrc_compute(buf, &p));
+}
+
+/* A sender A and its peer B with one context on QP 0x33 in `mode`. */
+static int engines_init(ibsec_engine *a, ibsec_engine *b, enum ibsec_mode mode, bool mask_mf)
+{
+    static const uint8_t key[16] = { 0x2b, 0x7e, 0x15, 0x16, 0x28, 0xae, 0xd2, 0xa6,
+                                     0xab, 0xf7, 0x15, 0x88, 0x09, 0xcf, 0x4f, 0x3c };
+    static const uint8_t salt[4] = { 0xca, 0xfe, 0xba, 0xbe };
+    ibsec_ctx_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.sel = IBSEC_SEL_QP;
+    cfg.match = 0x33;
+    cfg.mode = mode;
+    cfg.sth_code = ibsec_mode_has_sth(mode) ? IBSEC_STH_CODE_128 : IBSEC_STH_CODE_NONE;
+    cfg.alert_threshold = 8;
+    ibsec_engine *es[2] = { a, b };
+    for (int i = 0; i < 2; i++) {
+        if (ibsec_engine_init(es[i], 1, 1, 1) != 0 || ibsec_key_set(es[i], 0, key, 16, salt) != 0 ||
+            ibsec_ctx_set(es[i], 0, &cfg, NULL) != 0)
+            return 0;
+        es[i]->mask_mf = mask_mf;
+    }
+    ibsec_engine_make_peer(b);
+    return 1;
+}
+
+/* Seal at A, mark (or not), open at B: the open reason. */
+static enum ibsec_reason seal_mark_open(enum ibsec_mode mode, bool mask_mf, bool mark,
+                                        uint64_t *mf_out)
+{
+    static uint8_t plain[IBSEC_MAX_PKT], wire[IBSEC_MAX_PKT], out[IBSEC_MAX_PKT];
+    ibsec_engine a, b;
+    size_t n = make_pkt(plain, sizeof plain, 0xFEC0, 1), wn = 0, on = 0;
+    enum ibsec_reason r = IBSEC_R_COUNT;
+    if (n && engines_init(&a, &b, mode, mask_mf) &&
+        ibsec_seal(&a, IBSEC_LINK_IB, plain, n, wire, sizeof wire, &wn, NULL) == IBSEC_R_OK &&
+        (!mark || mark_hops(wire, wn))) {
+        r = ibsec_open(&b, IBSEC_LINK_IB, wire, wn, out, sizeof out, &on, NULL);
+        *mf_out = (r == IBSEC_R_OK) ? ibsec_mf_get(out + GRH_OFF) : 0;
+        if (r == IBSEC_R_OK && ibsec_mf_get(wire + GRH_OFF) != *mf_out)
+            r = IBSEC_R_COUNT; /* the mark must reach the receiver's host */
+    }
+    ibsec_engine_free(&a);
+    ibsec_engine_free(&b);
+    return r;
+}
+
+static void test_mask_sealed(check_ctx *c)
+{
+    static const enum ibsec_reason unmasked[IBSEC_MODE_COUNT] = {
+        IBSEC_R_BAD_ICRC, IBSEC_R_AUTH_FAILED, IBSEC_R_BAD_ICRC, IBSEC_R_BAD_ICRC, IBSEC_R_BAD_ICRC,
+    };
+    for (int m = 0; m < IBSEC_MODE_COUNT; m++) {
+        enum ibsec_mode mode = (enum ibsec_mode)m;
+        char what[120];
+        uint64_t mf = 0;
+        snprintf(what, sizeof what, "%s, mask_mf on: opens after marking hops", ibsec_mode_name(mode));
+        check_int(c, what, IBSEC_R_OK, seal_mark_open(mode, true, true, &mf));
+        check_true(c, mf != 0, "mask_mf on: the receiver sees the mark");
+        snprintf(what, sizeof what, "%s, mask_mf off: opens unmarked", ibsec_mode_name(mode));
+        check_int(c, what, IBSEC_R_OK, seal_mark_open(mode, false, false, &mf));
+        snprintf(what, sizeof what, "%s, mask_mf off: marked packet refused", ibsec_mode_name(mode));
+        check_int(c, what, unmasked[m], seal_mark_open(mode, false, true, &mf));
+    }
+}
+
+/* Load a key file given as text; returns 0 or -1 with err set. */
+static int load_text(const char *text, ibsec_engine *e, char *err, size_t errlen)
+{
+    FILE *f = tmpfile();
+    if (!f) {
+        snprintf(err, errlen, "tmpfile failed");
+        return -1;
+    }
+    fputs(text, f);
+    rewind(f);
+    int rc = ibsec_keyfile_read(f, "mf.keys", e, 1, IBSEC_SIDE_AS_WRITTEN, NULL, err, errlen);
+    fclose(f);
+    return rc;
+}
+
+static void test_mask_keyfile(check_ctx *c)
+{
+#define KF_HDR "ibsec-keys 1\nside a\ntables 1 1\n"
+    ibsec_engine e;
+    char err[256];
+    check_true(c, load_text(KF_HDR "mask_mf on\n", &e, err, sizeof err) == 0 && e.mask_mf,
+               "key file: mask_mf on");
+    FILE *f = tmpfile();
+    char line[64] = "";
+    int found = 0;
+    if (f && ibsec_keyfile_write(f, &e, 'a', NULL, err, sizeof err) == 0) {
+        rewind(f);
+        while (fgets(line, sizeof line, f))
+            found += strcmp(line, "mask_mf on\n") == 0;
+    }
+    if (f)
+        fclose(f);
+    check_int(c, "key file: the writer keeps mask_mf on", 1, found);
+    ibsec_engine_free(&e);
+    check_true(c, load_text(KF_HDR, &e, err, sizeof err) == 0 && !e.mask_mf, "key file: mask_mf off by default");
+    ibsec_engine_free(&e);
+    check_true(c, load_text(KF_HDR "mask_mf off\n", &e, err, sizeof err) == 0 && !e.mask_mf, "key file: mask_mf off");
+    ibsec_engine_free(&e);
+    static const struct { const char *text, *msg; } bad[] = {
+        { KF_HDR "mask_mf yes\n", "mf.keys:4: expected 'mask_mf on' or 'mask_mf off'" },
+        { KF_HDR "mask_mf on\nmask_mf on\n", "mf.keys:5: second 'mask_mf' line" },
+        { "ibsec-keys 1\nside a\nmask_mf on\n", "mf.keys:3: 'mask_mf' before the 'tables' line" },
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        int rc = load_text(bad[i].text, &e, err, sizeof err);
+        check_true(c, rc != 0 && strstr(err, bad[i].msg) != NULL, bad[i].msg);
+    }
+#undef KF_HDR
 }
 
 int main(void)
@@ -384,5 +547,8 @@ int main(void)
     test_limits(&c);
     test_bad(&c);
     test_walks(&c, &g);
+    test_mask_icrc(&c);
+    test_mask_sealed(&c);
+    test_mask_keyfile(&c);
     return check_summary(&c);
 }

@@ -22,6 +22,10 @@
  *   alert    consecutive authentication failures;
  *   ctx      QP over P_Key precedence, plain traffic, mode mismatch, downgrade;
  *   corpus   malformed packets, each with its expected reason, counters;
+ *   mf       the engines' mask_mf switch (availability.md §2.4): round trips with
+ *            the reference masking the Marking Field of a native GRH (and nothing
+ *            else on the other shapes), every Marking Field bit flip of a sealed
+ *            packet delivered, and the same flip rejected with the switch off;
  *   examples the worked examples of docs/wire-format.md §11, regenerated,
  *            cross-checked with OpenSSL and compared with the document.
  *
@@ -115,8 +119,12 @@ static unsigned ref_ipv4_csum(const uint8_t *h)
 /* wire-format.md §1, §4: where the headers of a packet are. */
 typedef struct {
     bool roce, grh, v4;
+    bool mf;      /* native GRH with the Marking Field masked (availability.md §2.4) */
     size_t cov, ip, udp, bth, eths_end, sth_len, payload, icrc, n;
 } layout;
+
+/* The engines' mask_mf switch as the reference sees it (set by the mf part). */
+static bool ref_mask_mf;
 
 static bool ref_layout(const uint8_t *b, size_t n, bool roce, size_t sth_len, layout *L)
 {
@@ -132,6 +140,7 @@ static bool ref_layout(const uint8_t *b, size_t n, bool roce, size_t sth_len, la
         L->icrc = n - 4;
     } else {
         L->grh = (b[1] & 3u) == 3u;
+        L->mf = L->grh && ref_mask_mf;
         L->bth = 8 + (L->grh ? 40 : 0);
         L->icrc = n - 6;
     }
@@ -166,6 +175,10 @@ static size_t ref_masked(const uint8_t *b, const layout *L, size_t end, uint8_t 
         out[base + v6 + 1] = out[base + v6 + 2] = out[base + v6 + 3] = 0xFF;
         out[base + v6 + 7] = 0xFF;
     }
+    if (L->mf) { /* availability.md §2.4: DGID bits 117:80 = GRH byte 25 bits 5:0, 26..29 */
+        out[base + 8 + 25] |= 0x3F;
+        memset(out + base + 8 + 26, 0xFF, 4);
+    }
     if (L->roce && L->v4) {
         out[base + L->ip + 1] = out[base + L->ip + 8] = 0xFF;
         out[base + L->ip + 10] = out[base + L->ip + 11] = 0xFF;
@@ -196,6 +209,8 @@ static bool ref_is_variant(const layout *L, size_t off, unsigned bit)
         if (off < 8)
             return true;
         size_t i = off - 8;
+        if (L->mf && ((i == 25 && bit < 6) || (i >= 26 && i <= 29)))
+            return true;
         return (i == 0 && bit < 4) || i == 1 || i == 2 || i == 3 || i == 7;
     }
     return off == 0 && bit >= 4;
@@ -689,6 +704,88 @@ static void test_flips(ibsec_rng *r)
                    "flip: some flips reach the tag check and fail it");
     }
     printf("sec: flip: %lu sealed packets flipped bit by bit\n", total_packets);
+}
+
+/* ======================================================================
+ * mf: the Marking Field mask (docs/availability.md §2.4)
+ * ====================================================================== */
+
+/* Set the plain packet's CRCs as a host of a mask_mf fabric has them. */
+static void plain_crcs_mf(pktbuf *plain, bool roce)
+{
+    layout L;
+    if (ref_layout(plain->b, plain->n, roce, 0, &L))
+        forge_crcs(plain, &L, IBSEC_MODE_NONE);
+}
+
+/* Flip each of the 38 Marking Field bits of a sealed native-GRH packet (VCRC
+ * redone, as a marking switch does) and open it; returns how many opened to
+ * the plain packet with the same bit flipped. */
+static int open_mf_flips(pair *pr, const pktbuf *plain, const pktbuf *sealed)
+{
+    int delivered = 0;
+    for (int b = 0; b < 38; b++) {
+        size_t off = 8 + 29 - (size_t)(b / 8); /* MF bit b: byte 29 holds bits 7:0 */
+        unsigned bit = (unsigned)(b % 8);
+        pktbuf f = *sealed, out, want = *plain;
+        f.b[off] ^= (uint8_t)(1u << bit);
+        put_le(f.b + f.n - 2, ref_crc16(f.b, f.n - 2), 2);
+        want.b[off] ^= (uint8_t)(1u << bit);
+        put_le(want.b + want.n - 2, ref_crc16(want.b, want.n - 2), 2);
+        ibsec_ctx saved = pr->rx.ctx[0];
+        if (do_open(&pr->rx, false, &f, &out, NULL) == IBSEC_R_OK && out.n == want.n &&
+            memcmp(out.b, want.b, want.n) == 0)
+            delivered++;
+        pr->rx.ctx[0] = saved; /* the next flip meets the same window */
+    }
+    return delivered;
+}
+
+static void test_mask_mf(ibsec_rng *r)
+{
+    static const enum ibsec_shape shapes[] = { IBSEC_SHAPE_IB_GLOBAL, IBSEC_SHAPE_IB_LOCAL,
+                                               IBSEC_SHAPE_ROCE_V6, IBSEC_SHAPE_ROCE_V4 };
+    unsigned long packets = 0;
+    for (int m = 0; m < N_MODES; m++)
+        for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
+            pair pr;
+            bool roce = shape_roce(shapes[s]);
+            uint64_t epsn = ibsec_rng_below(r, 1u << 30);
+            char what[160];
+            pair_init(&pr, r, all_modes[m], (m & 1) ? 32 : 16, 1 + (unsigned)(s & 1), epsn, 0);
+            pr.tx.mask_mf = pr.rx.mask_mf = ref_mask_mf = true;
+            for (int i = 0; i < 10; i++) {
+                pktbuf plain;
+                if (!check_true(&C, small_plain(r, shapes[s], (uint32_t)epsn, &plain), "mf: plain packet"))
+                    continue;
+                plain_crcs_mf(&plain, roce);
+                snprintf(what, sizeof what, "mf %s %s", ibsec_mode_name(all_modes[m]),
+                         ibsec_shape_name(shapes[s]));
+                round_trip(what, &pr, roce, &plain, epsn++);
+                packets++;
+                if (shapes[s] != IBSEC_SHAPE_IB_GLOBAL || i != 0)
+                    continue;
+                pktbuf sealed;
+                if (!check_true(&C, small_plain(r, shapes[s], (uint32_t)epsn, &plain), "mf: plain packet"))
+                    continue;
+                plain_crcs_mf(&plain, roce);
+                if (!check_reason("mf: seal", IBSEC_R_OK, do_seal(&pr.tx, roce, &plain, &sealed, NULL)))
+                    continue;
+                epsn++;
+                snprintf(what, sizeof what, "mf %s: every Marking Field flip delivered",
+                         ibsec_mode_name(all_modes[m]));
+                check_int(&C, what, 38, open_mf_flips(&pr, &plain, &sealed));
+                pr.rx.mask_mf = false;
+                snprintf(what, sizeof what, "mf %s: no Marking Field flip delivered with mask_mf off",
+                         ibsec_mode_name(all_modes[m]));
+                check_int(&C, what, 0, open_mf_flips(&pr, &plain, &sealed));
+                pr.rx.mask_mf = true;
+            }
+            ref_mask_mf = false;
+            pair_free(&pr);
+        }
+    printf("sec: mf: %lu packets sealed with mask_mf, cross-checked with OpenSSL and opened\n",
+           packets);
 }
 
 /* ======================================================================
@@ -1509,6 +1606,7 @@ int main(int argc, char **argv)
     ibsec_rng_seed(&r, SEED);
     test_round_trip(&r);
     test_flips(&r);
+    test_mask_mf(&r);
     test_epsn_reconstruct(&r);
     test_replay(&r);
     test_wrap(&r);
