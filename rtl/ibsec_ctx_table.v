@@ -1,0 +1,608 @@
+/*
+ * ibsec_ctx_table — the context table of one packet engine: configuration and live state
+ * of CTX_SLOTS contexts, context selection, the EPSN decision and commit of seal or open,
+ * the replay window and the alert (docs/wire-format.md §6, §9, §10; docs/registers.md).
+ *
+ * Function
+ *   Contexts live in flip-flops. Each holds its configuration (selector, match, mode, STH
+ *   code, direction bit, key index, alert threshold) and its live state: tx_next, rx_next,
+ *   the 64-entry replay bitmap, the consecutive authentication failure count, the sticky
+ *   alert flag and the alert count, exactly as struct ibsec_ctx in cmodel/ibsec.h.
+ *
+ *   lookup (combinational): the valid QP context whose QPN equals lk_destqp, else the valid
+ *   P_Key context whose 15-bit key equals lk_pkey & 0x7FFF (ibsec_ctx_lookup). Selectors are
+ *   unique among valid contexts (a duplicate write is refused), so the hit vector is one-hot
+ *   and its index is the OR of the indices that hit.
+ *
+ *   EPSN decision (combinational, ep_*): the model's ibsec_epsn_tx_check (OPEN = 0) or
+ *   ibsec_epsn_rx_check (OPEN = 1) on context ep_ctx. A seal decision that is ok commits
+ *   tx_next = E + 1 at the clock edge (ibsec_epsn_tx_commit). An open decision that is ok
+ *   enters the in-flight queue (context, E); the datapath reports the tag result of the
+ *   oldest entry with cm_valid / cm_pass, which then commits: pass -> ibsec_epsn_rx_commit
+ *   and failure count cleared; fail -> failure count + 1 and the alert rule of §10.
+ *
+ * In-flight hazards (OPEN = 1)
+ *   The model decides each packet after the previous ones have committed. Here up to
+ *   INFLIGHT packets may be decided and not yet committed. Let R0 be the committed rx_next
+ *   of the context and R_hi = max(R0, E_i + 1 over its in-flight E_i): whatever subset of
+ *   them passes, the reference rx_next the model would use lies in [R0, R_hi], and the
+ *   bitmap differs from the committed one only in the in-flight E_i. The reconstructed E
+ *   is non-decreasing in the reference, so when the reconstruction from R0 and from R_hi
+ *   agree (both negative, both >= 2^63, or the same E) every reference in between agrees
+ *   too. The decision is then independent of the in-flight outcomes unless
+ *   - E is left of the window for R_hi but not for R0 (too old only if some pass), or
+ *   - E equals an in-flight E_i (a replay only if that one passes);
+ *   in those cases, and when the reconstructions disagree, ep_wait = 1 and nothing
+ *   happens: the datapath retries. A packet whose E is above every in-flight EPSN of its
+ *   context and within 2^23 of R0 (in-order traffic) never waits.
+ *
+ * Latency / throughput
+ *   lookup, decision and commit answers are combinational; state changes at the next edge.
+ *   One decision and one commit per clock.
+ *
+ * Commands (cmd_*) come from ibsec_regs only while no packet is in flight: write (checked
+ *   as ibsec_ctx_set checks, cmd_err says why a write is refused), clear, clear alert.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Context table with EPSN check and commit
+ */
+module ibsec_ctx_table #(
+    // contexts (1 .. 256)
+    parameter CTX_SLOTS = 16,
+    // key slots (1 .. 32); a context write naming a key >= KEY_SLOTS is refused
+    parameter KEY_SLOTS = 4,
+    // 0: seal engine (tx_next), 1: open engine (replay window, alert)
+    parameter OPEN = 0,
+    // open: packets decided and not yet committed (1 .. 64)
+    parameter INFLIGHT = 8,
+    // width of a context index (derived; do not override)
+    parameter CTX_W = (CTX_SLOTS > 1) ? $clog2(CTX_SLOTS) : 1
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+
+    /*
+     * Lookup (combinational)
+     */
+    input  wire [23:0]          lk_destqp,
+    input  wire [15:0]          lk_pkey,
+    output reg                  lk_hit,
+    output reg  [CTX_W-1:0]     lk_ctx,
+    output wire [2:0]           lk_mode,
+    output wire [2:0]           lk_sth_code,
+    output wire                 lk_dir,
+    output wire [7:0]           lk_key,
+
+    /*
+     * EPSN decision; ep_hold forces a wait (a command is in progress)
+     */
+    input  wire                 ep_valid,
+    input  wire [CTX_W-1:0]     ep_ctx,
+    input  wire [23:0]          ep_psn,
+    input  wire                 ep_hold,
+    output reg  [5:0]           ep_reason,
+    output reg  [62:0]          ep_epsn,
+    output reg                  ep_wait,
+    output wire                 ep_full,
+
+    /*
+     * Open commit of the oldest in-flight packet
+     */
+    input  wire                 cm_valid,
+    input  wire                 cm_pass,
+    output reg                  cm_alert,
+    output wire [CTX_W-1:0]     cm_ctx,
+    output wire [62:0]          cm_epsn,
+    output wire                 inflight_any,
+
+    /*
+     * Commands (one cycle each, only while nothing is in flight)
+     */
+    input  wire                 cmd_valid,
+    input  wire [1:0]           cmd_op,        // CMD_WRITE, CMD_CLEAR, CMD_CLEAR_ALERT
+    input  wire [7:0]           cmd_idx,
+    input  wire                 cmd_sel,
+    input  wire [31:0]          cmd_match,
+    input  wire [2:0]           cmd_mode,
+    input  wire [2:0]           cmd_sth_code,
+    input  wire                 cmd_dir,
+    input  wire [7:0]           cmd_key,
+    input  wire [63:0]          cmd_tx_next,
+    input  wire [63:0]          cmd_rx_next,
+    input  wire [31:0]          cmd_thresh,
+    output reg  [3:0]           cmd_err,       // docs/registers.md §3.4, 0 = accepted
+
+    /*
+     * Read-back of one context (combinational; an invalid context reads as zeros)
+     */
+    input  wire [7:0]           rd_idx,
+    output wire                 rd_valid,
+    output wire                 rd_sel,
+    output wire [23:0]          rd_match,
+    output wire [2:0]           rd_mode,
+    output wire [2:0]           rd_sth_code,
+    output wire                 rd_dir,
+    output wire [7:0]           rd_key,
+    output wire [31:0]          rd_thresh,
+    output wire [63:0]          rd_tx_next,
+    output wire [63:0]          rd_rx_next,
+    output wire [63:0]          rd_bitmap,
+    output wire [31:0]          rd_fail,
+    output wire                 rd_alert,
+    output wire [31:0]          rd_alert_count,
+
+    /*
+     * Sticky alert flags, one per context
+     */
+    output wire [CTX_SLOTS-1:0] alert_flags
+);
+
+// ----------------------------------------------------------------------------
+// Constants and parameter checks
+// ----------------------------------------------------------------------------
+// command codes (docs/registers.md §3.6 CTX_CMD OP)
+localparam [1:0] CMD_WRITE       = 2'd1;
+localparam [1:0] CMD_CLEAR       = 2'd2;
+localparam [1:0] CMD_CLEAR_ALERT = 2'd3;
+
+// enum ibsec_reason (cmodel/ibsec.h)
+localparam [5:0] R_OK             = 6'd0;
+localparam [5:0] R_EPSN_EXHAUSTED = 6'd29;
+localparam [5:0] R_PSN_TOO_OLD    = 6'd30;
+localparam [5:0] R_REPLAY         = 6'd31;
+localparam [5:0] R_NONCE_REUSE    = 6'd33;
+
+// enum ibsec_mode: 0 none, 1 icrc-mac, 2..4 sth-*; 5.. invalid
+localparam [2:0] MODE_NONE     = 3'd0;
+localparam [2:0] MODE_STH_HDR  = 3'd2;
+localparam [2:0] MODE_COUNT    = 3'd5;
+// STH codes ibsec implements for the sth-* modes (wire-format.md §4)
+localparam [2:0] STH_CODE_96   = 3'd1;
+localparam [2:0] STH_CODE_128  = 3'd2;
+
+// cmd_err codes (docs/registers.md §3.4)
+localparam [3:0] ERR_NONE      = 4'd0;
+localparam [3:0] ERR_INDEX     = 4'd1;
+localparam [3:0] ERR_OP        = 4'd2;
+localparam [3:0] ERR_QPN       = 4'd3;
+localparam [3:0] ERR_PKEY      = 4'd4;
+localparam [3:0] ERR_MODE      = 4'd5;
+localparam [3:0] ERR_STH_NEED  = 4'd6;
+localparam [3:0] ERR_STH_EXTRA = 4'd7;
+localparam [3:0] ERR_EPSN      = 4'd8;
+localparam [3:0] ERR_KEY       = 4'd9;
+localparam [3:0] ERR_DUP       = 4'd10;
+
+// replay window entries (wire-format.md §6)
+localparam [64:0] WINDOW = 65'd64;
+// in-flight queue pointer width
+localparam QW = (INFLIGHT > 1) ? $clog2(INFLIGHT) : 1;
+// last queue index (pointers wrap after it)
+localparam integer  Q_LAST_I = INFLIGHT - 1;
+localparam [QW-1:0] Q_LAST = Q_LAST_I[QW-1:0];
+// OPEN as a one-bit flag
+localparam [0:0] IS_OPEN = (OPEN != 0) ? 1'b1 : 1'b0;
+
+generate
+    if (CTX_SLOTS < 1 || CTX_SLOTS > 256) begin : g_bad_ctx
+        initial begin
+            $error("Error: ibsec_ctx_table CTX_SLOTS must be 1..256 (instance %m)");
+            $finish;
+        end
+    end
+    if (KEY_SLOTS < 1 || KEY_SLOTS > 32) begin : g_bad_key
+        initial begin
+            $error("Error: ibsec_ctx_table KEY_SLOTS must be 1..32 (instance %m)");
+            $finish;
+        end
+    end
+    if (OPEN != 0 && OPEN != 1) begin : g_bad_open
+        initial begin
+            $error("Error: ibsec_ctx_table OPEN must be 0 or 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (INFLIGHT < 1 || INFLIGHT > 64) begin : g_bad_inflight
+        initial begin
+            $error("Error: ibsec_ctx_table INFLIGHT must be 1..64 (instance %m)");
+            $finish;
+        end
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------
+// Functions
+// ----------------------------------------------------------------------------
+// ibsec_epsn_reconstruct (wire-format.md §6): {negative, >= 2^63, E}. E is the value with
+// psn as its low 24 bits in [rref - 2^23, rref + 2^23); rref <= 2^63.
+function [65:0] epsn_reconstruct(input [63:0] rref, input [23:0] psn);
+    reg [23:0] delta;
+    reg [63:0] back;
+    reg [64:0] cand;
+    reg        neg;
+    begin
+        delta = psn - rref[23:0];
+        if (delta[23]) begin
+            // behind the reference: E = rref - (2^24 - delta)
+            back = {40'd0, ~delta} + 64'd1;
+            neg  = back > rref;
+            cand = {1'b0, rref} - {1'b0, back};
+        end else begin
+            neg  = 1'b0;
+            cand = {1'b0, rref} + {41'd0, delta};
+        end
+        epsn_reconstruct = {neg, !neg && cand[64:63] != 2'b00, cand[63:0]};
+    end
+endfunction
+
+// ----------------------------------------------------------------------------
+// Registers
+// ----------------------------------------------------------------------------
+reg [CTX_SLOTS-1:0]    valid_reg = {CTX_SLOTS{1'b0}}, valid_next;
+reg [CTX_SLOTS-1:0]    sel_reg, sel_next;
+reg [CTX_SLOTS*24-1:0] match_reg, match_next;
+reg [CTX_SLOTS*3-1:0]  mode_reg, mode_next;
+reg [CTX_SLOTS*3-1:0]  sth_reg, sth_next;
+reg [CTX_SLOTS-1:0]    dir_reg, dir_next;
+reg [CTX_SLOTS*8-1:0]  key_reg, key_next;
+reg [CTX_SLOTS*32-1:0] thresh_reg, thresh_next;
+reg [CTX_SLOTS*64-1:0] tx_next_reg, tx_next_next;
+reg [CTX_SLOTS*64-1:0] rx_next_reg, rx_next_next;
+reg [CTX_SLOTS*64-1:0] bitmap_reg, bitmap_next;
+reg [CTX_SLOTS*32-1:0] fail_reg, fail_next;
+reg [CTX_SLOTS-1:0]    alert_reg = {CTX_SLOTS{1'b0}}, alert_next;
+reg [CTX_SLOTS*32-1:0] alert_cnt_reg, alert_cnt_next;
+
+// in-flight queue (open): context and E of each decided, uncommitted packet
+reg [INFLIGHT-1:0]       q_vld_reg = {INFLIGHT{1'b0}}, q_vld_next;
+reg [INFLIGHT*CTX_W-1:0] q_ctx_reg, q_ctx_next;
+reg [INFLIGHT*63-1:0]    q_epsn_reg, q_epsn_next;
+reg [QW-1:0]             q_head_reg = {QW{1'b0}}, q_head_next;
+reg [QW-1:0]             q_tail_reg = {QW{1'b0}}, q_tail_next;
+
+// ----------------------------------------------------------------------------
+// Wires
+// ----------------------------------------------------------------------------
+wire [CTX_W-1:0] q_head_ctx  = q_ctx_reg[q_head_reg*CTX_W +: CTX_W];
+wire [62:0]      q_head_epsn = q_epsn_reg[q_head_reg*63 +: 63];
+
+assign ep_full      = q_vld_reg[q_tail_reg];
+assign inflight_any = |q_vld_reg;
+assign cm_ctx       = q_head_ctx;
+assign cm_epsn      = q_head_epsn;
+assign alert_flags  = alert_reg;
+
+// P_Key bit 15 (membership) is not part of the selector (wire-format.md §9)
+wire unused_pkey_membership = lk_pkey[15];
+
+// read-back, masked by the valid bit (the model zeroes a cleared context)
+wire rd_in_range = {24'd0, rd_idx} < CTX_SLOTS;
+wire [CTX_W-1:0] rd_i = rd_idx[CTX_W-1:0];
+assign rd_valid       = rd_in_range && valid_reg[rd_i];
+assign rd_sel         = rd_valid && sel_reg[rd_i];
+assign rd_match       = rd_valid ? match_reg[rd_i*24 +: 24] : 24'd0;
+assign rd_mode        = rd_valid ? mode_reg[rd_i*3 +: 3] : 3'd0;
+assign rd_sth_code    = rd_valid ? sth_reg[rd_i*3 +: 3] : 3'd0;
+assign rd_dir         = rd_valid && dir_reg[rd_i];
+assign rd_key         = rd_valid ? key_reg[rd_i*8 +: 8] : 8'd0;
+assign rd_thresh      = rd_valid ? thresh_reg[rd_i*32 +: 32] : 32'd0;
+assign rd_tx_next     = rd_valid ? tx_next_reg[rd_i*64 +: 64] : 64'd0;
+assign rd_rx_next     = rd_valid ? rx_next_reg[rd_i*64 +: 64] : 64'd0;
+assign rd_bitmap      = rd_valid ? bitmap_reg[rd_i*64 +: 64] : 64'd0;
+assign rd_fail        = rd_valid ? fail_reg[rd_i*32 +: 32] : 32'd0;
+assign rd_alert       = rd_valid && alert_reg[rd_i];
+assign rd_alert_count = rd_valid ? alert_cnt_reg[rd_i*32 +: 32] : 32'd0;
+
+// lookup results for the selected context
+assign lk_mode     = mode_reg[lk_ctx*3 +: 3];
+assign lk_sth_code = sth_reg[lk_ctx*3 +: 3];
+assign lk_dir      = dir_reg[lk_ctx];
+assign lk_key      = key_reg[lk_ctx*8 +: 8];
+
+// ----------------------------------------------------------------------------
+// Lookup: QP contexts first, then P_Key contexts (wire-format.md §9)
+// ----------------------------------------------------------------------------
+reg [CTX_SLOTS-1:0] hit_qp;
+reg [CTX_SLOTS-1:0] hit_pk;
+reg [CTX_W-1:0]     idx_qp;
+reg [CTX_W-1:0]     idx_pk;
+integer li;
+
+always @* begin
+    idx_qp = {CTX_W{1'b0}};
+    idx_pk = {CTX_W{1'b0}};
+    for (li = 0; li < CTX_SLOTS; li = li + 1) begin
+        hit_qp[li] = valid_reg[li] && !sel_reg[li] && match_reg[li*24 +: 24] == lk_destqp;
+        // P_Key bit 15 (membership) is not part of the selector
+        hit_pk[li] = valid_reg[li] && sel_reg[li] && match_reg[li*24 +: 24] == {9'd0, lk_pkey[14:0]};
+        if (hit_qp[li]) idx_qp = idx_qp | li[CTX_W-1:0];
+        if (hit_pk[li]) idx_pk = idx_pk | li[CTX_W-1:0];
+    end
+    lk_hit = |hit_qp || |hit_pk;
+    lk_ctx = |hit_qp ? idx_qp : idx_pk;
+end
+
+// ----------------------------------------------------------------------------
+// EPSN decision
+// ----------------------------------------------------------------------------
+reg [63:0] ep_ref0;        // tx_next (seal) or committed rx_next (open)
+reg [63:0] ep_refhi;       // open: rx_next if every in-flight packet of ep_ctx passed
+reg [63:0] ep_bitmap;
+reg        ep_inflight_eq; // E equals an in-flight EPSN of ep_ctx
+reg [65:0] rec0;
+reg [65:0] rechi;
+reg [64:0] ep_e;
+reg        ep_same;
+reg        ep_accept;      // a decision happens this cycle (ok or not)
+integer qi;
+
+always @* begin
+    ep_ref0   = IS_OPEN ? rx_next_reg[ep_ctx*64 +: 64] : tx_next_reg[ep_ctx*64 +: 64];
+    ep_bitmap = bitmap_reg[ep_ctx*64 +: 64];
+    ep_refhi  = ep_ref0;
+    for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
+        if (q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx
+            && {1'b0, q_epsn_reg[qi*63 +: 63]} + 64'd1 > ep_refhi) begin
+            ep_refhi = {1'b0, q_epsn_reg[qi*63 +: 63]} + 64'd1;
+        end
+    end
+    rec0  = epsn_reconstruct(ep_ref0, ep_psn);
+    rechi = epsn_reconstruct(ep_refhi, ep_psn);
+    ep_e  = {1'b0, rec0[63:0]};
+    ep_inflight_eq = 1'b0;
+    for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
+        if (q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx
+            && {2'b00, q_epsn_reg[qi*63 +: 63]} == ep_e) begin
+            ep_inflight_eq = 1'b1;
+        end
+    end
+    // both references give the same answer (see the header)
+    ep_same = (rec0[65] && rechi[65]) || (rec0[64] && rechi[64])
+              || (rec0[65:64] == 2'b00 && rechi[65:64] == 2'b00 && rec0[63:0] == rechi[63:0]);
+
+    ep_reason = R_OK;
+    ep_wait   = 1'b0;
+    if (!IS_OPEN) begin
+        // ibsec_epsn_tx_check
+        if (rec0[64]) begin
+            ep_reason = R_EPSN_EXHAUSTED;
+        end else if (rec0[65] || rec0[63:0] < ep_ref0) begin
+            ep_reason = R_NONCE_REUSE;
+        end
+    end else begin
+        // ibsec_epsn_rx_check, for every outcome of the in-flight packets
+        if (ep_full || !ep_same) begin
+            ep_wait = 1'b1;
+        end else if (rec0[64]) begin
+            ep_reason = R_EPSN_EXHAUSTED;
+        end else if (rec0[65] || ep_e + WINDOW < {1'b0, ep_ref0}) begin
+            ep_reason = R_PSN_TOO_OLD;
+        end else if (ep_e + WINDOW < {1'b0, ep_refhi} || ep_inflight_eq) begin
+            ep_wait = 1'b1;
+        end else if (ep_e < {1'b0, ep_ref0}
+                     && ep_bitmap[ep_ref0[5:0] - ep_e[5:0] - 6'd1]) begin
+            // rx_next - 1 - E is 0..63 here: its low 6 bits index the bitmap
+            ep_reason = R_REPLAY;
+        end
+    end
+    if (ep_hold) begin
+        ep_wait = 1'b1;
+    end
+    ep_epsn   = (ep_reason == R_OK && !ep_wait) ? ep_e[62:0] : 63'd0;
+    ep_accept = ep_valid && !ep_wait;
+end
+
+// ----------------------------------------------------------------------------
+// Open commit of the queue head: window update (ibsec_epsn_rx_commit) or failure
+// ----------------------------------------------------------------------------
+reg [63:0] cm_rx_next;
+reg [63:0] cm_bitmap;
+reg [31:0] cm_fail;
+reg [31:0] cm_thresh;
+reg [63:0] cm_shift;
+reg [63:0] up_rx_next;
+reg [63:0] up_bitmap;
+reg [31:0] up_fail;
+reg        up_alert;
+reg        cm_do;
+
+always @* begin
+    cm_do      = IS_OPEN && cm_valid && q_vld_reg[q_head_reg];
+    cm_rx_next = rx_next_reg[q_head_ctx*64 +: 64];
+    cm_bitmap  = bitmap_reg[q_head_ctx*64 +: 64];
+    cm_fail    = fail_reg[q_head_ctx*32 +: 32];
+    cm_thresh  = thresh_reg[q_head_ctx*32 +: 32];
+    cm_shift   = {1'b0, q_head_epsn} - cm_rx_next + 64'd1;
+    up_rx_next = cm_rx_next;
+    up_bitmap  = cm_bitmap;
+    up_fail    = cm_fail;
+    up_alert   = 1'b0;
+    cm_alert   = 1'b0;
+    if (cm_pass) begin
+        if ({1'b0, q_head_epsn} >= cm_rx_next) begin
+            // slide: the new top entry is bit 0
+            up_bitmap  = (cm_shift >= 64'd64) ? 64'd1 : ((cm_bitmap << cm_shift[5:0]) | 64'd1);
+            up_rx_next = {1'b0, q_head_epsn} + 64'd1;
+        end else begin
+            up_bitmap = cm_bitmap | (64'd1 << (cm_rx_next[5:0] - q_head_epsn[5:0] - 6'd1));
+        end
+        up_fail = 32'd0;
+    end else begin
+        // Lee & Kim §6.1: consecutive failures, saturating
+        if (cm_fail != 32'hFFFF_FFFF) begin
+            up_fail = cm_fail + 32'd1;
+        end
+        if (cm_thresh != 32'd0 && up_fail >= cm_thresh && !alert_reg[q_head_ctx]) begin
+            up_alert = 1'b1;
+            cm_alert = cm_do;
+        end
+    end
+end
+
+// ----------------------------------------------------------------------------
+// Command check (ibsec_ctx_set, ibsec_ctx_cfg_check, in their order)
+// ----------------------------------------------------------------------------
+reg dup_found;
+integer di;
+
+always @* begin
+    dup_found = 1'b0;
+    for (di = 0; di < CTX_SLOTS; di = di + 1) begin
+        if (di != {24'd0, cmd_idx} && valid_reg[di] && sel_reg[di] == cmd_sel
+            && {8'd0, match_reg[di*24 +: 24]} == cmd_match) begin
+            dup_found = 1'b1;
+        end
+    end
+    cmd_err = ERR_NONE;
+    if ({24'd0, cmd_idx} >= CTX_SLOTS) begin
+        cmd_err = ERR_INDEX;
+    end else if (cmd_op == 2'd0) begin
+        cmd_err = ERR_OP;
+    end else if (cmd_op == CMD_WRITE) begin
+        if (!cmd_sel && cmd_match > 32'h00FF_FFFF) begin
+            cmd_err = ERR_QPN;
+        end else if (cmd_sel && cmd_match > 32'h0000_7FFF) begin
+            cmd_err = ERR_PKEY;
+        end else if (cmd_mode >= MODE_COUNT) begin
+            cmd_err = ERR_MODE;
+        end else if (cmd_mode >= MODE_STH_HDR && cmd_sth_code != STH_CODE_96
+                     && cmd_sth_code != STH_CODE_128) begin
+            cmd_err = ERR_STH_NEED;
+        end else if (cmd_mode < MODE_STH_HDR && cmd_sth_code != 3'd0) begin
+            cmd_err = ERR_STH_EXTRA;
+        end else if (cmd_tx_next[63] || cmd_rx_next[63]) begin
+            cmd_err = ERR_EPSN;
+        end else if (cmd_mode != MODE_NONE && {24'd0, cmd_key} >= KEY_SLOTS) begin
+            cmd_err = ERR_KEY;
+        end else if (dup_found) begin
+            cmd_err = ERR_DUP;
+        end
+    end
+end
+
+// ----------------------------------------------------------------------------
+// Next state
+// ----------------------------------------------------------------------------
+wire [CTX_W-1:0] cmd_i = cmd_idx[CTX_W-1:0];
+
+always @* begin
+    valid_next     = valid_reg;
+    sel_next       = sel_reg;
+    match_next     = match_reg;
+    mode_next      = mode_reg;
+    sth_next       = sth_reg;
+    dir_next       = dir_reg;
+    key_next       = key_reg;
+    thresh_next    = thresh_reg;
+    tx_next_next   = tx_next_reg;
+    rx_next_next   = rx_next_reg;
+    bitmap_next    = bitmap_reg;
+    fail_next      = fail_reg;
+    alert_next     = alert_reg;
+    alert_cnt_next = alert_cnt_reg;
+    q_vld_next     = q_vld_reg;
+    q_ctx_next     = q_ctx_reg;
+    q_epsn_next    = q_epsn_reg;
+    q_head_next    = q_head_reg;
+    q_tail_next    = q_tail_reg;
+
+    // seal: ibsec_epsn_tx_commit as soon as the decision is ok
+    if (!IS_OPEN && ep_accept && ep_reason == R_OK) begin
+        tx_next_next[ep_ctx*64 +: 64] = ep_e[63:0] + 64'd1;
+    end
+
+    // open: an ok decision enters the queue
+    if (IS_OPEN && ep_accept && ep_reason == R_OK) begin
+        q_vld_next[q_tail_reg]                 = 1'b1;
+        q_ctx_next[q_tail_reg*CTX_W +: CTX_W]  = ep_ctx;
+        q_epsn_next[q_tail_reg*63 +: 63]       = ep_e[62:0];
+        q_tail_next = (q_tail_reg == Q_LAST) ? {QW{1'b0}} : q_tail_reg + 1'b1;
+    end
+
+    // open: commit of the head
+    if (cm_do) begin
+        q_vld_next[q_head_reg]            = 1'b0;
+        q_head_next = (q_head_reg == Q_LAST) ? {QW{1'b0}} : q_head_reg + 1'b1;
+        rx_next_next[q_head_ctx*64 +: 64] = up_rx_next;
+        bitmap_next[q_head_ctx*64 +: 64]  = up_bitmap;
+        fail_next[q_head_ctx*32 +: 32]    = up_fail;
+        if (up_alert) begin
+            alert_next[q_head_ctx]             = 1'b1;
+            alert_cnt_next[q_head_ctx*32 +: 32] = alert_cnt_reg[q_head_ctx*32 +: 32] + 32'd1;
+        end
+    end
+
+    // commands (no packet in flight while they run)
+    if (cmd_valid && cmd_err == ERR_NONE) begin
+        case (cmd_op)
+            CMD_WRITE: begin
+                valid_next[cmd_i]               = 1'b1;
+                sel_next[cmd_i]                 = cmd_sel;
+                match_next[cmd_i*24 +: 24]      = cmd_match[23:0];
+                mode_next[cmd_i*3 +: 3]         = cmd_mode;
+                sth_next[cmd_i*3 +: 3]          = cmd_sth_code;
+                dir_next[cmd_i]                 = cmd_dir;
+                key_next[cmd_i*8 +: 8]          = cmd_key;
+                thresh_next[cmd_i*32 +: 32]     = cmd_thresh;
+                tx_next_next[cmd_i*64 +: 64]    = cmd_tx_next;
+                rx_next_next[cmd_i*64 +: 64]    = cmd_rx_next;
+                // every EPSN below the configured rx_next counts as seen (wire-format.md §6)
+                bitmap_next[cmd_i*64 +: 64]     = {64{1'b1}};
+                fail_next[cmd_i*32 +: 32]       = 32'd0;
+                alert_next[cmd_i]               = 1'b0;
+                alert_cnt_next[cmd_i*32 +: 32]  = 32'd0;
+            end
+            CMD_CLEAR: begin
+                valid_next[cmd_i] = 1'b0;
+                alert_next[cmd_i] = 1'b0;
+            end
+            CMD_CLEAR_ALERT: begin
+                alert_next[cmd_i] = 1'b0;
+            end
+            default: begin
+            end
+        endcase
+    end
+end
+
+// ----------------------------------------------------------------------------
+// Register update: valid bits, alert flags and the queue are reset, the data is not
+// ----------------------------------------------------------------------------
+always @(posedge clk) begin
+    valid_reg     <= valid_next;
+    sel_reg       <= sel_next;
+    match_reg     <= match_next;
+    mode_reg      <= mode_next;
+    sth_reg       <= sth_next;
+    dir_reg       <= dir_next;
+    key_reg       <= key_next;
+    thresh_reg    <= thresh_next;
+    tx_next_reg   <= tx_next_next;
+    rx_next_reg   <= rx_next_next;
+    bitmap_reg    <= bitmap_next;
+    fail_reg      <= fail_next;
+    alert_reg     <= alert_next;
+    alert_cnt_reg <= alert_cnt_next;
+    q_vld_reg     <= q_vld_next;
+    q_ctx_reg     <= q_ctx_next;
+    q_epsn_reg    <= q_epsn_next;
+    q_head_reg    <= q_head_next;
+    q_tail_reg    <= q_tail_next;
+
+    if (rst) begin
+        valid_reg  <= {CTX_SLOTS{1'b0}};
+        alert_reg  <= {CTX_SLOTS{1'b0}};
+        q_vld_reg  <= {INFLIGHT{1'b0}};
+        q_head_reg <= {QW{1'b0}};
+        q_tail_reg <= {QW{1'b0}};
+    end
+end
+
+endmodule
+
+`resetall
