@@ -1,0 +1,83 @@
+# verif/engine/ — Verilator bench of the packet engine: verif/engine/tb_engine.v holds a
+# seal and an open instance of rtl/ibsec_engine.v (modules found in rtl/ by name), driven
+# by the C harness tb_engine.c (with tb_traffic.c, tb_regs.c; see their headers) against
+# the C model. One build per width. Targets:
+#   vtest-engine-L<n>          ENGINE_PACKETS plain packets per mode (make test)
+#   regress-long-engine-L<n>   ENGINE_LONG_PACKETS per mode, 5 modes (make regress-long)
+#   bench-engine               latency and throughput per width and mode (make bench);
+#                              CLOCK_MHZ (default 200) converts cycles to ns; also writes
+#                              $(BUILD)/bench/engine-L<n>.json (schema: verif/engine/README.md)
+#   engine-harness-selftest    the harness against a stand-in built from the model
+#                              (fake_dut.c), not the RTL: checks the harness itself
+# Knobs: SEED, ENGINE_PACKETS, ENGINE_LONG_PACKETS, CLOCK_MHZ, WAVES=1 (FST trace
+# engine.fst in the working directory; separate build folder).
+# The tables of the bench: ENGINE_KEY_SLOTS key slots and ENGINE_CTX_SLOTS contexts,
+# passed to both the RTL (-G) and the harness (-D).
+
+ENGINE_BUILD        := $(VERIF_BUILD)/engine
+ENGINE_PACKETS      ?= 2000
+ENGINE_LONG_PACKETS ?= 200000
+CLOCK_MHZ           ?= 200
+ENGINE_KEY_SLOTS    := 8
+ENGINE_CTX_SLOTS    := 16
+ENGINE_VARIANT      := $(if $(filter 1,$(WAVES)),-waves,)
+ENGINE_TARGETS      := $(addprefix vtest-engine-L,$(LANES_LIST))
+ENGINE_LONG_TARGETS := $(addprefix regress-long-engine-L,$(LANES_LIST))
+ENGINE_HDRS         := $(wildcard verif/engine/*.h)
+ENGINE_OBJS         := $(ENGINE_BUILD)/tb_engine.o $(ENGINE_BUILD)/tb_regs.o $(ENGINE_BUILD)/tb_traffic.o
+ENGINE_DEFS         := -DTB_KEY_SLOTS=$(ENGINE_KEY_SLOTS) -DTB_CTX_SLOTS=$(ENGINE_CTX_SLOTS)
+# Verilator finds every module below tb_engine in rtl/ (one module per file, named after it)
+ENGINE_RTL_DEPS     := $(wildcard rtl/*.v rtl/*.vh) verif/engine/tb_engine.v
+# The crypto core is large flattened C++; -O1 for the per-cycle code and -O0 for the
+# once-only settle code keep the C++ compile from dominating (as in the AES bench).
+ENGINE_VFLAGS       := -GLANES=$$L -GKEY_SLOTS=$(ENGINE_KEY_SLOTS) -GCTX_SLOTS=$(ENGINE_CTX_SLOTS) \
+                       --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0
+
+.PHONY: $(ENGINE_TARGETS) $(ENGINE_LONG_TARGETS) bench-engine engine-harness-selftest
+
+$(ENGINE_BUILD)/%.o: verif/engine/%.c $(ENGINE_HDRS) $(wildcard verif/common/*.h) $(CM_HDRS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_IBSEC) $(ENGINE_DEFS) -Icmodel -Iverif/common -Iverif/engine -c $< -o $@
+
+$(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb: $(ENGINE_RTL_DEPS) verif/engine/shim.cpp $(ENGINE_HDRS) \
+                                        verif/common/vshim.h verif/engine/engine.mk \
+                                        $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
+	L=$*; scripts/verilate.sh $(@D) tb_engine "$(ENGINE_VFLAGS)" verif/engine/tb_engine.v \
+	  verif/engine/shim.cpp "$(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+
+$(ENGINE_TARGETS): vtest-engine-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
+	$< --seed $(SEED) --packets $(ENGINE_PACKETS) --quiet
+
+$(ENGINE_LONG_TARGETS): regress-long-engine-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
+	$< --seed $(SEED) --packets $(ENGINE_LONG_PACKETS) --quiet
+
+bench-engine: $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
+	@mkdir -p $(BUILD)/bench
+	@for l in $(LANES_LIST); do \
+	  $(ENGINE_BUILD)/L$$l$(ENGINE_VARIANT)/Vtb --seed $(SEED) --bench --clock $(CLOCK_MHZ) \
+	    --json $(BUILD)/bench/engine-L$$l.json || exit 1; done
+
+# the harness against the model-built stand-in (no RTL): the faithful stand-in must pass,
+# the broken one (-DFAKE_BUG) must be caught
+$(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb-bug: verif/engine/fake_dut.c $(ENGINE_HDRS) \
+                                    $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS_IBSEC) $(ENGINE_DEFS) $(if $(filter %-bug,$@),-DFAKE_BUG) -Icmodel -Iverif/common \
+	  -Iverif/engine $< $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO) -o $@
+
+engine-harness-selftest: $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb-bug
+	@set -o pipefail; $(ENGINE_BUILD)/selftest/tb --seed $(SEED) --packets 400 --quiet | tail -n 1
+	@if $(ENGINE_BUILD)/selftest/tb-bug --seed $(SEED) --packets 100 --quiet >$(ENGINE_BUILD)/selftest/bug.log; then \
+	  echo "engine-harness-selftest: the harness passed a broken stand-in"; echo "0 passed, 1 failed"; exit 1; \
+	else echo "engine-harness-selftest: broken stand-in caught: $$(grep -c MISMATCH $(ENGINE_BUILD)/selftest/bug.log) byte mismatches, $$(grep -c 'FAIL engine' $(ENGINE_BUILD)/selftest/bug.log) other failures shown"; fi
+
+.SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
+
+# The engine's RTL lands with rtl/ibsec_engine.v; until then the bench has nothing to run.
+TEST_TARGETS         += engine-harness-selftest
+
+ifneq ($(wildcard rtl/ibsec_engine.v),)
+TEST_TARGETS         += $(ENGINE_TARGETS)
+REGRESS_LONG_TARGETS += $(ENGINE_LONG_TARGETS)
+BENCH_TARGETS        += bench-engine
+endif

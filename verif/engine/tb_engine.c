@@ -1,0 +1,1034 @@
+/*
+ * tb_engine.c — C harness of the packet-engine bench: rtl/ibsec_engine.v, a seal instance
+ * (endpoint A) and an open instance (endpoint B, A's peer) in verif/engine/tb_engine.v,
+ * against the C reference model (cmodel/ibsec.h).
+ *
+ * Random run (default, --packets N per mode):
+ *   - configuration: endpoint A of tb_traffic.h (every secured mode x STH size on AES-128
+ *     and AES-256 keys, two mode-none contexts, QP and P_Key selectors, EPSNs that wrap
+ *     the 24-bit PSN, random ALLOW_PLAIN and MASK_MF); the seal instance is written with
+ *     A, the open instance with ibsec_engine_make_peer(A), both through the register bus;
+ *   - traffic: plain packets from the model's generator, the five modes in turn (mode
+ *     none: a mode-none context or no context), random shape, every opcode, payload
+ *     lengths of tb_gen_length_mix(); the seal instance gets the plain packets and, among
+ *     them, bad inputs (nonce reuse, truncated, extended, over-long, unknown opcode,
+ *     security bits set, wrong length fields); the open instance gets the packets the
+ *     generator's endpoint A sealed and, among them, tampered copies (a bit flipped
+ *     anywhere), forgeries (a bit flipped, CRCs recomputed), bad MACs (in bursts that
+ *     raise alerts), replays, downgrades to mode none, truncated, extended, over-long,
+ *     unknown-opcode, reserved-security-bit and wrong-length frames;
+ *   - random idle on the inputs and random back-pressure on the outputs, in phases;
+ *   - key replacement and key clearing during traffic on either instance; the model
+ *     applies the change at the packet boundary the engine reports (CMD_DECIDED,
+ *     docs/registers.md §2);
+ *   - resets of one instance in the middle of a packet: what was in flight is lost, both
+ *     the instance and its model start again from the configuration, traffic goes on.
+ *   Checks, for every packet in input order: the status entry (reason, context, mode,
+ *   EPSN, alert) equals the model's verdict (ibsec_seal on A, ibsec_open on B); every
+ *   delivered packet equals the model's output byte for byte with the link in tuser;
+ *   every packet the RTL sealed is opened by a model peer and gives back the plain packet;
+ *   at the end the per-reason counters and every context's live state (EPSNs, replay
+ *   window, failures, alert) read through the register bus equal the model's.
+ *
+ * Benchmark (--bench, CLOCK MHz with --clock): per mode, for payloads of 64, 256, 1024
+ * and 4096 bytes (RC SEND Only, native without GRH), seal and open:
+ *   latency: one packet into an idle engine; FF = cycles from the first input beat to the
+ *            first output beat, LL = from the last input beat to the last output beat
+ *            (each transfer counted at the clock edge that takes it);
+ *   throughput: back-to-back packets, no idle, no back-pressure; input bytes taken per
+ *            clock over the steady state, as a percentage of 16 x LANES, and beats per
+ *            clock (the fraction of clocks with an input transfer).
+ *   Printed as a table and written as JSON (--json FILE; schema in verif/engine/README.md).
+ *
+ * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--bench]
+ *            [--clock MHZ] [--json FILE] [--quiet]
+ * Last line: "engine-L<n>: N passed, N failed" (bench: figures only).
+ */
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "crc.h"
+#include "ibsec.h"
+#include "tb_engine.h"
+#include "tb_regs.h"
+#include "tb_traffic.h"
+#include "tb_util.h"
+
+#define MAX_WORDS    (4 * 12)       /* tdata words at LANES = 12 */
+#define KEEP_WORDS   6              /* tkeep words at LANES = 12 */
+#define STALL_CYCLES 200000ul       /* nothing moved for this long while work is pending */
+#define PHASE_PKTS   64u            /* packets per idle / back-pressure phase */
+#define TOPUP        4u             /* frames queued ahead per instance */
+#define MAX_CHANGES  64u
+#define RESET_CYCLES 3u
+
+/* ---- frames in flight ------------------------------------------------------------ */
+
+struct pkt {
+    struct pkt *next;
+    enum tb_kind kind;
+    int      link;
+    int      mode_aim;
+    size_t   len;
+    uint8_t *bytes;
+    /* evaluated by the model: expected output */
+    int      reason;
+    size_t   out_len;
+    uint8_t *out;
+    size_t   ref_len;             /* seal: the plain packet the peer must restore */
+    uint8_t *ref;
+    unsigned long index;          /* packet number since the instance's reset */
+    unsigned long t_first_in, t_last_in, t_first_out, t_last_out;
+    struct dut_status st;
+};
+
+struct fifo {
+    struct pkt *head, *tail;
+    unsigned long n;
+};
+
+static void fifo_push(struct fifo *f, struct pkt *p)
+{
+    p->next = NULL;
+    if (f->tail)
+        f->tail->next = p;
+    else
+        f->head = p;
+    f->tail = p;
+    f->n++;
+}
+
+static struct pkt *fifo_pop(struct fifo *f)
+{
+    struct pkt *p = f->head;
+    if (!p)
+        return NULL;
+    f->head = p->next;
+    if (!f->head)
+        f->tail = NULL;
+    f->n--;
+    return p;
+}
+
+static void *xmalloc(size_t n)
+{
+    void *p = malloc(n ? n : 1);
+    if (!p) {
+        fprintf(stderr, "tb_engine: out of memory\n");
+        exit(1);
+    }
+    return p;
+}
+
+static void pkt_free(struct pkt *p)
+{
+    if (!p)
+        return;
+    free(p->bytes);
+    free(p->out);
+    free(p->ref);
+    free(p);
+}
+
+static void fifo_drain(struct fifo *f, unsigned long *count)
+{
+    struct pkt *p;
+    while ((p = fifo_pop(f)) != NULL) {
+        if (count)
+            (*count)++;
+        pkt_free(p);
+    }
+}
+
+static struct pkt *pkt_new(const struct tb_gen_frame *f)
+{
+    struct pkt *p = xmalloc(sizeof *p);
+    memset(p, 0, sizeof *p);
+    p->kind = f->kind;
+    p->link = f->link;
+    p->mode_aim = f->mode;
+    p->len = f->len;
+    p->bytes = xmalloc(f->len);
+    memcpy(p->bytes, f->bytes, f->len);
+    return p;
+}
+
+/* ---- a change of the tables, applied to the model at a packet boundary -------------- */
+
+struct change {
+    unsigned slot;
+    bool     install;           /* false: clear */
+    size_t   key_len;
+    uint8_t  key[32], salt[IBSEC_SALT_LEN];
+    struct tb_cmd_result res;   /* boundary: CMD_DECIDED once res.done */
+    bool     model_done, peer_done;
+};
+
+/* ---- one instance -------------------------------------------------------------------- */
+
+struct port {
+    int           inst;
+    const char   *name;            /* "seal" / "open" */
+    enum ibsec_op op;
+    struct tb_regs regs;
+    struct tb_config cfg;          /* what software last configured (A's view) */
+    ibsec_engine  model;           /* A (seal) or B (open) */
+    ibsec_engine  peer;            /* seal: B, opening what the RTL sealed */
+    bool          have_model;
+    /* input */
+    struct fifo   pending;         /* not yet started */
+    struct pkt   *cur;             /* being sent */
+    size_t        cur_off;
+    int           valid_held;      /* tvalid was up without a transfer */
+    unsigned      idle_pct, bp_pct;
+    bool          held;            /* input held (configuration in progress) */
+    bool          in_reset;        /* its reset is asserted */
+    int           out_ready;       /* m_axis_tready driven this cycle */
+    /* output and status */
+    struct fifo   inflight;        /* first beat taken, no status yet */
+    struct fifo   decided;         /* status seen, model not yet run */
+    struct fifo   expect;          /* model's outputs not yet matched */
+    struct fifo   got;             /* RTL outputs not yet matched */
+    uint8_t       obuf[TB_MAX_FRAME + 16 * 12];
+    size_t        olen;
+    int           ouser;
+    unsigned long t_first_out;
+    unsigned long n_status;        /* statuses since reset: the next packet's number */
+    struct change changes[MAX_CHANGES];
+    unsigned      n_changes;
+    /* tallies */
+    unsigned long by_reason[IBSEC_R_COUNT];
+    unsigned long by_kind[TB_K_COUNT], by_kind_ok[TB_K_COUNT];
+    unsigned long by_mode[IBSEC_MODE_COUNT], by_mode_ok[IBSEC_MODE_COUNT];
+    unsigned long frames_in, beats_in, bytes_in, delivered, lost;
+    unsigned long last_activity;
+};
+
+/* ---- the bench --------------------------------------------------------------------- */
+
+static struct {
+    unsigned       lanes, bpb;        /* LANES, bytes per beat */
+    unsigned long  cycle;
+    tb_result      res;
+    tb_rng         rng;               /* bench decisions (idle, back-pressure, events) */
+    struct port    port[DUT_COUNT];
+    bool           quiet;
+} B;
+
+static void note(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static void note(const char *fmt, ...)
+{
+    va_list ap;
+    if (B.quiet)
+        return;
+    va_start(ap, fmt);
+    vprintf(fmt, ap);
+    va_end(ap);
+}
+
+/* Build the port's models from its configuration (after a reset or at the start). */
+static int port_load_models(struct port *P)
+{
+    if (P->have_model) {
+        ibsec_engine_free(&P->model);
+        if (P->inst == DUT_SEAL)
+            ibsec_engine_free(&P->peer);
+    }
+    if (tb_config_load(&P->cfg, &P->model, P->inst == DUT_OPEN) != 0)
+        return -1;
+    if (P->inst == DUT_SEAL && tb_config_load(&P->cfg, &P->peer, true) != 0)
+        return -1;
+    P->have_model = true;
+    return 0;
+}
+
+/* Keep the configuration of the port in step with a key change (for re-configuration). */
+static void cfg_apply_change(struct tb_config *cfg, const struct change *c)
+{
+    if (c->install)
+        ibsec_key_set(&cfg->a, c->slot, c->key, c->key_len, c->salt);
+    else
+        ibsec_key_clear(&cfg->a, c->slot);
+}
+
+static void engine_apply_change(ibsec_engine *e, const struct change *c)
+{
+    if (c->install)
+        ibsec_key_set(e, c->slot, c->key, c->key_len, c->salt);
+    else
+        ibsec_key_clear(e, c->slot);
+}
+
+static uint64_t result_decided(const struct tb_cmd_result *r)
+{
+    return (uint64_t)r->decided[1] << 32 | r->decided[0];
+}
+
+/* ---- model side: status and output checks ------------------------------------------- */
+
+/* Apply the changes whose boundary is at or before packet `index` to the model (or
+ * peer); false if a change in progress has no known boundary yet. */
+static bool apply_changes(struct port *P, unsigned long index, bool peer)
+{
+    for (unsigned i = 0; i < P->n_changes; i++) {
+        struct change *c = &P->changes[i];
+        bool *done = peer ? &c->peer_done : &c->model_done;
+        if (*done)
+            continue;
+        if (!c->res.done)
+            return false;
+        if (result_decided(&c->res) > index)
+            continue;
+        engine_apply_change(peer ? &P->peer : &P->model, c);
+        *done = true;
+    }
+    return true;
+}
+
+/* Forget changes both the model and the peer have applied. */
+static void retire_changes(struct port *P)
+{
+    unsigned n = 0;
+    for (unsigned i = 0; i < P->n_changes; i++) {
+        struct change *c = &P->changes[i];
+        if (c->model_done && (c->peer_done || P->inst == DUT_OPEN))
+            continue;
+        P->changes[n++] = *c;
+    }
+    P->n_changes = n;
+}
+
+static void check_status(struct port *P, const struct pkt *p, const ibsec_verdict *v)
+{
+    const struct dut_status *s = &p->st;
+    bool hit = v->ctx >= 0;
+    bool ok = s->reason == (unsigned)v->reason && s->ctx_hit == hit &&
+              (!hit || s->ctx == (unsigned)v->ctx) && s->mode == (unsigned)v->mode &&
+              s->epsn == v->epsn && s->alert == (int)v->alert_raised;
+    if (ok) {
+        tb_pass(&B.res);
+        return;
+    }
+    tb_fail(&B.res,
+            "%s packet %lu (%s, %s, %zu bytes): status reason %s ctx %s%u mode %s epsn 0x%llx alert %d; "
+            "model reason %s ctx %d mode %s epsn 0x%llx alert %d",
+            P->name, p->index, tb_kind_name(p->kind), p->link ? "rocev2" : "native", p->len,
+            ibsec_reason_name((enum ibsec_reason)s->reason), s->ctx_hit ? "" : "-", s->ctx,
+            ibsec_mode_name((enum ibsec_mode)s->mode), (unsigned long long)s->epsn, s->alert,
+            ibsec_reason_name(v->reason), v->ctx, ibsec_mode_name(v->mode),
+            (unsigned long long)v->epsn, (int)v->alert_raised);
+}
+
+/* The plain packet a peer must restore from a sealed one: the input without Ethernet
+ * padding, with its CRCs computed. */
+static void plain_reference(const struct port *P, struct pkt *p)
+{
+    struct ibsec_pkt k;
+    p->ref = xmalloc(p->len);
+    memcpy(p->ref, p->bytes, p->len);
+    p->ref_len = p->len;
+    if (ibsec_frame_parse(p->ref, p->len, (enum ibsec_link)p->link, 0, &k) == IBSEC_PKT_OK) {
+        k.mask_mf = P->model.mask_mf;
+        ibsec_pkt_put_crcs(p->ref, &k);
+        p->ref_len = k.end;
+    }
+}
+
+/* Run the model on the oldest decided packets, as far as every change's boundary is
+ * known. */
+static void evaluate(struct port *P)
+{
+    static uint8_t out[TB_MAX_FRAME];
+    struct pkt *p;
+    while ((p = P->decided.head) != NULL) {
+        if (p == P->cur) /* still being sent (a status that came too early) */
+            return;
+        if (!apply_changes(P, p->index, false))
+            return;
+        fifo_pop(&P->decided);
+        ibsec_verdict v;
+        size_t n = 0;
+        if (P->inst == DUT_SEAL)
+            ibsec_seal(&P->model, (enum ibsec_link)p->link, p->bytes, p->len, out, sizeof out, &n, &v);
+        else
+            ibsec_open(&P->model, (enum ibsec_link)p->link, p->bytes, p->len, out, sizeof out, &n, &v);
+        check_status(P, p, &v);
+        P->by_reason[v.reason]++;
+        P->by_kind[p->kind]++;
+        P->by_mode[v.mode]++;
+        p->reason = v.reason;
+        if (v.reason != IBSEC_R_OK) {
+            pkt_free(p);
+            continue;
+        }
+        P->by_kind_ok[p->kind]++;
+        P->by_mode_ok[v.mode]++;
+        p->out = xmalloc(n);
+        memcpy(p->out, out, n);
+        p->out_len = n;
+        if (P->inst == DUT_SEAL)
+            plain_reference(P, p);
+        fifo_push(&P->expect, p);
+    }
+    retire_changes(P);
+}
+
+/* The model peer opens what the RTL sealed: it must give back the plain packet. */
+static void peer_open(struct port *P, const struct pkt *e, const uint8_t *got, size_t n)
+{
+    static uint8_t out[TB_MAX_FRAME];
+    ibsec_verdict v;
+    size_t len = 0;
+    apply_changes(P, e->index, true);
+    ibsec_open(&P->peer, (enum ibsec_link)e->link, got, n, out, sizeof out, &len, &v);
+    if (v.reason != IBSEC_R_OK) {
+        tb_fail(&B.res, "seal packet %lu: the model peer refuses the RTL's sealed packet: %s",
+                e->index, ibsec_reason_name(v.reason));
+        return;
+    }
+    char what[96];
+    snprintf(what, sizeof what, "seal packet %lu opened by the model peer", e->index);
+    if (len != e->ref_len)
+        tb_fail(&B.res, "%s: %zu bytes, the plain packet %zu", what, len, e->ref_len);
+    else
+        tb_check_bytes(&B.res, what, e->ref, out, len);
+}
+
+/* Pair the RTL's outputs with the model's, in order. */
+static void match_outputs(struct port *P)
+{
+    while (P->expect.head && P->got.head) {
+        struct pkt *e = fifo_pop(&P->expect), *g = fifo_pop(&P->got);
+        char what[96];
+        snprintf(what, sizeof what, "%s packet %lu (%s) output", P->name, e->index, tb_kind_name(e->kind));
+        if (g->len != e->out_len || g->link != e->link) {
+            tb_fail(&B.res, "%s: %zu bytes on link %d, model %zu bytes on link %d", what, g->len,
+                    g->link, e->out_len, e->link);
+        } else if (tb_check_bytes(&B.res, what, e->out, g->bytes, g->len)) {
+            if (P->inst == DUT_SEAL)
+                peer_open(P, e, g->bytes, g->len);
+        }
+        P->delivered++;
+        pkt_free(e);
+        pkt_free(g);
+    }
+}
+
+/* ---- RTL side: one clock ------------------------------------------------------------ */
+
+static void drive_input(struct port *P)
+{
+    uint32_t data[MAX_WORDS], keep[KEEP_WORDS];
+    memset(data, 0, sizeof data);
+    memset(keep, 0, sizeof keep);
+    if (!P->cur && !P->held && P->pending.head) {
+        P->cur = fifo_pop(&P->pending);
+        P->cur_off = 0;
+    }
+    int valid = P->cur != NULL && (P->valid_held || !tb_chance(&B.rng, P->idle_pct));
+    int last = 0;
+    if (valid) {
+        size_t n = P->cur->len - P->cur_off;
+        if (n > B.bpb)
+            n = B.bpb;
+        last = P->cur_off + n == P->cur->len;
+        uint8_t beat[16 * 12];
+        memset(beat, 0, sizeof beat);
+        memcpy(beat, P->cur->bytes + P->cur_off, n);
+        tb_pack_axis(data, 4 * B.lanes, beat, B.bpb);
+        for (size_t j = 0; j < n; j++)
+            keep[j / 32] |= 1u << (j % 32);
+    }
+    P->valid_held = valid;
+    dut_set_in(P->inst, valid, data, keep, last, valid ? P->cur->link : 0);
+}
+
+static void sample_input(struct port *P, unsigned long cycle)
+{
+    if (!P->valid_held || !dut_in_ready(P->inst))
+        return;
+    struct pkt *p = P->cur;
+    size_t n = p->len - P->cur_off;
+    if (n > B.bpb)
+        n = B.bpb;
+    if (P->cur_off == 0) {
+        p->t_first_in = cycle;
+        fifo_push(&P->inflight, p);
+        P->frames_in++;
+    }
+    P->cur_off += n;
+    P->beats_in++;
+    P->bytes_in += n;
+    P->valid_held = 0;
+    P->last_activity = cycle;
+    if (P->cur_off == p->len) {
+        p->t_last_in = cycle;
+        P->cur = NULL;
+    }
+}
+
+static void sample_output(struct port *P, unsigned long cycle)
+{
+    uint32_t data[MAX_WORDS], keep[KEEP_WORDS];
+    int last = 0, user = 0;
+    if (!P->out_ready || !dut_out(P->inst, data, keep, &last, &user))
+        return;
+    P->last_activity = cycle;
+    uint8_t beat[16 * 12];
+    tb_unpack_axis(beat, B.bpb, data);
+    /* tkeep: a prefix mask, all ones but on the last beat */
+    unsigned nk = 0;
+    while (nk < B.bpb && (keep[nk / 32] >> (nk % 32) & 1u))
+        nk++;
+    for (unsigned j = nk; j < B.bpb; j++)
+        if (keep[j / 32] >> (j % 32) & 1u) {
+            tb_fail(&B.res, "%s output: tkeep is not a prefix mask", P->name);
+            break;
+        }
+    if (!last && nk != B.bpb)
+        tb_fail(&B.res, "%s output: a beat before tlast has tkeep of %u bytes", P->name, nk);
+    if (P->olen == 0) {
+        P->t_first_out = cycle;
+        P->ouser = user;
+    } else if (user != P->ouser) {
+        tb_fail(&B.res, "%s output: tuser changes inside a packet", P->name);
+    }
+    if (P->olen + nk > sizeof P->obuf - B.bpb) {
+        tb_fail(&B.res, "%s output: a packet longer than %zu bytes", P->name, sizeof P->obuf);
+        P->olen = 0;
+        return;
+    }
+    memcpy(P->obuf + P->olen, beat, nk);
+    P->olen += nk;
+    if (!last)
+        return;
+    struct tb_gen_frame tmp;
+    tmp.kind = TB_K_NORMAL;
+    tmp.link = P->ouser;
+    tmp.mode = 0;
+    tmp.len = P->olen;
+    memcpy(tmp.bytes, P->obuf, P->olen);
+    struct pkt *g = pkt_new(&tmp);
+    g->t_first_out = P->t_first_out;
+    g->t_last_out = cycle;
+    fifo_push(&P->got, g);
+    P->olen = 0;
+}
+
+static void sample_status(struct port *P, unsigned long cycle)
+{
+    struct dut_status s;
+    if (!dut_status(P->inst, &s))
+        return;
+    P->last_activity = cycle;
+    struct pkt *p = fifo_pop(&P->inflight);
+    if (!p) {
+        tb_fail(&B.res, "%s: a status entry (reason %s) for no packet in the engine", P->name,
+                ibsec_reason_name((enum ibsec_reason)s.reason));
+        return;
+    }
+    if (p == P->cur)
+        tb_fail(&B.res, "%s packet %lu: status before its last beat was taken", P->name, P->n_status);
+    p->index = P->n_status++;
+    p->st = s;
+    fifo_push(&P->decided, p);
+}
+
+static const uint32_t zero_words[MAX_WORDS];
+
+static void bench_cycle(void)
+{
+    for (int i = 0; i < DUT_COUNT; i++) {
+        struct port *P = &B.port[i];
+        if (P->in_reset) {
+            /* the instance sees only its reset: inputs idle, no register request */
+            dut_set_in(i, 0, zero_words, zero_words, 0, 0);
+            dut_set_out_ready(i, 0);
+            dut_set_reg(i, 0, 0, 0, 0);
+            continue;
+        }
+        drive_input(P);
+        P->out_ready = !tb_chance(&B.rng, P->bp_pct);
+        dut_set_out_ready(i, P->out_ready);
+        tb_regs_drive(&P->regs);
+    }
+    dut_eval();
+    for (int i = 0; i < DUT_COUNT; i++) {
+        struct port *P = &B.port[i];
+        if (P->in_reset)
+            continue;
+        sample_input(P, B.cycle);
+        sample_output(P, B.cycle);
+        sample_status(P, B.cycle);
+        tb_regs_sample(&P->regs);
+    }
+    dut_tick();
+    B.cycle++;
+    for (int i = 0; i < DUT_COUNT; i++) {
+        evaluate(&B.port[i]);
+        match_outputs(&B.port[i]);
+    }
+}
+
+/* Clock until both register agents are idle (configuration, read-back). */
+static int run_regs(unsigned long limit)
+{
+    unsigned long start = B.cycle;
+    while (!tb_regs_idle(&B.port[0].regs) || !tb_regs_idle(&B.port[1].regs)) {
+        bench_cycle();
+        if (B.cycle - start > limit) {
+            tb_fail(&B.res, "register bus: no acknowledge within %lu cycles", limit);
+            return -1;
+        }
+    }
+    return 0;
+}
+
+static bool port_busy(const struct port *P)
+{
+    return P->cur || P->pending.head || P->inflight.head || P->decided.head || P->expect.head ||
+           P->got.head || P->olen || !tb_regs_idle(&P->regs);
+}
+
+/* ---- configuration, resets, key changes ----------------------------------------------- */
+
+static struct tb_cmd_result cfg_res[DUT_COUNT];
+
+/* Write the port's configuration into its instance (the peer's view for open) and check
+ * that the register block accepted every command. */
+static void port_configure(struct port *P)
+{
+    if (P->inst == DUT_SEAL) {
+        tb_regs_load_engine(&P->regs, &P->cfg.a, &cfg_res[P->inst]);
+    } else {
+        ibsec_engine b;
+        if (tb_config_load(&P->cfg, &b, true) != 0) {
+            fprintf(stderr, "tb_engine: cannot build the peer configuration\n");
+            exit(1);
+        }
+        tb_regs_load_engine(&P->regs, &b, &cfg_res[P->inst]);
+        ibsec_engine_free(&b);
+    }
+    P->held = true;
+}
+
+static void port_configured(struct port *P)
+{
+    if (!P->held || !tb_regs_idle(&P->regs))
+        return;
+    P->held = false;
+    tb_check_u64(&B.res, "STATUS after the configuration (ERR must be 0)", 0,
+                 cfg_res[P->inst].status & (REG_STATUS_ERR | 0xF00u));
+}
+
+/* Every key change of the port has its boundary (none is still in progress). */
+static bool changes_settled(const struct port *P)
+{
+    for (unsigned i = 0; i < P->n_changes; i++)
+        if (!P->changes[i].res.done)
+            return false;
+    return true;
+}
+
+/* Reset one instance in the middle of a packet; everything in flight is lost. */
+static void port_reset(struct port *P)
+{
+    note("%s: reset at cycle %lu, in the middle of a packet (byte %zu of %zu)\n", P->name, B.cycle,
+         P->cur_off, P->cur ? P->cur->len : 0);
+    /* the packet being sent is cut short; it is in the inflight queue already */
+    P->cur = NULL;
+    P->valid_held = 0;
+    P->held = true;
+    P->in_reset = true;
+    dut_set_rst(0, P->inst == DUT_SEAL, P->inst == DUT_OPEN);
+    for (unsigned i = 0; i < RESET_CYCLES; i++)
+        bench_cycle(); /* the other instance runs on */
+    dut_set_rst(0, 0, 0);
+    P->in_reset = false;
+    /* whatever the model could check was checked before the reset; drop the rest */
+    fifo_drain(&P->inflight, &P->lost);
+    fifo_drain(&P->decided, &P->lost);
+    fifo_drain(&P->expect, &P->lost);
+    fifo_drain(&P->got, NULL);
+    P->olen = 0;
+    P->n_status = 0;
+    P->n_changes = 0;
+    tb_regs_clear(&P->regs);
+    if (port_load_models(P) != 0) {
+        fprintf(stderr, "tb_engine: cannot rebuild the models after a reset\n");
+        exit(1);
+    }
+    port_configure(P);
+}
+
+/* Replace or clear a key on one instance while traffic runs. */
+static void port_key_change(struct port *P, struct tb_gen *gen)
+{
+    if (P->n_changes >= MAX_CHANGES)
+        return;
+    struct change *c = &P->changes[P->n_changes++];
+    memset(c, 0, sizeof *c);
+    c->slot = tb_rand_range(&B.rng, 0, TB_KEY_SLOTS - 1);
+    c->install = !tb_chance(&B.rng, 12);
+    c->key_len = tb_chance(&B.rng, 50) ? 32 : 16;
+    tb_rand_bytes(&B.rng, c->key, c->key_len);
+    tb_rand_bytes(&B.rng, c->salt, sizeof c->salt);
+    if (c->install)
+        tb_regs_key_install(&P->regs, c->slot, c->key, c->key_len, c->salt, &c->res);
+    else
+        tb_regs_key_clear(&P->regs, c->slot, &c->res);
+    cfg_apply_change(&P->cfg, c);
+    if (P->inst == DUT_OPEN) /* endpoint A seals the open instance's traffic with it */
+        tb_gen_set_key(gen, c->slot, c->key, c->install ? c->key_len : 0, c->salt);
+    note("%s: key slot %u %s (AES-%zu) at cycle %lu\n", P->name, c->slot,
+         c->install ? "replaced" : "cleared", 8 * c->key_len, B.cycle);
+}
+
+/* ---- end of run: counters and context state ------------------------------------------- */
+
+static uint32_t counters[DUT_COUNT][IBSEC_R_COUNT][2];
+static uint32_t ctx_rd[DUT_COUNT][TB_CTX_SLOTS][REG_CTX_RD_WORDS];
+
+static void check_tables(void)
+{
+    int done[DUT_COUNT];
+    for (int i = 0; i < DUT_COUNT; i++) {
+        struct port *P = &B.port[i];
+        tb_regs_counters(&P->regs, counters[i], &done[i]);
+        for (unsigned c = 0; c < TB_CTX_SLOTS; c++)
+            tb_regs_ctx_read(&P->regs, c, ctx_rd[i][c], NULL);
+    }
+    if (run_regs(1000000) != 0)
+        return;
+    for (int i = 0; i < DUT_COUNT; i++) {
+        struct port *P = &B.port[i];
+        char what[96];
+        for (unsigned r = 0; r < IBSEC_R_NOSPACE; r++) {
+            uint64_t got = (uint64_t)counters[i][r][1] << 32 | counters[i][r][0];
+            snprintf(what, sizeof what, "%s counter %s", P->name, ibsec_reason_name((enum ibsec_reason)r));
+            tb_check_u64(&B.res, what, P->model.count[P->op][r], got);
+        }
+        for (unsigned c = 0; c < TB_CTX_SLOTS; c++) {
+            const ibsec_ctx *m = &P->model.ctx[c];
+            const uint32_t *w = ctx_rd[i][c];
+            snprintf(what, sizeof what, "%s context %u valid", P->name, c);
+            tb_check_u64(&B.res, what, m->valid, w[0] >> 31);
+            if (!m->valid)
+                continue;
+            /* CTX_RD_* words (docs/registers.md §3): 2,3 tx_next; 4,5 rx_next; 6,7 bitmap;
+               8 fail; 9 alert; 10 alert count */
+            snprintf(what, sizeof what, "%s context %u tx_next", P->name, c);
+            tb_check_u64(&B.res, what, m->tx_next, (uint64_t)w[3] << 32 | w[2]);
+            snprintf(what, sizeof what, "%s context %u rx_next", P->name, c);
+            tb_check_u64(&B.res, what, m->rx_next, (uint64_t)w[5] << 32 | w[4]);
+            snprintf(what, sizeof what, "%s context %u replay bitmap", P->name, c);
+            tb_check_u64(&B.res, what, m->rx_bitmap, (uint64_t)w[7] << 32 | w[6]);
+            snprintf(what, sizeof what, "%s context %u failures", P->name, c);
+            tb_check_u64(&B.res, what, m->fail_consec, w[8]);
+            snprintf(what, sizeof what, "%s context %u alert flag", P->name, c);
+            tb_check_u64(&B.res, what, m->alert, w[9] & 1u);
+            snprintf(what, sizeof what, "%s context %u alert count", P->name, c);
+            tb_check_u64(&B.res, what, m->alert_count, w[10]);
+        }
+    }
+}
+
+/* ---- the random run ---------------------------------------------------------------- */
+
+struct run_opts {
+    uint64_t      seed;
+    unsigned long per_mode;
+    bool          full_lengths;
+    bool          resets;
+};
+
+/* Queue the traffic that one plain packet brings: the plain packet and its bad copies for
+ * the seal instance; the sealed packet and its damaged copies for the open instance. */
+static void generate(struct tb_gen *gen, int mode)
+{
+    static struct tb_gen_frame plain, wire, bad;
+    struct port *S = &B.port[DUT_SEAL], *O = &B.port[DUT_OPEN];
+    tb_gen_plain(gen, mode, &plain, &wire);
+    /* seal instance */
+    if (tb_chance(&B.rng, 8)) {
+        static const enum tb_kind seal_bad[] = { TB_K_REUSE, TB_K_TRUNCATED, TB_K_EXTENDED,
+                                                 TB_K_OVERLONG, TB_K_BAD_OPCODE, TB_K_BAD_SECBITS,
+                                                 TB_K_BAD_LENGTH };
+        enum tb_kind k = seal_bad[tb_rand_range(&B.rng, 0, sizeof seal_bad / sizeof seal_bad[0] - 1)];
+        tb_gen_bad_plain(gen, k, &plain, &bad);
+        fifo_push(&S->pending, pkt_new(&bad));
+    }
+    fifo_push(&S->pending, pkt_new(&plain));
+    /* open instance */
+    if (wire.len == 0) {
+        fifo_push(&O->pending, pkt_new(&plain)); /* A refused it: B sees the plain packet */
+        return;
+    }
+    bool secured = mode != IBSEC_MODE_NONE;
+    if (secured && tb_chance(&B.rng, 10)) {
+        tb_gen_bad_wire(gen, TB_K_TAMPER, &wire, &plain, &bad);
+        fifo_push(&O->pending, pkt_new(&bad));
+    }
+    if (secured && tb_chance(&B.rng, 10)) {
+        tb_gen_bad_wire(gen, TB_K_FORGE, &wire, &plain, &bad);
+        fifo_push(&O->pending, pkt_new(&bad));
+    }
+    if (secured && tb_chance(&B.rng, 3)) {
+        /* a burst of bad MACs: enough to raise the context's alert */
+        unsigned n = tb_rand_range(&B.rng, 1, IBSEC_ALERT_DEFAULT + 1);
+        for (unsigned i = 0; i < n; i++) {
+            tb_gen_bad_wire(gen, TB_K_BADTAG, &wire, &plain, &bad);
+            fifo_push(&O->pending, pkt_new(&bad));
+        }
+    }
+    if (secured && tb_chance(&B.rng, 2)) {
+        tb_gen_bad_wire(gen, TB_K_DOWNGRADE, &wire, &plain, &bad);
+        fifo_push(&O->pending, pkt_new(&bad));
+    }
+    if (tb_chance(&B.rng, 8)) {
+        static const enum tb_kind open_bad[] = { TB_K_TRUNCATED, TB_K_EXTENDED, TB_K_OVERLONG,
+                                                 TB_K_BAD_OPCODE, TB_K_BAD_SECBITS, TB_K_BAD_LENGTH };
+        enum tb_kind k = open_bad[tb_rand_range(&B.rng, 0, sizeof open_bad / sizeof open_bad[0] - 1)];
+        tb_gen_bad_wire(gen, k, &wire, &plain, &bad);
+        fifo_push(&O->pending, pkt_new(&bad));
+    }
+    fifo_push(&O->pending, pkt_new(&wire));
+    if (tb_chance(&B.rng, 5)) {
+        tb_gen_bad_wire(gen, TB_K_REPLAY, &wire, &plain, &bad);
+        fifo_push(&O->pending, pkt_new(&bad));
+    }
+}
+
+static void new_phase(struct port *P)
+{
+    static const unsigned pcts[] = { 0, 0, 0, 5, 20, 50, 80 };
+    P->idle_pct = pcts[tb_rand_range(&B.rng, 0, 6)];
+    P->bp_pct = pcts[tb_rand_range(&B.rng, 0, 6)];
+}
+
+static void print_tallies(void)
+{
+    for (int i = 0; i < DUT_COUNT; i++) {
+        struct port *P = &B.port[i];
+        printf("%s: %lu frames in, %lu delivered, %lu lost to resets\n", P->name, P->frames_in,
+               P->delivered, P->lost);
+        printf("  %-10s %9s %9s\n", "mode", "packets", "ok");
+        for (int m = 0; m < IBSEC_MODE_COUNT; m++)
+            printf("  %-10s %9lu %9lu\n", ibsec_mode_name((enum ibsec_mode)m), P->by_mode[m], P->by_mode_ok[m]);
+        printf("  %-12s %9s %9s\n", "kind", "packets", "ok");
+        for (int k = 0; k < TB_K_COUNT; k++)
+            if (P->by_kind[k])
+                printf("  %-12s %9lu %9lu\n", tb_kind_name((enum tb_kind)k), P->by_kind[k], P->by_kind_ok[k]);
+        printf("  reasons:");
+        for (int r = 0; r < IBSEC_R_COUNT; r++)
+            if (P->by_reason[r])
+                printf(" %s %lu", ibsec_reason_name((enum ibsec_reason)r), P->by_reason[r]);
+        printf("\n");
+    }
+}
+
+static int random_run(const struct run_opts *o)
+{
+    struct tb_gen gen;
+    ibsec_rng cfg_rng;
+    ibsec_rng_seed(&cfg_rng, o->seed);
+    struct tb_config cfg;
+    if (tb_config_make(&cfg, &cfg_rng, (int)B.lanes, true) != 0)
+        return 1;
+    if (tb_gen_init(&gen, o->seed ^ 0x5eed, &cfg, (int)B.lanes, o->full_lengths) != 0)
+        return 1;
+    for (int i = 0; i < DUT_COUNT; i++) {
+        struct port *P = &B.port[i];
+        if (tb_config_load(&cfg, &P->cfg.a, false) != 0 || port_load_models(P) != 0)
+            return 1;
+        new_phase(P);
+    }
+    printf("engine-L%u: seed %llu, %lu plain packets per mode, allow_plain %d, mask_mf %d\n", B.lanes,
+           (unsigned long long)o->seed, o->per_mode, cfg.a.allow_plain, cfg.a.mask_mf);
+    printf("  %s\n", tb_gen_length_mix(&gen));
+    /* reset both, configure both */
+    dut_set_rst(1, 0, 0);
+    for (int i = 0; i < 4; i++)
+        bench_cycle();
+    dut_set_rst(0, 0, 0);
+    for (int i = 0; i < DUT_COUNT; i++)
+        port_configure(&B.port[i]);
+    /* identification registers */
+    uint32_t id[DUT_COUNT], ver[DUT_COUNT];
+    for (int i = 0; i < DUT_COUNT; i++) {
+        tb_regs_read(&B.port[i].regs, REG_ID, &id[i], NULL);
+        tb_regs_read(&B.port[i].regs, REG_VERSION, &ver[i], NULL);
+    }
+    if (run_regs(1000000) != 0)
+        return tb_summary(&B.res);
+    for (int i = 0; i < DUT_COUNT; i++) {
+        port_configured(&B.port[i]);
+        tb_check_u64(&B.res, "ID register", REG_ID_VALUE, id[i]);
+        tb_check_u64(&B.res, "VERSION.OPEN", (uint64_t)i, ver[i] >> 16 & 1u);
+    }
+
+    unsigned long total = o->per_mode * IBSEC_MODE_COUNT, generated = 0;
+    unsigned long next_key = 300, next_reset = o->resets ? 2000 : (unsigned long)-1;
+    int reset_armed = -1;
+    unsigned long since_phase[DUT_COUNT] = { 0, 0 };
+    time_t t0 = time(NULL);
+    for (;;) {
+        struct port *S = &B.port[DUT_SEAL], *O = &B.port[DUT_OPEN];
+        while (generated < total && (S->pending.n < TOPUP || O->pending.n < TOPUP)) {
+            generate(&gen, (int)(generated % IBSEC_MODE_COUNT));
+            generated++;
+            for (int i = 0; i < DUT_COUNT; i++)
+                if (++since_phase[i] >= PHASE_PKTS) {
+                    since_phase[i] = 0;
+                    new_phase(&B.port[i]);
+                }
+            if (generated == next_key) {
+                next_key += tb_rand_range(&B.rng, 150, 600);
+                struct port *P = &B.port[tb_rand_range(&B.rng, 0, 1)];
+                if (tb_regs_idle(&P->regs) && !P->held)
+                    port_key_change(P, &gen);
+            }
+            if (generated == next_reset) {
+                next_reset += tb_rand_range(&B.rng, 1000, 5000);
+                reset_armed = (int)tb_rand_range(&B.rng, 0, 1);
+            }
+        }
+        /* a reset waits for a packet half-way in and no command in progress */
+        if (reset_armed >= 0) {
+            struct port *P = &B.port[reset_armed];
+            if (P->cur && P->cur_off > 0 && tb_regs_idle(&P->regs) && !P->held && changes_settled(P)) {
+                port_reset(P);
+                reset_armed = -1;
+            }
+        }
+        bench_cycle();
+        for (int i = 0; i < DUT_COUNT; i++)
+            port_configured(&B.port[i]);
+        if (generated >= total && !port_busy(S) && !port_busy(O))
+            break;
+        unsigned long quiet = B.cycle - (S->last_activity > O->last_activity ? S->last_activity : O->last_activity);
+        if (quiet > STALL_CYCLES) {
+            tb_fail(&B.res, "stall: nothing moved for %lu cycles (seal: %lu pending, %lu in the engine, "
+                            "%lu outputs awaited; open: %lu pending, %lu in the engine, %lu outputs awaited)",
+                    quiet, S->pending.n, S->inflight.n, S->expect.n, O->pending.n, O->inflight.n, O->expect.n);
+            break;
+        }
+    }
+    if (B.res.failed == 0)
+        check_tables();
+    print_tallies();
+    printf("engine-L%u: %lu cycles, %.0f s\n", B.lanes, B.cycle, difftime(time(NULL), t0));
+    tb_gen_free(&gen);
+    tb_config_free(&cfg);
+    return tb_summary(&B.res);
+}
+
+/* ---- benchmark ------------------------------------------------------------------------ */
+
+int tb_bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_t seed);
+
+/* Send the given frames back to back into one instance (no idle, no back-pressure) and
+ * return the packets with their transfer times. */
+static struct pkt *bench_stream(int inst, struct pkt **frames, unsigned n, unsigned long *cycles)
+{
+    struct port *P = &B.port[inst];
+    for (unsigned i = 0; i < n; i++)
+        fifo_push(&P->pending, frames[i]);
+    P->idle_pct = 0;
+    P->bp_pct = 0;
+    unsigned long start = B.cycle;
+    while (port_busy(P) && B.cycle - start < 10000000ul)
+        bench_cycle();
+    *cycles = B.cycle - start;
+    return NULL;
+}
+
+/* ---- main ------------------------------------------------------------------------------- */
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--bench]\n"
+                    "           [--clock MHZ] [--json FILE] [--quiet]\n");
+}
+
+static int parse_ulong(const char *opt, const char *s, unsigned long *v)
+{
+    char *end;
+    unsigned long long x = strtoull(s, &end, 0);
+    if (*s == 0 || *end != 0) {
+        fprintf(stderr, "tb_engine: %s wants a number, got '%s'\n", opt, s);
+        return -1;
+    }
+    *v = (unsigned long)x;
+    return 0;
+}
+
+int tb_engine_main(int argc, char **argv)
+{
+    struct run_opts o = { .seed = 1, .per_mode = 200, .full_lengths = false, .resets = true };
+    bool bench = false;
+    double clock = 200.0;
+    const char *json = NULL;
+    for (int i = 1; i < argc; i++) {
+        unsigned long v;
+        const char *a = argv[i];
+        bool has_arg = i + 1 < argc;
+        if (!strcmp(a, "--seed") && has_arg) {
+            if (parse_ulong(a, argv[++i], &v)) return 2;
+            o.seed = v;
+        } else if (!strcmp(a, "--packets") && has_arg) {
+            if (parse_ulong(a, argv[++i], &v)) return 2;
+            o.per_mode = v;
+        } else if (!strcmp(a, "--full-lengths")) {
+            o.full_lengths = true;
+        } else if (!strcmp(a, "--no-reset")) {
+            o.resets = false;
+        } else if (!strcmp(a, "--bench")) {
+            bench = true;
+        } else if (!strcmp(a, "--clock") && has_arg) {
+            char *end;
+            clock = strtod(argv[++i], &end);
+            if (*end != 0 || clock <= 0) {
+                fprintf(stderr, "tb_engine: --clock wants a frequency in MHz, got '%s'\n", argv[i]);
+                return 2;
+            }
+        } else if (!strcmp(a, "--json") && has_arg) {
+            json = argv[++i];
+        } else if (!strcmp(a, "--quiet")) {
+            B.quiet = true;
+        } else if (a[0] == '+') {
+            /* Verilator plusargs */
+        } else {
+            fprintf(stderr, "tb_engine: unknown or incomplete argument '%s'\n", a);
+            usage();
+            return 2;
+        }
+    }
+    B.lanes = dut_lanes();
+    B.bpb = 16 * B.lanes;
+    static char name[32];
+    snprintf(name, sizeof name, "engine-L%u", B.lanes);
+    tb_result_init(&B.res, name);
+    tb_rng_seed(&B.rng, o.seed * 0x9E3779B97F4A7C15ull + 7);
+    for (int i = 0; i < DUT_COUNT; i++) {
+        B.port[i].inst = i;
+        B.port[i].name = i == DUT_SEAL ? "seal" : "open";
+        B.port[i].op = i == DUT_SEAL ? IBSEC_OP_SEAL : IBSEC_OP_OPEN;
+        tb_regs_init(&B.port[i].regs, i);
+    }
+    int rc = bench ? tb_bench_run(B.lanes, clock, json, o.seed) : random_run(&o);
+    dut_finish();
+    return rc;
+}
+
+int tb_bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_t seed)
+{
+    (void)lanes; (void)clock_mhz; (void)json; (void)seed;
+    (void)bench_stream;
+    fprintf(stderr, "tb_engine: --bench not built yet\n");
+    return 1;
+}

@@ -1,0 +1,187 @@
+/* tb_regs.c — see tb_regs.h. */
+#include "tb_regs.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tb_engine.h"
+
+void tb_regs_init(struct tb_regs *r, int inst)
+{
+    memset(r, 0, sizeof *r);
+    r->inst = inst;
+}
+
+int tb_regs_idle(const struct tb_regs *r)
+{
+    return r->head == r->tail;
+}
+
+void tb_regs_clear(struct tb_regs *r)
+{
+    r->head = r->tail = 0;
+    r->gap = 0;
+    r->cycles_waiting = 0;
+    dut_set_reg(r->inst, 0, 0, 0, 0);
+}
+
+static void push(struct tb_regs *r, enum tb_regop_kind kind, unsigned addr, uint32_t wdata,
+                 uint32_t *dst, int *done)
+{
+    if (r->tail - r->head >= TB_REGQ) {
+        fprintf(stderr, "tb_engine: register queue overflow\n");
+        exit(1);
+    }
+    struct tb_regop *o = &r->q[r->tail++ % TB_REGQ];
+    o->kind = kind;
+    o->addr = addr;
+    o->wdata = wdata;
+    o->dst = dst;
+    o->done = done;
+    if (done)
+        *done = 0;
+}
+
+void tb_regs_write(struct tb_regs *r, unsigned addr, uint32_t v)
+{
+    push(r, TB_RO_WRITE, addr, v, NULL, NULL);
+}
+
+void tb_regs_read(struct tb_regs *r, unsigned addr, uint32_t *dst, int *done)
+{
+    push(r, TB_RO_READ, addr, 0, dst, done);
+}
+
+void tb_regs_drive(struct tb_regs *r)
+{
+    if (r->gap || tb_regs_idle(r)) {
+        dut_set_reg(r->inst, 0, 0, 0, 0);
+        return;
+    }
+    const struct tb_regop *o = &r->q[r->head % TB_REGQ];
+    int we = o->kind == TB_RO_WRITE;
+    dut_set_reg(r->inst, 1, we, o->kind == TB_RO_WAIT_IDLE ? REG_STATUS : o->addr, we ? o->wdata : 0);
+}
+
+void tb_regs_sample(struct tb_regs *r)
+{
+    uint32_t rdata = 0;
+    if (r->gap) {
+        r->gap = 0;
+        return;
+    }
+    if (tb_regs_idle(r))
+        return;
+    if (!dut_reg_ack(r->inst, &rdata)) {
+        r->cycles_waiting++;
+        return;
+    }
+    r->cycles_waiting = 0;
+    r->gap = 1;
+    struct tb_regop *o = &r->q[r->head % TB_REGQ];
+    if (o->dst && o->kind != TB_RO_WRITE)
+        *o->dst = rdata;
+    if (o->kind == TB_RO_WAIT_IDLE && (rdata & REG_STATUS_BUSY))
+        return; /* poll again */
+    if (o->done)
+        *o->done = 1;
+    r->head++;
+    r->ops++;
+}
+
+/* STATUS and CMD_DECIDED after a command (read LO then HI, §3.3). */
+static void finish_cmd(struct tb_regs *r, struct tb_cmd_result *res)
+{
+    if (!res) {
+        push(r, TB_RO_WAIT_IDLE, REG_STATUS, 0, NULL, NULL);
+        return;
+    }
+    res->done = 0;
+    push(r, TB_RO_WAIT_IDLE, REG_STATUS, 0, &res->status, NULL);
+    push(r, TB_RO_READ, REG_CMD_DECIDED_LO, 0, &res->decided[0], NULL);
+    push(r, TB_RO_READ, REG_CMD_DECIDED_HI, 0, &res->decided[1], &res->done);
+}
+
+/* Four bytes big-endian into a register word (byte 4i in [31:24], §3). */
+static uint32_t be_word(const uint8_t *b)
+{
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+void tb_regs_key_install(struct tb_regs *r, unsigned slot, const uint8_t *key, size_t key_len,
+                         const uint8_t salt[IBSEC_SALT_LEN], struct tb_cmd_result *res)
+{
+    for (unsigned i = 0; i < 8; i++)
+        tb_regs_write(r, REG_KEY_DATA(i), 4 * i < key_len ? be_word(key + 4 * i) : 0);
+    tb_regs_write(r, REG_KEY_SALT, be_word(salt));
+    tb_regs_write(r, REG_KEY_CMD, (slot & 0xFFu) | (key_len == 32 ? 1u << 8 : 0) |
+                                  REG_KEY_OP_INSTALL << 16);
+    finish_cmd(r, res);
+}
+
+void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *res)
+{
+    tb_regs_write(r, REG_KEY_CMD, (slot & 0xFFu) | REG_KEY_OP_CLEAR << 16);
+    finish_cmd(r, res);
+}
+
+/* CTX_CFG fields (§3.6). */
+static uint32_t ctx_cfg_word(const ibsec_ctx_cfg *c)
+{
+    return ((uint32_t)c->sel & 1u) | ((uint32_t)c->mode & 7u) << 4 | (c->sth_code & 7u) << 8 |
+           (c->dir & 1u) << 12 | (c->key & 0xFFu) << 16;
+}
+
+void tb_regs_ctx_write(struct tb_regs *r, unsigned idx, const ibsec_ctx_cfg *c,
+                       struct tb_cmd_result *res)
+{
+    tb_regs_write(r, REG_CTX_MATCH, c->match);
+    tb_regs_write(r, REG_CTX_CFG, ctx_cfg_word(c));
+    tb_regs_write(r, REG_CTX_TX_NEXT_LO, (uint32_t)c->tx_next);
+    tb_regs_write(r, REG_CTX_TX_NEXT_HI, (uint32_t)(c->tx_next >> 32));
+    tb_regs_write(r, REG_CTX_RX_NEXT_LO, (uint32_t)c->rx_next);
+    tb_regs_write(r, REG_CTX_RX_NEXT_HI, (uint32_t)(c->rx_next >> 32));
+    tb_regs_write(r, REG_CTX_ALERT_THRESH, c->alert_threshold);
+    tb_regs_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_WRITE << 16);
+    finish_cmd(r, res);
+}
+
+void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[REG_CTX_RD_WORDS],
+                      struct tb_cmd_result *res)
+{
+    tb_regs_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_READ << 16);
+    finish_cmd(r, res);
+    for (unsigned i = 0; i < REG_CTX_RD_WORDS; i++)
+        tb_regs_read(r, REG_CTX_RD_BASE + 4u * i, &rd[i], NULL);
+}
+
+void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, struct tb_cmd_result *res)
+{
+    tb_regs_write(r, REG_CONFIG, (allow_plain ? REG_CONFIG_ALLOW_PLAIN : 0) |
+                                 (mask_mf ? REG_CONFIG_MASK_MF : 0));
+    finish_cmd(r, res);
+}
+
+void tb_regs_load_engine(struct tb_regs *r, const ibsec_engine *e, struct tb_cmd_result *res)
+{
+    for (unsigned k = 0; k < e->n_keys; k++)
+        if (e->keys[k].valid)
+            tb_regs_key_install(r, k, e->keys[k].key, e->keys[k].key_len, e->keys[k].salt, NULL);
+    for (unsigned i = 0; i < e->n_ctx; i++) {
+        if (!e->ctx[i].valid)
+            continue;
+        /* the configured state is the live state of a freshly written context */
+        ibsec_ctx_cfg c = e->ctx[i].cfg;
+        tb_regs_ctx_write(r, i, &c, NULL);
+    }
+    tb_regs_config(r, e->allow_plain, e->mask_mf, res);
+}
+
+void tb_regs_counters(struct tb_regs *r, uint32_t cnt[IBSEC_R_COUNT][2], int *done)
+{
+    for (unsigned i = 0; i < IBSEC_R_COUNT; i++) {
+        tb_regs_read(r, REG_CNT_LO(i), &cnt[i][0], NULL);
+        tb_regs_read(r, REG_CNT_HI(i), &cnt[i][1], i + 1 == IBSEC_R_COUNT ? done : NULL);
+    }
+}
