@@ -2,7 +2,7 @@
 # demo.sh — the body of `make demo`: runs the vectors that `make vectors` wrote through
 # the model's command-line tools and prints a readable summary.
 #
-#   scripts/demo.sh BUILD SEED COUNT
+#   scripts/demo.sh BUILD SEED COUNT [RTL_PACKETS]
 #
 # Sections (each adds rows to the summary and counts its checks; a later issue adds the
 # RTL benches as further sections — write a function section_<name> and call it below):
@@ -15,6 +15,11 @@
 #           OpenSSL's AES-GCM (scripts/check_vectors_independent.py) is identical.
 #   vectors the packet harness vector files: records per kind and header shape, alerts.
 #   gcm     the GCM harness vector file is present (count of vectors).
+#   rtl     the packet engine RTL (verif/engine bench, built by `make demo` at LANES = 1, 4,
+#           12 when rtl/ibsec_engine.v exists): per width a short mixed regression of
+#           RTL_PACKETS plain packets per mode (default 60) with bad input, key changes and
+#           a reset, every output and status compared with the model; then the 1 KiB
+#           benchmark (latency and throughput per mode).
 # Ends with "demo: N passed, N failed" and exits non-zero if any check failed.
 set -uo pipefail
 
@@ -150,11 +155,51 @@ section_vectors() {
   done
 }
 
+# ---- rtl -------------------------------------------------------------------------
+RTL_PACKETS=${4:-60}
+RTL_ROWS=()
+# One figure over the modes from a bench JSON file: max of a latency, min of a throughput.
+rtl_fig() {  # rtl_fig JSON OP FIELD max|min
+  python3 - "$@" <<'PY'
+import json, sys
+path, op, field, how = sys.argv[1:5]
+vals = [r[field] for r in json.load(open(path))["results"] if r["op"] == op and r["payload"] == 1024]
+print(("%d" if field.endswith("cycles") else "%.1f") % (max(vals) if how == "max" else min(vals)) if vals else "-")
+PY
+}
+section_rtl() {
+  local l bin log json rc line pk modes fails
+  for l in 1 4 12; do
+    bin=$BUILD/verif/engine/L$l/Vtb
+    if [ ! -x "$bin" ]; then
+      RTL_ROWS+=("$(printf '%-6s  not built (no rtl/ibsec_engine.v)' "L$l")"); continue
+    fi
+    log=$OUT/rtl-L$l.log; json=$OUT/rtl-bench-L$l.json
+    "$bin" --seed "$SEED" --packets "$RTL_PACKETS" --quiet > "$log" 2>&1; rc=$?
+    check "$rc" "RTL regression at LANES = $l (see $log)"
+    line=$(grep -E '^engine-L[0-9]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
+    fails=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"${line:-x 1 failed}")
+    pk=$(awk '/^(seal|open): [0-9]+ frames in/ { n += $2 } END { print n + 0 }' "$log")
+    modes=$(awk '/^seal:/ { s = 1; next } /^open:/ { s = 0 } s && $1 ~ /^(none|icrc-mac|sth-hdr|sth-pkt|sth-aead)$/ && $3 > 0 { n++ } END { print n + 0 }' "$log")
+    "$bin" --seed "$SEED" --bench --bench-payload 1024 --json "$json" > "$OUT/rtl-bench-L$l.log" 2>&1
+    check $? "RTL benchmark at LANES = $l (see $OUT/rtl-bench-L$l.log)"
+    if [ -s "$json" ]; then
+      RTL_ROWS+=("$(printf '%-6s %8s %6s %10s %6s/%-6s %6s/%-6s %7s %7s' "L$l" "$pk" "$modes/5" "$fails" \
+        "$(rtl_fig "$json" seal latency_ff_cycles max)" "$(rtl_fig "$json" seal latency_ll_cycles max)" \
+        "$(rtl_fig "$json" open latency_ff_cycles max)" "$(rtl_fig "$json" open latency_ll_cycles max)" \
+        "$(rtl_fig "$json" seal throughput_pct min)" "$(rtl_fig "$json" open throughput_pct min)")")
+    else
+      RTL_ROWS+=("$(printf '%-6s %8s %6s %10s  (no benchmark figures)' "L$l" "$pk" "$modes/5" "$fails")")
+    fi
+  done
+}
+
 section_model
 section_tshark
 section_independent
 section_vectors
 section_gcm
+section_rtl
 
 echo
 echo "ibsec demo — C reference model, seed $SEED, $COUNT random packets per link plus corner cases"
@@ -178,6 +223,14 @@ echo
 echo "Packet harness vectors (docs/vectors.md)"
 for r in "${VEC_ROWS[@]}"; do echo "$r"; done
 echo "GCM harness vectors: $GCM_ROW"
+echo
+echo "Packet engine RTL (Verilator, seal and open instances) against the model: $RTL_PACKETS plain packets"
+echo "per mode plus bad input, key changes and a reset per width; packets = frames into both instances;"
+echo "mismatches = failed comparisons (status, output bytes, model peer, counters, context state);"
+echo "latency at 1 KiB payload, worst mode, cycles: FF first beat in -> first beat out, LL last in -> last out;"
+echo "throughput: back-to-back 1 KiB packets, worst mode, % of 16 x LANES bytes per clock"
+printf '%-6s %8s %6s %10s %13s %13s %7s %7s\n' width packets modes mismatches "seal FF/LL" "open FF/LL" "seal %" "open %"
+for r in "${RTL_ROWS[@]}"; do echo "$r"; done
 echo
 echo "demo: $pass passed, $fail failed"
 [ "$fail" = 0 ]

@@ -7,8 +7,9 @@
 #                         (docs/gcm-vectors.md). VEC_COUNT random packets per link
 #                         besides the corner cases; GCM_COUNT random GCM messages.
 #   make demo             builds the model, writes the vectors, seals and opens them with
-#                         ibsec_pcap, checks that tshark reads the pcaps, and prints a
-#                         summary table (scripts/demo.sh).
+#                         ibsec_pcap, checks that tshark reads the pcaps, runs the packet
+#                         engine RTL bench at LANES = 1, 4, 12 (DEMO_RTL_PACKETS plain
+#                         packets per mode), and prints a summary table (scripts/demo.sh).
 
 VEC_DIR   := $(BUILD)/vectors
 VEC_COUNT ?= 500
@@ -23,5 +24,9 @@ ifneq ($(GCMVEC),)
 	$(GCMVEC) --seed $(SEED) --count $(GCM_COUNT) --out $(VEC_DIR)/gcm.vec
 endif
 
-demo: deps model vectors
-	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT)
+DEMO_RTL_PACKETS ?= 60
+# the packet engine benches, when the engine RTL is in the tree (verif/engine/engine.mk)
+DEMO_RTL_BINS := $(if $(wildcard rtl/ibsec_engine.v),$(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)/Vtb))
+
+demo: deps model vectors $(DEMO_RTL_BINS)
+	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT) $(DEMO_RTL_PACKETS)

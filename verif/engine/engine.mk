@@ -30,8 +30,10 @@ ENGINE_DEFS         := -DTB_KEY_SLOTS=$(ENGINE_KEY_SLOTS) -DTB_CTX_SLOTS=$(ENGIN
 ENGINE_RTL_DEPS     := $(wildcard rtl/*.v rtl/*.vh) verif/engine/tb_engine.v
 # The crypto core is large flattened C++; -O1 for the per-cycle code and -O0 for the
 # once-only settle code keep the C++ compile from dominating (as in the AES bench).
+# ENGINE_VEXTRA: extra Verilator options for a local experiment (empty in the targets).
+ENGINE_VEXTRA       ?=
 ENGINE_VFLAGS       := -GLANES=$$L -GKEY_SLOTS=$(ENGINE_KEY_SLOTS) -GCTX_SLOTS=$(ENGINE_CTX_SLOTS) \
-                       --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0
+                       --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0 $(ENGINE_VEXTRA)
 
 .PHONY: $(ENGINE_TARGETS) $(ENGINE_LONG_TARGETS) bench-engine engine-harness-selftest
 
@@ -73,9 +75,9 @@ engine-harness-selftest: $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb
 
 .SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
 
-# The engine's RTL lands with rtl/ibsec_engine.v; until then the bench has nothing to run.
 TEST_TARGETS         += engine-harness-selftest
 
+# The engine's RTL lands with rtl/ibsec_engine.v; until then the bench has nothing to run.
 ifneq ($(wildcard rtl/ibsec_engine.v),)
 TEST_TARGETS         += $(ENGINE_TARGETS)
 REGRESS_LONG_TARGETS += $(ENGINE_LONG_TARGETS)

@@ -41,7 +41,7 @@
  *   Printed as a table and written as JSON (--json FILE; schema in verif/engine/README.md).
  *
  * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--bench]
- *            [--clock MHZ] [--json FILE] [--quiet]
+ *            [--bench-payload 64|256|1024|4096] [--clock MHZ] [--json FILE] [--quiet]
  * Last line: "engine-L<n>: N passed, N failed" (bench: figures only).
  */
 #include <stdarg.h>
@@ -418,6 +418,9 @@ static void match_outputs(struct port *P)
     }
 }
 
+static void bench_note_in(const struct port *P, const struct pkt *p);
+static void bench_note_out(const struct port *P, const struct pkt *g);
+
 /* ---- RTL side: one clock ------------------------------------------------------------ */
 
 static void drive_input(struct port *P)
@@ -468,6 +471,7 @@ static void sample_input(struct port *P, unsigned long cycle)
     if (P->cur_off == p->len) {
         p->t_last_in = cycle;
         P->cur = NULL;
+        bench_note_in(P, p);
     }
 }
 
@@ -515,6 +519,7 @@ static void sample_output(struct port *P, unsigned long cycle)
     struct pkt *g = pkt_new(&tmp);
     g->t_first_out = P->t_first_out;
     g->t_last_out = cycle;
+    bench_note_out(P, g);
     fifo_push(&P->got, g);
     P->olen = 0;
 }
@@ -929,22 +934,214 @@ static int random_run(const struct run_opts *o)
 
 /* ---- benchmark ------------------------------------------------------------------------ */
 
-int tb_bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_t seed);
+#define BENCH_SIZES   4
+#define BENCH_MAX_PKT 512u
+static const size_t bench_payloads[BENCH_SIZES] = { 64, 256, 1024, 4096 };
+#define BENCH_OPCODE  0x04u   /* RC SEND Only (IBA Vol. 1 §9.2) */
 
-/* Send the given frames back to back into one instance (no idle, no back-pressure) and
- * return the packets with their transfer times. */
-static struct pkt *bench_stream(int inst, struct pkt **frames, unsigned n, unsigned long *cycles)
+/* Transfer times of the packets of one measurement, per instance, in input order. */
+static struct {
+    bool          on;
+    unsigned      n_in, n_out;
+    unsigned long first_in[BENCH_MAX_PKT], last_in[BENCH_MAX_PKT];
+    unsigned long first_out[BENCH_MAX_PKT], last_out[BENCH_MAX_PKT];
+    unsigned long beats[BENCH_MAX_PKT];
+    size_t        bytes[BENCH_MAX_PKT];
+} BL[DUT_COUNT];
+
+static void bench_note_in(const struct port *P, const struct pkt *p)
 {
-    struct port *P = &B.port[inst];
-    for (unsigned i = 0; i < n; i++)
-        fifo_push(&P->pending, frames[i]);
-    P->idle_pct = 0;
-    P->bp_pct = 0;
+    if (!BL[P->inst].on || BL[P->inst].n_in >= BENCH_MAX_PKT)
+        return;
+    unsigned i = BL[P->inst].n_in++;
+    BL[P->inst].first_in[i] = p->t_first_in;
+    BL[P->inst].last_in[i] = p->t_last_in;
+    BL[P->inst].bytes[i] = p->len;
+    BL[P->inst].beats[i] = (p->len + B.bpb - 1) / B.bpb;
+}
+
+static void bench_note_out(const struct port *P, const struct pkt *g)
+{
+    if (!BL[P->inst].on || BL[P->inst].n_out >= BENCH_MAX_PKT)
+        return;
+    unsigned i = BL[P->inst].n_out++;
+    BL[P->inst].first_out[i] = g->t_first_out;
+    BL[P->inst].last_out[i] = g->t_last_out;
+}
+
+/* One measured figure set (per instance, mode and payload). */
+struct bench_fig {
+    size_t   frame;                 /* input frame bytes */
+    long     lat_ff, lat_ll;        /* cycles; -1 if not measured */
+    double   bytes_per_clock, pct, beats_per_clock;
+    unsigned packets;
+};
+
+/* Run the queued frames of both instances to the end. */
+static void bench_drain(void)
+{
     unsigned long start = B.cycle;
-    while (port_busy(P) && B.cycle - start < 10000000ul)
+    while ((port_busy(&B.port[0]) || port_busy(&B.port[1])) && B.cycle - start < 20000000ul)
         bench_cycle();
-    *cycles = B.cycle - start;
-    return NULL;
+}
+
+/* Queue n packets of one mode and payload: plain ones to seal, sealed ones to open. */
+static int bench_queue(struct tb_gen *gen, int mode, size_t payload, unsigned n, size_t frame[DUT_COUNT])
+{
+    static struct tb_gen_frame plain, wire;
+    for (unsigned i = 0; i < n; i++) {
+        if (tb_gen_fixed(gen, mode, IBSEC_SHAPE_IB_LOCAL, BENCH_OPCODE, payload, &plain, &wire) != 0 ||
+            wire.len == 0)
+            return -1;
+        fifo_push(&B.port[DUT_SEAL].pending, pkt_new(&plain));
+        fifo_push(&B.port[DUT_OPEN].pending, pkt_new(&wire));
+        frame[DUT_SEAL] = plain.len;
+        frame[DUT_OPEN] = wire.len;
+    }
+    return 0;
+}
+
+static void bench_measure(struct tb_gen *gen, int mode, size_t payload, struct bench_fig fig[DUT_COUNT])
+{
+    size_t frame[DUT_COUNT] = { 0, 0 };
+    for (int i = 0; i < DUT_COUNT; i++) {
+        memset(&fig[i], 0, sizeof fig[i]);
+        fig[i].lat_ff = fig[i].lat_ll = -1;
+        B.port[i].idle_pct = B.port[i].bp_pct = 0;
+    }
+    /* latency: one packet into an idle engine */
+    memset(BL, 0, sizeof BL);
+    BL[0].on = BL[1].on = true;
+    if (bench_queue(gen, mode, payload, 1, frame) != 0)
+        return;
+    bench_drain();
+    for (int i = 0; i < DUT_COUNT; i++) {
+        fig[i].frame = frame[i];
+        if (BL[i].n_in == 1 && BL[i].n_out == 1) {
+            fig[i].lat_ff = (long)(BL[i].first_out[0] - BL[i].first_in[0]);
+            fig[i].lat_ll = (long)(BL[i].last_out[0] - BL[i].last_in[0]);
+        }
+    }
+    /* throughput: back-to-back packets, steady state from the second packet's first beat
+       to the last packet's first beat */
+    unsigned beats = (unsigned)((frame[DUT_SEAL] + B.bpb - 1) / B.bpb);
+    unsigned n = 3000u / beats;
+    n = n < 12 ? 12 : n > BENCH_MAX_PKT ? BENCH_MAX_PKT : n;
+    memset(BL, 0, sizeof BL);
+    BL[0].on = BL[1].on = true;
+    if (bench_queue(gen, mode, payload, n, frame) != 0)
+        return;
+    bench_drain();
+    for (int i = 0; i < DUT_COUNT; i++) {
+        if (BL[i].n_in != n)
+            continue;
+        unsigned long cycles = BL[i].first_in[n - 1] - BL[i].first_in[1];
+        double bytes = 0, nbeats = 0;
+        for (unsigned k = 1; k + 1 < n; k++) {
+            bytes += (double)BL[i].bytes[k];
+            nbeats += (double)BL[i].beats[k];
+        }
+        fig[i].packets = n;
+        if (cycles) {
+            fig[i].bytes_per_clock = bytes / (double)cycles;
+            fig[i].pct = 100.0 * fig[i].bytes_per_clock / B.bpb;
+            fig[i].beats_per_clock = nbeats / (double)cycles;
+        }
+    }
+    BL[0].on = BL[1].on = false;
+}
+
+static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_t seed,
+                     unsigned long only_payload)
+{
+    static struct bench_fig figs[IBSEC_MODE_COUNT][BENCH_SIZES][DUT_COUNT];
+    struct tb_gen gen;
+    struct tb_config cfg;
+    ibsec_rng r;
+    ibsec_rng_seed(&r, seed);
+    if (tb_config_make(&cfg, &r, (int)lanes, false) != 0 ||
+        tb_gen_init(&gen, seed ^ 0xbe9c4, &cfg, (int)lanes, false) != 0)
+        return 1;
+    for (int i = 0; i < DUT_COUNT; i++)
+        if (tb_config_load(&cfg, &B.port[i].cfg.a, false) != 0 || port_load_models(&B.port[i]) != 0)
+            return 1;
+    dut_set_rst(1, 0, 0);
+    for (int i = 0; i < 4; i++)
+        bench_cycle();
+    dut_set_rst(0, 0, 0);
+    for (int i = 0; i < DUT_COUNT; i++)
+        port_configure(&B.port[i]);
+    if (run_regs(1000000) != 0)
+        return tb_summary(&B.res);
+    for (int i = 0; i < DUT_COUNT; i++)
+        port_configured(&B.port[i]);
+    bool want[BENCH_SIZES];
+    for (int k = 0; k < BENCH_SIZES; k++)
+        want[k] = only_payload == 0 || bench_payloads[k] == only_payload;
+    for (int m = 0; m < IBSEC_MODE_COUNT; m++)
+        for (int k = 0; k < BENCH_SIZES; k++)
+            if (want[k])
+                bench_measure(&gen, m, bench_payloads[k], figs[m][k]);
+
+    double ns = 1000.0 / clock_mhz;
+    printf("engine-L%u bench (%u bytes per beat, clock %.1f MHz): RC SEND Only, native without GRH\n",
+           lanes, B.bpb, clock_mhz);
+    printf("  latency: one packet into an idle engine, no back-pressure; FF = first input beat taken ->\n"
+           "  first output beat taken, LL = last input beat taken -> last output beat taken (cycles, ns)\n"
+           "  throughput: back-to-back packets, no idle, no back-pressure; input bytes taken per clock in\n"
+           "  the steady state, %% of 16 x LANES = %u bytes per clock, and input beats per clock\n", B.bpb);
+    printf("  %-9s %7s %5s | %-25s %-15s | %-25s %-15s\n", "", "", "", "seal latency FF / LL", "seal thr",
+           "open latency FF / LL", "open thr");
+    printf("  %-9s %7s %5s | %-25s %-15s | %-25s %-15s\n", "mode", "payload", "frame", "cycles       ns",
+           "%   beats/clk", "cycles       ns", "%   beats/clk");
+    for (int m = 0; m < IBSEC_MODE_COUNT; m++)
+        for (int k = 0; k < BENCH_SIZES; k++) {
+            if (!want[k])
+                continue;
+            printf("  %-9s %7zu %5zu", ibsec_mode_name((enum ibsec_mode)m), bench_payloads[k], figs[m][k][0].frame);
+            for (int i = 0; i < DUT_COUNT; i++) {
+                const struct bench_fig *f = &figs[m][k][i];
+                printf(" | %4ld/%-5ld %5.0f/%-6.0f %5.1f %6.3f  ", f->lat_ff, f->lat_ll, f->lat_ff * ns,
+                       f->lat_ll * ns, f->pct, f->beats_per_clock);
+            }
+            printf("\n");
+        }
+    if (json) {
+        FILE *f = fopen(json, "w");
+        if (!f) {
+            fprintf(stderr, "tb_engine: cannot write %s\n", json);
+            return 1;
+        }
+        fprintf(f, "{\n  \"bench\": \"engine\",\n  \"lanes\": %u,\n  \"bytes_per_beat\": %u,\n"
+                   "  \"clock_mhz\": %.3f,\n  \"shape\": \"native-noGRH\",\n  \"opcode\": \"RC_SEND_ONLY\",\n"
+                   "  \"results\": [\n", lanes, B.bpb, clock_mhz);
+        bool first = true;
+        for (int m = 0; m < IBSEC_MODE_COUNT; m++)
+            for (int k = 0; k < BENCH_SIZES; k++)
+                for (int i = 0; i < DUT_COUNT && want[k]; i++) {
+                    const struct bench_fig *g = &figs[m][k][i];
+                    fprintf(f, "%s    {\"mode\": \"%s\", \"op\": \"%s\", \"payload\": %zu, \"frame_bytes\": %zu, "
+                               "\"latency_ff_cycles\": %ld, \"latency_ll_cycles\": %ld, "
+                               "\"latency_ff_ns\": %.2f, \"latency_ll_ns\": %.2f, "
+                               "\"bytes_per_clock\": %.3f, \"throughput_pct\": %.2f, "
+                               "\"beats_per_clock\": %.4f, \"packets\": %u}",
+                            first ? "" : ",\n", ibsec_mode_name((enum ibsec_mode)m),
+                            i == DUT_SEAL ? "seal" : "open", bench_payloads[k], g->frame, g->lat_ff,
+                            g->lat_ll, g->lat_ff * ns, g->lat_ll * ns, g->bytes_per_clock, g->pct,
+                            g->beats_per_clock, g->packets);
+                    first = false;
+                }
+        fprintf(f, "\n  ],\n  \"checks_passed\": %lu,\n  \"checks_failed\": %lu\n}\n", B.res.passed,
+                B.res.failed);
+        fclose(f);
+        printf("  figures written to %s\n", json);
+    }
+    tb_gen_free(&gen);
+    tb_config_free(&cfg);
+    if (B.res.failed)
+        printf("engine-L%u bench: %lu checks failed while measuring (outputs differ from the model)\n",
+               lanes, B.res.failed);
+    return B.res.failed ? 1 : 0;
 }
 
 /* ---- main ------------------------------------------------------------------------------- */
@@ -952,7 +1149,7 @@ static struct pkt *bench_stream(int inst, struct pkt **frames, unsigned n, unsig
 static void usage(void)
 {
     fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--bench]\n"
-                    "           [--clock MHZ] [--json FILE] [--quiet]\n");
+                    "           [--bench-payload 64|256|1024|4096] [--clock MHZ] [--json FILE] [--quiet]\n");
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *v)
@@ -971,6 +1168,7 @@ int tb_engine_main(int argc, char **argv)
 {
     struct run_opts o = { .seed = 1, .per_mode = 200, .full_lengths = false, .resets = true };
     bool bench = false;
+    unsigned long bench_payload = 0;
     double clock = 200.0;
     const char *json = NULL;
     for (int i = 1; i < argc; i++) {
@@ -996,6 +1194,13 @@ int tb_engine_main(int argc, char **argv)
                 fprintf(stderr, "tb_engine: --clock wants a frequency in MHz, got '%s'\n", argv[i]);
                 return 2;
             }
+        } else if (!strcmp(a, "--bench-payload") && has_arg) {
+            if (parse_ulong(a, argv[++i], &v)) return 2;
+            if (v != 64 && v != 256 && v != 1024 && v != 4096) {
+                fprintf(stderr, "tb_engine: --bench-payload must be 64, 256, 1024 or 4096, got %lu\n", v);
+                return 2;
+            }
+            bench_payload = v;
         } else if (!strcmp(a, "--json") && has_arg) {
             json = argv[++i];
         } else if (!strcmp(a, "--quiet")) {
@@ -1020,15 +1225,8 @@ int tb_engine_main(int argc, char **argv)
         B.port[i].op = i == DUT_SEAL ? IBSEC_OP_SEAL : IBSEC_OP_OPEN;
         tb_regs_init(&B.port[i].regs, i);
     }
-    int rc = bench ? tb_bench_run(B.lanes, clock, json, o.seed) : random_run(&o);
+    int rc = bench ? bench_run(B.lanes, clock, json, o.seed, bench_payload) : random_run(&o);
     dut_finish();
     return rc;
 }
 
-int tb_bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_t seed)
-{
-    (void)lanes; (void)clock_mhz; (void)json; (void)seed;
-    (void)bench_stream;
-    fprintf(stderr, "tb_engine: --bench not built yet\n");
-    return 1;
-}

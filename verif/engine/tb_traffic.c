@@ -215,44 +215,29 @@ static void remember(uint8_t **slot_buf, size_t *slot_len, int *slot_link,
     *slot_link = f->link;
 }
 
-void tb_gen_plain(struct tb_gen *g, int mode, struct tb_gen_frame *plain,
-                  struct tb_gen_frame *wire)
+/* Build the packet of context ctx (-1: none) from a description, and seal it with A. */
+static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_desc *d,
+                          struct tb_gen_frame *plain, struct tb_gen_frame *wire)
 {
-    static uint8_t payload[IBSEC_MAX_PAYLOAD];
-    struct ibsec_pktgen_opts o;
-    struct ibsec_pkt_desc d;
-    enum ibsec_shape shape = (enum ibsec_shape)ibsec_rng_below(&g->rng, IBSEC_SHAPE_COUNT);
-    int ctx = pick_ctx(g, mode);
-
-    ibsec_pktgen_default_opts(&o, shape);
-    o.opcode = ibsec_pktgen_random_opcode(&g->rng, shape);
-    o.payload_len = (int)payload_len(g, ibsec_opcode_lookup((uint8_t)o.opcode));
-    if (ibsec_pktgen_desc(&g->rng, &o, &d, payload) != IBSEC_PKT_OK) {
-        fprintf(stderr, "tb_engine: the packet generator refused shape %s\n", ibsec_shape_name(shape));
-        exit(1);
-    }
     if (ctx < 0) {
-        d.bth.destqp = TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
-        d.bth.pkey = (uint16_t)(TB_FREE_PKEY | ibsec_rng_below(&g->rng, 0x100u) |
-                                (ibsec_rng_below(&g->rng, 2) << 15));
+        d->bth.destqp = TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
+        d->bth.pkey = (uint16_t)(TB_FREE_PKEY | ibsec_rng_below(&g->rng, 0x100u) |
+                                 (ibsec_rng_below(&g->rng, 2) << 15));
     } else {
         const ibsec_ctx_cfg *c = &g->tx.ctx[ctx].cfg;
         if (c->sel == IBSEC_SEL_QP) {
-            d.bth.destqp = c->match;
+            d->bth.destqp = c->match;
         } else {
-            d.bth.destqp = TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
-            d.bth.pkey = (uint16_t)(c->match | (ibsec_rng_below(&g->rng, 2) << 15));
+            d->bth.destqp = TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
+            d->bth.pkey = (uint16_t)(c->match | (ibsec_rng_below(&g->rng, 2) << 15));
         }
-        /* sometimes skip PSNs: the receiver's window accepts gaps */
-        if (ibsec_rng_below(&g->rng, 16) == 0)
-            g->next_epsn[ctx] += ibsec_rng_range(&g->rng, 1, 40);
-        d.bth.psn = (uint32_t)(g->next_epsn[ctx] & IBSEC_PSN_MASK);
+        d->bth.psn = (uint32_t)(g->next_epsn[ctx] & IBSEC_PSN_MASK);
         g->next_epsn[ctx]++;
     }
     plain->kind = TB_K_NORMAL;
-    plain->link = (int)ibsec_shape_link(shape);
+    plain->link = (int)ibsec_shape_link(d->shape);
     plain->mode = mode;
-    if (ibsec_pkt_build(&d, plain->bytes, sizeof plain->bytes, &plain->len, NULL) != IBSEC_PKT_OK) {
+    if (ibsec_pkt_build(d, plain->bytes, sizeof plain->bytes, &plain->len, NULL) != IBSEC_PKT_OK) {
         fprintf(stderr, "tb_engine: cannot build a generated packet\n");
         exit(1);
     }
@@ -270,6 +255,49 @@ void tb_gen_plain(struct tb_gen *g, int mode, struct tb_gen_frame *plain,
     remember(&g->hist_wire[g->n_hist_wire % TB_HISTORY], &g->hist_wire_len[g->n_hist_wire % TB_HISTORY],
              &g->hist_wire_link[g->n_hist_wire % TB_HISTORY], wire);
     g->n_hist_wire++;
+}
+
+void tb_gen_plain(struct tb_gen *g, int mode, struct tb_gen_frame *plain,
+                  struct tb_gen_frame *wire)
+{
+    static uint8_t payload[IBSEC_MAX_PAYLOAD];
+    struct ibsec_pktgen_opts o;
+    struct ibsec_pkt_desc d;
+    enum ibsec_shape shape = (enum ibsec_shape)ibsec_rng_below(&g->rng, IBSEC_SHAPE_COUNT);
+    int ctx = pick_ctx(g, mode);
+
+    ibsec_pktgen_default_opts(&o, shape);
+    o.opcode = ibsec_pktgen_random_opcode(&g->rng, shape);
+    o.payload_len = (int)payload_len(g, ibsec_opcode_lookup((uint8_t)o.opcode));
+    if (ibsec_pktgen_desc(&g->rng, &o, &d, payload) != IBSEC_PKT_OK) {
+        fprintf(stderr, "tb_engine: the packet generator refused shape %s\n", ibsec_shape_name(shape));
+        exit(1);
+    }
+    /* sometimes skip PSNs: the receiver's window accepts gaps */
+    if (ctx >= 0 && ibsec_rng_below(&g->rng, 16) == 0)
+        g->next_epsn[ctx] += ibsec_rng_range(&g->rng, 1, 40);
+    gen_from_desc(g, ctx, mode, &d, plain, wire);
+}
+
+int tb_gen_fixed(struct tb_gen *g, int mode, enum ibsec_shape shape, uint8_t opcode,
+                 size_t payload, struct tb_gen_frame *plain, struct tb_gen_frame *wire)
+{
+    static uint8_t buf[IBSEC_MAX_PAYLOAD];
+    struct ibsec_pktgen_opts o;
+    struct ibsec_pkt_desc d;
+    int ctx = -1;
+    for (unsigned i = 0; i < TB_CTX_SLOTS && ctx < 0; i++)
+        if (g->tx.ctx[i].valid && (int)g->tx.ctx[i].cfg.mode == mode)
+            ctx = (int)i;
+    if (ctx < 0)
+        return -1;
+    ibsec_pktgen_default_opts(&o, shape);
+    o.opcode = opcode;
+    o.payload_len = (int)payload;
+    if (ibsec_pktgen_desc(&g->rng, &o, &d, buf) != IBSEC_PKT_OK)
+        return -1;
+    gen_from_desc(g, ctx, mode, &d, plain, wire);
+    return 0;
 }
 
 /* ---- damage ------------------------------------------------------------------------ */

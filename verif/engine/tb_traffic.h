@@ -96,6 +96,10 @@ void tb_gen_free(struct tb_gen *g);
  * TB_K_NORMAL; wire->len 0 if A refused it). */
 void tb_gen_plain(struct tb_gen *g, int mode, struct tb_gen_frame *plain,
                   struct tb_gen_frame *wire);
+/* One packet of the first context of `mode`, of the given shape, opcode and payload
+ * length (the benchmark's packets), and A's sealed copy. 0, or -1 if impossible. */
+int  tb_gen_fixed(struct tb_gen *g, int mode, enum ibsec_shape shape, uint8_t opcode,
+                  size_t payload, struct tb_gen_frame *plain, struct tb_gen_frame *wire);
 /* A damaged copy for the seal instance (kinds REUSE, TRUNCATED, EXTENDED, OVERLONG,
  * BAD_OPCODE, BAD_SECBITS, BAD_LENGTH), from the plain packet p. */
 void tb_gen_bad_plain(struct tb_gen *g, enum tb_kind kind, const struct tb_gen_frame *p,
