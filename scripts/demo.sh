@@ -172,7 +172,7 @@ section_rtl() {
   for l in 1 4 12; do
     bin=$BUILD/verif/engine/L$l/Vtb
     if [ ! -x "$bin" ]; then
-      RTL_ROWS+=("$(printf '%-6s  not built (no rtl/ibsec_engine.v)' "L$l")"); continue
+      RTL_ROWS+=("$(printf "%-6s  not built (engine bench not enabled: verif/engine/engine.mk)" "L$l")"); continue
     fi
     log=$OUT/rtl-L$l.log; json=$OUT/rtl-bench-L$l.json
     "$bin" --seed "$SEED" --packets "$RTL_PACKETS" --quiet > "$log" 2>&1; rc=$?

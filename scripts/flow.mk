@@ -25,8 +25,8 @@ ifneq ($(GCMVEC),)
 endif
 
 DEMO_RTL_PACKETS ?= 60
-# the packet engine benches, when the engine RTL is in the tree (verif/engine/engine.mk)
-DEMO_RTL_BINS := $(if $(wildcard rtl/ibsec_engine.v),$(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)/Vtb))
+# the packet engine benches, once they pass against the engine RTL (verif/engine/engine.mk)
+DEMO_RTL_BINS := $(if $(filter 1,$(ENGINE_IN_TEST)),$(if $(wildcard rtl/ibsec_engine.v),$(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)/Vtb)))
 
 demo: deps model vectors $(DEMO_RTL_BINS)
 	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT) $(DEMO_RTL_PACKETS)
