@@ -1,0 +1,433 @@
+/*
+ * ib_hdr_parse — header checks of the packet engine before the context lookup: every
+ * check that the C model makes up to that point, in the model's order, with the model's
+ * reason codes (enum ibsec_reason of cmodel/ibsec.h).
+ *
+ * Function
+ *   is_open = 0 (seal, docs/wire-format.md §7 steps 1-2): the plain packet is parsed as
+ *     ibsec_frame_parse(buf, frame_len, link, 0) does (cmodel/ib_pkt.c, in wire order:
+ *     fixed headers and their constant fields, BTH TVer and OpCode, room for the ETHs and
+ *     CRCs, the length fields outermost first, the data region), then BTH byte 8 bits 6:0
+ *     must be zero (bad_secmode).
+ *   is_open = 1 (open, §8 steps 1-3): the BTH is located (ibsec_pkt_find_bth: the same
+ *     checks of the headers before it and room for the BTH), byte 8 is decoded
+ *     (bad_secmode for a reserved combination, sth_size_unsupported for STHSZ 3..7), and
+ *     the packet is parsed with the STH length of STHSZ (0, 12 or 16 bytes).
+ *   reason is the first check that fails (0 = ok). The other outputs are defined when
+ *   reason = 0 (mode: see its port comment).
+ *
+ *   Frame length: frame_len counts every byte of the frame, Ethernet padding included.
+ *   A RoCEv2 frame of exactly 60 bytes may end after the packet (802.3 minimum frame);
+ *   pkt_end is then the end of the packet, as the model's re-parse of the frame gives.
+ *   LEN_W: with the default 13 bits, a frame of 8191 bytes or more must be presented
+ *   as frame_len = 8191 and then gets the model's reason for every native frame of that
+ *   length and for every RoCEv2 frame whose IP length does not end exactly there; with
+ *   LEN_W = 17 (frame_len saturated at 2^17 - 1) the result is exact for every length,
+ *   as the longest RoCEv2 packet an IP length field can describe ends at byte
+ *   14 + 65535.
+ *
+ *   Bytes at positions >= frame_len are never looked at: each check reads a header only
+ *   after the check that it is present, as the model does. The parser reads at most the
+ *   first READ_BYTES = 74 bytes (RoCEv2 over IPv6 up to the end of the BTH).
+ *
+ * Byte order
+ *   Byte i of the frame is hdr[8*i+7 : 8*i] (AXI4-Stream order, docs/conventions.md);
+ *   multi-byte fields are big-endian on the wire, bit 7 of a byte its MSB.
+ *
+ * Latency / throughput
+ *   Combinational. The deepest path is the IPv4 header checksum (a nine-word 16-bit adder
+ *   tree and two end-around-carry folds) feeding the priority chain of checks. If
+ *   registered in two stages, the place for the register is after the individual check
+ *   flags (the *_bad wires and the lengths), before the priority chain that picks the
+ *   first failing check.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Packet header parser and checker
+ */
+module ib_hdr_parse #(
+    // bytes of the frame visible in hdr (at least READ_BYTES)
+    parameter HDR_BYTES = 128,
+    // width of frame_len (13 by default; 17 makes every over-long frame exact)
+    parameter LEN_W = 13
+) (
+    /*
+     * Frame
+     */
+    // The parser reads only the fields it checks; the other bytes of the window
+    // (addresses, ETHs, payload) are for the caller.
+    /* verilator lint_off UNUSEDSIGNAL */
+    input  wire [8*HDR_BYTES-1:0] hdr,          // frame bytes 0..HDR_BYTES-1
+    /* verilator lint_on UNUSEDSIGNAL */
+    input  wire [LEN_W-1:0]       frame_len,    // bytes in the frame, Ethernet padding included
+    input  wire                   link,         // 0 native IBA (starts at the LRH), 1 RoCEv2
+    input  wire                   is_open,      // 1: open steps 1-3; 0: seal steps 1-2
+
+    /*
+     * Verdict and fields
+     */
+    output reg  [5:0]             reason,       // first failing check (enum ibsec_reason), 0 ok
+    output wire [1:0]             shape,        // enum ibsec_shape
+    output wire [6:0]             bth_off,      // offset of the BTH
+    output wire [6:0]             hdr_len,      // bytes from frame byte 0 through the last ETH
+    output wire [6:0]             sth_len,      // open: 0, 12 or 16 from STHSZ; seal: 0
+    output wire [12:0]            pp_len,       // payload + pad bytes (after the STH)
+    output wire [12:0]            pkt_end,      // packet length (frame_len minus padding)
+    output wire [7:0]             opcode,       // BTH OpCode
+    output wire [1:0]             padcnt,       // BTH PadCnt
+    output wire [15:0]            pkey,         // BTH P_Key
+    output wire [23:0]            destqp,       // BTH DestQP
+    output wire [23:0]            psn,          // BTH PSN
+    output wire [1:0]             secmode,      // BTH byte 8 bits 4:3
+    output wire [2:0]             sthsz,        // BTH byte 8 bits 2:0
+    // open: the mode BTH byte 8 names (enum ibsec_mode), as the model's verdict reports it:
+    // nonzero only when the BTH was located and byte 8 is a defined combination (also
+    // with sth_size_unsupported and with later parse errors); seal: 0
+    output wire [2:0]             mode
+);
+
+// ---------------------------------------------------------------------------------------
+// Constants
+// ---------------------------------------------------------------------------------------
+
+// bytes the parser reads: Ethernet 14 + IPv6 40 + UDP 8 + BTH 12
+localparam READ_BYTES = 74;
+// internal length width: frame_len, and the end of a RoCEv2 packet (14 + 65535 < 2^17)
+localparam CW = (LEN_W > 17 ? LEN_W : 17) + 1;
+
+// enum ibsec_reason (cmodel/ibsec.h), the codes this block can give
+localparam [5:0] R_OK              = 6'd0;
+localparam [5:0] R_TRUNCATED       = 6'd1;
+localparam [5:0] R_BAD_LNH         = 6'd2;
+localparam [5:0] R_BAD_LVER        = 6'd3;
+localparam [5:0] R_BAD_PKTLEN      = 6'd4;
+localparam [5:0] R_BAD_IPVER       = 6'd5;
+localparam [5:0] R_BAD_NXTHDR      = 6'd6;
+localparam [5:0] R_BAD_GRH_PAYLEN  = 6'd7;
+localparam [5:0] R_BAD_ETHERTYPE   = 6'd8;
+localparam [5:0] R_BAD_IPV4_IHL    = 6'd9;
+localparam [5:0] R_BAD_IPV4_CSUM   = 6'd10;
+localparam [5:0] R_IP_FRAGMENT     = 6'd11;
+localparam [5:0] R_BAD_IP_LEN      = 6'd12;
+localparam [5:0] R_NOT_UDP         = 6'd13;
+localparam [5:0] R_BAD_UDP_PORT    = 6'd14;
+localparam [5:0] R_BAD_UDP_LEN     = 6'd15;
+localparam [5:0] R_BAD_TVER        = 6'd16;
+localparam [5:0] R_BAD_OPCODE      = 6'd17;
+localparam [5:0] R_BAD_PADCNT      = 6'd18;
+localparam [5:0] R_BAD_PAYLOAD_LEN = 6'd19;
+localparam [5:0] R_TOO_LONG        = 6'd20;
+localparam [5:0] R_BAD_SECMODE     = 6'd22;
+localparam [5:0] R_STH_UNSUPPORTED = 6'd25;
+
+// enum ibsec_shape (cmodel/ib_pkt.h)
+localparam [1:0] SHAPE_IB_LOCAL  = 2'd0;   // LRH + BTH
+localparam [1:0] SHAPE_IB_GLOBAL = 2'd1;   // LRH + GRH + BTH
+localparam [1:0] SHAPE_ROCE_V4   = 2'd2;   // Ethernet + IPv4 + UDP + BTH
+localparam [1:0] SHAPE_ROCE_V6   = 2'd3;   // Ethernet + IPv6 + UDP + BTH
+
+// header lengths and offsets (IBA Vol. 1 §7.7, §8.3, §9.2; RFC 791, 8200, 768; IEEE 802.3)
+localparam LRH_LEN   = 8;
+localparam GRH_LEN   = 40;
+localparam BTH_LEN   = 12;
+localparam MAC_LEN   = 14;        // Ethernet header without VLAN tag
+localparam IPV4_LEN  = 20;        // IHL = 5, no options
+localparam IPV6_LEN  = 40;
+localparam UDP_LEN   = 8;
+localparam ICRC_LEN  = 4;         // §7.8.1
+localparam VCRC_LEN  = 2;         // §7.8.2
+localparam STH96_LEN  = 12;       // STHSZ 1: 96-bit MAC (wire-format.md §2)
+localparam STH128_LEN = 16;       // STHSZ 2: 128-bit MAC
+localparam       ROCE_MIN_FRAME = 60;      // 802.3 minimum frame without FCS
+localparam       MAX_PAYLOAD    = 4096;    // largest IBA MTU, payload bytes without pad
+localparam       CNP_PAYLOAD    = 16;      // Annex A17.9: 16 reserved bytes after the BTH
+
+// constant fields
+localparam [3:0]  LRH_LVER         = 4'd0;      // §7.7.3
+localparam [3:0]  GRH_IPVER        = 4'd6;      // §8.3.1
+localparam [7:0]  GRH_NXTHDR_IBA   = 8'h1B;     // §8.3.6
+localparam [15:0] ETHERTYPE_IPV4   = 16'h0800;  // Annex A17.4
+localparam [15:0] ETHERTYPE_IPV6   = 16'h86DD;
+localparam [3:0]  IPV4_VERSION     = 4'd4;
+localparam [3:0]  IPV4_IHL         = 4'd5;      // 20-byte header in 32-bit words
+localparam [3:0]  IPV6_VERSION     = 4'd6;
+localparam [7:0]  IPPROTO_UDP      = 8'd17;
+localparam [15:0] ROCEV2_UDP_PORT  = 16'd4791;  // Annex A17.4.2
+localparam [3:0]  BTH_TVER         = 4'd0;      // §9.2.4
+
+generate
+    if (HDR_BYTES < READ_BYTES) begin : g_bad_param
+        initial begin
+            $error("ib_hdr_parse: HDR_BYTES = %0d, must be at least %0d", HDR_BYTES, READ_BYTES);
+            $finish;
+        end
+    end
+endgenerate
+
+// ---------------------------------------------------------------------------------------
+// Bytes of the frame
+// ---------------------------------------------------------------------------------------
+
+wire [7:0] b [0:READ_BYTES-1];
+
+genvar gi;
+generate
+    for (gi = 0; gi < READ_BYTES; gi = gi + 1) begin : g_byte
+        assign b[gi] = hdr[8*gi +: 8];
+    end
+endgenerate
+
+wire [CW-1:0] flen = {{(CW-LEN_W){1'b0}}, frame_len};
+
+// ---------------------------------------------------------------------------------------
+// Native IBA: LRH at 0 (§7.7), GRH at 8 (§8.3)
+// ---------------------------------------------------------------------------------------
+
+wire [3:0]  lrh_lver   = b[0][3:0];
+wire [1:0]  lrh_lnh    = b[1][1:0];                 // 0 raw, 1 IP, 2 BTH next, 3 GRH next
+wire [10:0] lrh_pktlen = {b[4][2:0], b[5]};         // bytes 4-5 bits 10:0 (Resv5 above)
+wire        has_grh    = (lrh_lnh == 2'd3);
+wire [3:0]  grh_ipver  = b[8][7:4];
+wire [15:0] grh_paylen = {b[12], b[13]};
+wire [7:0]  grh_nxthdr = b[14];
+
+// ---------------------------------------------------------------------------------------
+// RoCEv2: Ethernet at 0, IPv4 / IPv6 at 14, UDP at 34 / 54 (Annex A17.4)
+// ---------------------------------------------------------------------------------------
+
+wire [15:0] ethertype = {b[12], b[13]};
+wire        is_v4     = (ethertype == ETHERTYPE_IPV4);
+wire        is_v6     = (ethertype == ETHERTYPE_IPV6);
+
+wire [3:0]  ip_version = b[14][7:4];                // IPv4 and IPv6 alike
+wire [3:0]  ip4_ihl    = b[14][3:0];
+wire [15:0] ip4_total  = {b[16], b[17]};
+wire        ip4_mf     = b[20][5];                  // flags (bits 7:5) bit 0 = MF
+wire [12:0] ip4_frag   = {b[20][4:0], b[21]};
+wire [7:0]  ip4_proto  = b[23];
+wire [15:0] ip4_csum   = {b[24], b[25]};
+wire [15:0] ip6_paylen = {b[18], b[19]};
+wire [7:0]  ip6_nxthdr = b[20];
+
+// UDP destination port and length (bytes 2-3, 4-5 of the UDP header)
+wire [15:0] udp_dport = is_v4 ? {b[36], b[37]} : {b[56], b[57]};
+wire [15:0] udp_len   = is_v4 ? {b[38], b[39]} : {b[58], b[59]};
+
+// RFC 791 / RFC 1071 header checksum: one's-complement sum of the 16-bit words of the
+// IPv4 header, the checksum word (bytes 10-11) left out, then complemented.
+wire [19:0] ip4_sum = {4'd0, b[14], b[15]} + {4'd0, b[16], b[17]} + {4'd0, b[18], b[19]}
+                    + {4'd0, b[20], b[21]} + {4'd0, b[22], b[23]} + {4'd0, b[26], b[27]}
+                    + {4'd0, b[28], b[29]} + {4'd0, b[30], b[31]} + {4'd0, b[32], b[33]};
+wire [16:0] ip4_fold1 = {1'b0, ip4_sum[15:0]} + {13'd0, ip4_sum[19:16]};
+wire [15:0] ip4_fold2 = ip4_fold1[15:0] + {15'd0, ip4_fold1[16]};
+wire        ip4_csum_bad = (ip4_csum != ~ip4_fold2);
+
+// ---------------------------------------------------------------------------------------
+// Shape and BTH (§9.2)
+// ---------------------------------------------------------------------------------------
+
+assign shape = !link ? (has_grh ? SHAPE_IB_GLOBAL : SHAPE_IB_LOCAL)
+                     : (is_v6 ? SHAPE_ROCE_V6 : SHAPE_ROCE_V4);
+
+assign bth_off = (shape == SHAPE_IB_LOCAL)  ? LRH_LEN :
+                 (shape == SHAPE_IB_GLOBAL) ? LRH_LEN + GRH_LEN :
+                 (shape == SHAPE_ROCE_V4)   ? MAC_LEN + IPV4_LEN + UDP_LEN :
+                                              MAC_LEN + IPV6_LEN + UDP_LEN;
+
+// the 12 BTH bytes, picked from the four possible offsets
+reg [7:0] bth [0:11];
+integer k;
+always @* begin
+    for (k = 0; k < 12; k = k + 1) begin
+        case (shape)
+            SHAPE_IB_LOCAL:  bth[k] = b[8 + k];
+            SHAPE_IB_GLOBAL: bth[k] = b[48 + k];
+            SHAPE_ROCE_V4:   bth[k] = b[42 + k];
+            default:         bth[k] = b[62 + k];
+        endcase
+    end
+end
+
+wire [3:0] bth_tver = bth[1][3:0];
+wire [6:0] byte8    = bth[8][6:0];                  // ibsec security bits (AckReq, bit 7, is not checked)
+
+assign opcode  = bth[0];
+assign padcnt  = bth[1][5:4];
+assign pkey    = {bth[2], bth[3]};
+assign destqp  = {bth[5], bth[6], bth[7]};
+assign psn     = {bth[9], bth[10], bth[11]};
+assign secmode = byte8[4:3];
+assign sthsz   = byte8[2:0];
+
+// OpCode table (§9.2, §9.3)
+wire       op_valid_ib;
+wire       op_valid_roce;
+wire [5:0] op_eth_len;
+wire       op_has_payload;
+wire       op_pad_allowed;
+wire       op_fixed_payload;
+wire       op_known_unused;
+wire       op_cnp_unused;
+wire [2:0] op_pos_unused;
+
+ib_opcode_info u_opcode_info (
+    .opcode        (opcode),
+    .known         (op_known_unused),
+    .cnp           (op_cnp_unused),
+    .valid_ib      (op_valid_ib),
+    .valid_roce    (op_valid_roce),
+    .eth_len       (op_eth_len),
+    .has_payload   (op_has_payload),
+    .pos           (op_pos_unused),
+    .pad_allowed   (op_pad_allowed),
+    .fixed_payload (op_fixed_payload)
+);
+
+// ---------------------------------------------------------------------------------------
+// BTH byte 8 (wire-format.md §2)
+// ---------------------------------------------------------------------------------------
+
+// seal: the plain packet must carry no security bits
+wire seal_secbits_bad = (byte8[6:0] != 7'd0);
+// open: reserved bits 6:5, SECMODE 2/3 without STH, SECMODE 0 with an STH
+wire open_secbits_bad = (byte8[6:5] != 2'd0) ||
+                        (sthsz == 3'd0 && secmode[1]) ||
+                        (sthsz != 3'd0 && secmode == 2'd0);
+// STHSZ 3..7: MACs longer than an AES-GCM tag
+wire sth_unsupported = (sthsz > 3'd2);
+
+// open: the STH length of STHSZ; seal: no STH
+assign sth_len = !is_open        ? 7'd0 :
+                 (sthsz == 3'd1) ? STH96_LEN :
+                 (sthsz == 3'd2) ? STH128_LEN : 7'd0;
+
+// ---------------------------------------------------------------------------------------
+// Lengths
+// ---------------------------------------------------------------------------------------
+
+// end of the last ETH, and the smallest packet with these headers: ETHs, STH, no data,
+// ICRC (and VCRC on native)
+assign hdr_len = bth_off + BTH_LEN + {1'b0, op_eth_len};
+wire [6:0]    trailer = link ? ICRC_LEN : ICRC_LEN + VCRC_LEN;
+wire [7:0]    min_end7 = {1'b0, hdr_len} + {1'b0, sth_len} + {1'b0, trailer};
+wire [CW-1:0] min_end = {{(CW-8){1'b0}}, min_end7};
+
+// RoCEv2: where the IP length says the packet ends
+wire [CW-1:0] ip_end = is_v4 ? {{(CW-16){1'b0}}, ip4_total} + MAC_LEN
+                             : {{(CW-16){1'b0}}, ip6_paylen} + (MAC_LEN + IPV6_LEN);
+wire [6:0]    udp_off = bth_off - UDP_LEN;
+
+// packet end: the frame end (native), the IP end (RoCEv2)
+wire [CW-1:0] end_off = link ? ip_end : flen;
+// payload + pad = end - min_end (the ICRC and VCRC are counted in min_end)
+wire [CW-1:0] data_len = end_off - min_end;
+wire [CW-1:0] payload_len = data_len - {{(CW-2){1'b0}}, padcnt};
+
+assign pp_len  = data_len[12:0];
+assign pkt_end = end_off[12:0];
+
+// ---------------------------------------------------------------------------------------
+// Checks, each as a flag
+// ---------------------------------------------------------------------------------------
+
+// room for each header (ibsec_pkt_parse "truncated")
+wire short_lrh     = flen < LRH_LEN;
+wire short_grh     = flen < LRH_LEN + GRH_LEN;
+wire short_mac     = flen < MAC_LEN;
+wire short_ip      = is_v4 ? flen < MAC_LEN + IPV4_LEN : flen < MAC_LEN + IPV6_LEN;
+wire short_udp     = flen < {{(CW-7){1'b0}}, udp_off} + UDP_LEN;
+wire short_bth     = flen < {{(CW-7){1'b0}}, bth_off} + BTH_LEN;
+wire short_min     = flen < min_end;
+
+// native length fields (§7.7.8 PktLen: words LRH..ICRC; §8.3.5 PayLen: BTH..ICRC)
+wire pktlen_bad    = ({{(CW-13){1'b0}}, lrh_pktlen, 2'b00} + VCRC_LEN) != flen;
+wire grh_paylen_bad = has_grh &&
+                      ({{(CW-16){1'b0}}, grh_paylen} + (VCRC_LEN + LRH_LEN + GRH_LEN) != flen);
+
+// RoCEv2 length fields: the IP length must end at the frame end, or inside a 60-byte
+// frame (Ethernet padding); UDP Length = UDP header through ICRC
+wire ip_len_bad    = (ip_end < min_end) || (ip_end > flen) ||
+                     (ip_end != flen && flen != ROCE_MIN_FRAME);
+wire udp_len_bad   = {{(CW-16){1'b0}}, udp_len} != ip_end - {{(CW-7){1'b0}}, udp_off};
+
+// data region (§9.2 PadCnt; payload rules of the opcode)
+wire pad_no_payload  = !op_has_payload && padcnt != 2'd0;
+wire data_no_payload = !op_has_payload && data_len != {CW{1'b0}};
+wire data_misaligned = (data_len[1:0] != 2'd0) || ({{(CW-2){1'b0}}, padcnt} > data_len);
+wire pad_forbidden   = (padcnt != 2'd0) && !op_pad_allowed;
+wire fixed_len_bad   = op_fixed_payload && payload_len != CNP_PAYLOAD;
+wire too_long        = payload_len > MAX_PAYLOAD;
+
+// ---------------------------------------------------------------------------------------
+// The first failing check, in the model's order
+// ---------------------------------------------------------------------------------------
+
+// step 1 (open) / first part of step 1 (seal): locate the BTH
+reg [5:0] locate_reason;
+always @* begin
+    locate_reason = R_OK;
+    if (!link) begin
+        if (short_lrh)                                   locate_reason = R_TRUNCATED;
+        else if (lrh_lnh[1] == 1'b0)                     locate_reason = R_BAD_LNH;
+        else if (lrh_lver != LRH_LVER)                   locate_reason = R_BAD_LVER;
+        else if (has_grh && short_grh)                   locate_reason = R_TRUNCATED;
+        else if (has_grh && grh_ipver != GRH_IPVER)      locate_reason = R_BAD_IPVER;
+        else if (has_grh && grh_nxthdr != GRH_NXTHDR_IBA) locate_reason = R_BAD_NXTHDR;
+        else if (short_bth)                              locate_reason = R_TRUNCATED;
+    end else begin
+        if (short_mac)                                   locate_reason = R_TRUNCATED;
+        else if (!is_v4 && !is_v6)                       locate_reason = R_BAD_ETHERTYPE;
+        else if (short_ip)                               locate_reason = R_TRUNCATED;
+        else if (is_v4 && ip_version != IPV4_VERSION)    locate_reason = R_BAD_IPVER;
+        else if (is_v4 && ip4_ihl != IPV4_IHL)           locate_reason = R_BAD_IPV4_IHL;
+        else if (is_v4 && ip4_csum_bad)                  locate_reason = R_BAD_IPV4_CSUM;
+        else if (is_v4 && (ip4_mf || ip4_frag != 13'd0)) locate_reason = R_IP_FRAGMENT;
+        else if (is_v4 && ip4_proto != IPPROTO_UDP)      locate_reason = R_NOT_UDP;
+        else if (is_v6 && ip_version != IPV6_VERSION)    locate_reason = R_BAD_IPVER;
+        else if (is_v6 && ip6_nxthdr != IPPROTO_UDP)     locate_reason = R_NOT_UDP;
+        else if (short_udp)                              locate_reason = R_TRUNCATED;
+        else if (udp_dport != ROCEV2_UDP_PORT)           locate_reason = R_BAD_UDP_PORT;
+        else if (short_bth)                              locate_reason = R_TRUNCATED;
+    end
+end
+
+// the rest of ibsec_pkt_parse once the BTH is there (extra header = sth_len)
+reg [5:0] body_reason;
+always @* begin
+    body_reason = R_OK;
+    if (bth_tver != BTH_TVER)                            body_reason = R_BAD_TVER;
+    else if (link ? !op_valid_roce : !op_valid_ib)       body_reason = R_BAD_OPCODE;
+    else if (short_min)                                  body_reason = R_TRUNCATED;
+    else if (!link && pktlen_bad)                        body_reason = R_BAD_PKTLEN;
+    else if (!link && grh_paylen_bad)                    body_reason = R_BAD_GRH_PAYLEN;
+    else if (link && ip_len_bad)                         body_reason = R_BAD_IP_LEN;
+    else if (link && udp_len_bad)                        body_reason = R_BAD_UDP_LEN;
+    else if (pad_no_payload)                             body_reason = R_BAD_PADCNT;
+    else if (data_no_payload)                            body_reason = R_BAD_PAYLOAD_LEN;
+    else if (data_misaligned)                            body_reason = R_BAD_PADCNT;
+    else if (pad_forbidden)                              body_reason = R_BAD_PADCNT;
+    else if (fixed_len_bad)                              body_reason = R_BAD_PAYLOAD_LEN;
+    else if (too_long)                                   body_reason = R_TOO_LONG;
+end
+
+always @* begin
+    if (locate_reason != R_OK)                           reason = locate_reason;
+    else if (is_open && open_secbits_bad)                reason = R_BAD_SECMODE;
+    else if (is_open && sth_unsupported)                 reason = R_STH_UNSUPPORTED;
+    else if (body_reason != R_OK)                        reason = body_reason;
+    else if (!is_open && seal_secbits_bad)               reason = R_BAD_SECMODE;
+    else                                                 reason = R_OK;
+end
+
+// enum ibsec_mode from SECMODE/STHSZ: STHSZ 0 -> none (0) / icrc-mac (1);
+// STHSZ != 0 -> sth-hdr (2), sth-pkt (3), sth-aead (4) for SECMODE 1, 2, 3
+wire [2:0] mode_decoded = (sthsz == 3'd0) ? {2'd0, secmode[0]} : {1'b0, secmode} + 3'd1;
+assign mode = (is_open && locate_reason == R_OK && !open_secbits_bad) ? mode_decoded : 3'd0;
+
+endmodule
+
+`resetall
