@@ -121,33 +121,35 @@ static uint64_t low_mask(unsigned bits)
     return bits >= 64 ? ~0ull : (1ull << bits) - 1;
 }
 
-static uint32_t field_raw(uint64_t mf, unsigned i, unsigned w)
+/* Fields are up to 38 bits wide (a one-dimensional mesh or torus), so they are
+ * handled as 64-bit values; i * w < 64 for every field of a configured network. */
+static uint64_t field_raw(uint64_t mf, unsigned i, unsigned w)
 {
-    return (uint32_t)((mf >> (i * w)) & low_mask(w));
+    return (mf >> (i * w)) & low_mask(w);
 }
 
-static uint64_t field_set(uint64_t mf, unsigned i, unsigned w, uint32_t raw)
+static uint64_t field_set(uint64_t mf, unsigned i, unsigned w, uint64_t raw)
 {
     uint64_t m = low_mask(w) << (i * w);
-    return (mf & ~m) | (((uint64_t)raw << (i * w)) & m);
+    return (mf & ~m) | ((raw << (i * w)) & m);
 }
 
 /* w-bit two's complement <-> integer. */
-static int64_t field_signed(uint32_t raw, unsigned w)
+static int64_t field_signed(uint64_t raw, unsigned w)
 {
-    return (raw & (1u << (w - 1))) ? (int64_t)raw - (int64_t)(1ull << w) : (int64_t)raw;
+    return (raw & (1ull << (w - 1))) ? (int64_t)raw - (int64_t)(1ull << w) : (int64_t)raw;
 }
 
-static uint32_t signed_raw(int64_t v, unsigned w)
+static uint64_t signed_raw(int64_t v, unsigned w)
 {
-    return (uint32_t)((uint64_t)v & low_mask(w));
+    return (uint64_t)v & low_mask(w);
 }
 
 /* Poison code of a mesh/torus MF: field 0 = 2^(w-1) (-2^(w-1) in a mesh, a
  * value >= radix in a torus): no valid mark holds it. */
-static uint32_t poison_raw(const struct ibsec_ddpm_cfg *cfg)
+static uint64_t poison_raw(const struct ibsec_ddpm_cfg *cfg)
 {
-    return 1u << (cfg->w - 1);
+    return 1ull << (cfg->w - 1);
 }
 
 /* Hypercube poison: bit ndims, when the MF has room for it. */
@@ -239,10 +241,10 @@ static enum ibsec_ddpm_out add_torus(const struct ibsec_ddpm_cfg *cfg, uint64_t 
                                      const int32_t *delta)
 {
     for (unsigned i = 0; i < cfg->ndims; i++) {
-        uint32_t r = cfg->radix[i], v = field_raw(*mf, i, cfg->w);
+        uint64_t r = cfg->radix[i], v = field_raw(*mf, i, cfg->w);
         if (v >= r)
             return IBSEC_DDPM_BAD_MARK;
-        v = (uint32_t)(((int64_t)v + delta[i] + r) % r);
+        v = (uint64_t)(((int64_t)v + delta[i] + (int64_t)r) % (int64_t)r);
         *mf = field_set(*mf, i, cfg->w, v);
     }
     return IBSEC_DDPM_MARKED;
@@ -328,16 +330,17 @@ static enum ibsec_ddpm_out source_of(const struct ibsec_ddpm_cfg *cfg, uint64_t 
     if (cfg->topo != IBSEC_TOPO_FATTREE && is_poisoned(cfg, mf))
         return IBSEC_DDPM_POISONED;
     for (unsigned i = 0; i < cfg->ndims; i++) {
-        uint32_t raw = field_raw(mf, i, cfg->w);
+        uint64_t raw = field_raw(mf, i, cfg->w);
         int64_t s;
         if (cfg->topo == IBSEC_TOPO_MESH)
             s = (int64_t)self[i] - field_signed(raw, cfg->w);
         else if (cfg->topo == IBSEC_TOPO_TORUS)
-            s = raw >= cfg->radix[i] ? -1 : ((int64_t)self[i] - raw + cfg->radix[i]) % cfg->radix[i];
+            s = raw >= cfg->radix[i] ? -1
+                                     : ((int64_t)self[i] - (int64_t)raw + cfg->radix[i]) % cfg->radix[i];
         else if (cfg->topo == IBSEC_TOPO_HYPERCUBE)
-            s = (self[i] & 1u) ^ raw;
+            s = (int64_t)((self[i] & 1u) ^ raw);
         else
-            s = raw;
+            s = (int64_t)raw;
         if (s < 0 || s >= (int64_t)cfg->radix[cfg->topo == IBSEC_TOPO_FATTREE ? 0 : i])
             return IBSEC_DDPM_OUT_OF_NETWORK;
         src[i] = (uint32_t)s;

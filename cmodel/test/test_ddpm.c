@@ -374,6 +374,34 @@ static void test_walks(check_ctx *c, ibsec_rng *g)
     check_int(c, "ICRC outside the MF unchanged by all walks", (long long)icrc0, (long long)icrc_mf_masked(buf, n));
 }
 
+/* A one-dimensional mesh and torus have a single 38-bit field: wider than 32 bits. */
+static void test_wide_field(check_ctx *c)
+{
+    struct ibsec_ddpm_cfg cfg;
+    struct ibsec_ddpm_hop h;
+    const uint32_t radix[1] = { 5 };
+    const uint64_t minus4 = 0x3FFFFFFFFCull; /* -4 in 38-bit two's complement */
+    uint8_t buf[256];
+    size_t n = make_pkt(buf, sizeof buf, 0xFE80, 1);
+    check_int(c, "1-dim mesh cfg", IBSEC_DDPM_CFG_OK, ibsec_ddpm_configure(&cfg, IBSEC_TOPO_MESH, 1, radix, 0));
+    check_int(c, "1-dim mesh: w = 38", 38, cfg.w);
+    ibsec_mf_put(buf + GRH_OFF, minus4);
+    set_delta(&h, 0, 0, 1);
+    check_int(c, "1-dim mesh: -4 + 1 marked", IBSEC_DDPM_MARKED, ibsec_ddpm_mark(&cfg, buf, n, &h));
+    check_int(c, "1-dim mesh: -3 in 38 bits", 0x3FFFFFFFFDll, (long long)ibsec_mf_get(buf + GRH_OFF));
+    ibsec_mf_put(buf + GRH_OFF, 0x20ull); /* 32: outside +-4 */
+    check_int(c, "1-dim mesh: 32 is a bad mark", IBSEC_DDPM_BAD_MARK, ibsec_ddpm_mark(&cfg, buf, n, &h));
+    check_int(c, "1-dim mesh: poison code 2^37", 0x2000000000ll, (long long)ibsec_mf_get(buf + GRH_OFF));
+    check_int(c, "1-dim mesh: poisoned", IBSEC_DDPM_POISONED, ibsec_ddpm_mark(&cfg, buf, n, &h));
+    check_int(c, "1-dim torus cfg", IBSEC_DDPM_CFG_OK, ibsec_ddpm_configure(&cfg, IBSEC_TOPO_TORUS, 1, radix, 0));
+    ibsec_mf_put(buf + GRH_OFF, 0x100000004ull); /* 2^32 + 4: not a residue mod 5 */
+    check_int(c, "1-dim torus: 2^32 + 4 is a bad mark", IBSEC_DDPM_BAD_MARK, ibsec_ddpm_mark(&cfg, buf, n, &h));
+    ibsec_mf_put(buf + GRH_OFF, 4);
+    check_int(c, "1-dim torus: 4 + 1 marked", IBSEC_DDPM_MARKED, ibsec_ddpm_mark(&cfg, buf, n, &h));
+    check_int(c, "1-dim torus: wraps to 0", 0, (long long)ibsec_mf_get(buf + GRH_OFF));
+    check_true(c, vcrc_ok(buf, n), "1-dim: VCRC after the hops");
+}
+
 /* ---- mask_mf: marking and the ICRC / MAC ------------------------------------- */
 
 /* A few marking hops on a 4 x 4 mesh from node (1,1): right, down, right. */
@@ -547,6 +575,7 @@ int main(void)
     test_limits(&c);
     test_bad(&c);
     test_walks(&c, &g);
+    test_wide_field(&c);
     test_mask_icrc(&c);
     test_mask_sealed(&c);
     test_mask_keyfile(&c);
