@@ -4,6 +4,7 @@
 # Targets:
 #   vtest-ddpm-L<n>   DDPM_PACKETS random packets in epochs of network configurations, with idle and back-pressure
 #                    (make test)
+#   bench-ddpm        throughput and latency per width, no idle and no back-pressure (make bench)
 # Knobs: SEED, DDPM_PACKETS, WAVES=1 (FST trace ddpm.fst in the working directory; separate
 # build folder).
 
@@ -15,7 +16,7 @@ DDPM_TARGETS := $(addprefix vtest-ddpm-L,$(LANES_LIST))
 DDPM_OBJS    := $(DDPM_BUILD)/tb_ddpm.o
 DDPM_HDRS    := verif/ddpm/tb_ddpm.h
 
-.PHONY: $(DDPM_TARGETS)
+.PHONY: $(DDPM_TARGETS) bench-ddpm
 
 $(DDPM_BUILD)/%.o: verif/ddpm/%.c $(DDPM_HDRS) $(wildcard verif/common/*.h) $(CM_HDRS) | deps
 	@mkdir -p $(dir $@)
@@ -29,7 +30,11 @@ $(DDPM_BUILD)/L%$(DDPM_VARIANT)/Vtb: $(DDPM_RTL) verif/ddpm/shim.cpp $(DDPM_HDRS
 $(DDPM_TARGETS): vtest-ddpm-L%: $(DDPM_BUILD)/L%$(DDPM_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(DDPM_PACKETS)
 
-TEST_TARGETS += $(DDPM_TARGETS)
+bench-ddpm: $(foreach l,$(LANES_LIST),$(DDPM_BUILD)/L$(l)$(DDPM_VARIANT)/Vtb)
+	@for l in $(LANES_LIST); do $(DDPM_BUILD)/L$$l$(DDPM_VARIANT)/Vtb --seed $(SEED) --packets $(DDPM_PACKETS) --bench | grep bench; done
+
+TEST_TARGETS  += $(DDPM_TARGETS)
+BENCH_TARGETS += bench-ddpm
 LINT_TOPS    += ddpm_marker
 
 .SECONDARY: $(DDPM_OBJS) $(foreach l,$(LANES_LIST),$(DDPM_BUILD)/L$(l)$(DDPM_VARIANT)/Vtb)

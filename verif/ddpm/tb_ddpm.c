@@ -21,7 +21,11 @@
  * (in input order), every output byte of every packet, and the outcome counters every
  * cycle, and requires every outcome the marking block can give to have occurred.
  *
- * Usage: Vtb [--seed S] [--packets N]; prints "vtest-ddpm-L<n>: N passed, N failed".
+ * --bench: one network, no idle cycles and no back-pressure; prints the throughput (input
+ * beats per cycle) and the latency from a marked packet's last beat in to its first beat
+ * out.
+ *
+ * Usage: Vtb [--seed S] [--packets N] [--bench]; prints "vtest-ddpm-L<n>: N passed, N failed".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,7 +269,7 @@ static void describe(const pkt_t *p, const struct epoch *e)
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: Vtb [--seed S] [--packets N]\n");
+    fprintf(stderr, "usage: Vtb [--seed S] [--packets N] [--bench]\n");
     return 2;
 }
 
@@ -273,7 +277,12 @@ int tb_ddpm_main(int argc, char **argv)
 {
     uint64_t seed = 1;
     long npkts = 2000;
+    int bench = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--bench") == 0) {
+            bench = 1;
+            continue;
+        }
         if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--packets") == 0 && i + 1 < argc)
@@ -304,8 +313,16 @@ int tb_ddpm_main(int argc, char **argv)
     }
     for (long e = 0; e < n_epochs; e++)
         new_epoch(&ep[e], (unsigned)e);
+    if (bench) /* one network: no pauses for configuration changes */
+        for (long e = 1; e < n_epochs; e++)
+            ep[e] = ep[0];
     for (long i = 0; i < npkts; i++)
         gen_packet(&pk[i], &ep[i / EPOCH_PKTS]);
+    long *t_last = calloc((size_t)npkts, sizeof *t_last);
+    if (!t_last) {
+        fprintf(stderr, "tb_ddpm: out of memory\n");
+        return 2;
+    }
 
     uint32_t data[MAX_WORDS], keep[6], odata[MAX_WORDS], okeep[6], zero_user[4] = { 0 };
     uint8_t beat[16 * 12], obeat[16 * 12];
@@ -324,12 +341,12 @@ int tb_ddpm_main(int argc, char **argv)
     dut_set_rst(0);
 
     long in_pkt = 0, in_beat = 0, decided = 0, out_idx = 0, out_bytes = 0, cyc = 0;
-    long cur_epoch = 0, idle_after_end = 0;
+    long cur_epoch = 0, idle_after_end = 0, in_beats = 0, last_out = 0, last_in_cyc = 0, lat_min = 1L << 30, lat_max = 0;
     int holding = 0;
     unsigned in_rate = 100, out_rate = 100;
     while (idle_after_end < 50) {
         cyc++;
-        if (cyc % 300 == 0) {
+        if (cyc % 300 == 0 && !bench) {
             static const unsigned rates[] = { 100, 100, 70, 30, 5 };
             in_rate = rates[tb_rand_range(&T, 0, 4)];
             out_rate = rates[tb_rand_range(&T, 0, 4)];
@@ -337,7 +354,7 @@ int tb_ddpm_main(int argc, char **argv)
         /* a new epoch's configuration once the block is empty */
         long want_epoch = in_pkt / EPOCH_PKTS;
         int blocked = 0;
-        if (in_pkt < npkts && want_epoch != cur_epoch && in_beat == 0 && !holding) {
+        if (in_pkt < npkts && want_epoch != cur_epoch && in_beat == 0 && !holding && !bench) {
             if (decided == in_pkt && out_idx == in_pkt) {
                 cur_epoch = want_epoch;
                 dut_set_cfg(&ep[cur_epoch].dut);
@@ -369,9 +386,20 @@ int tb_ddpm_main(int argc, char **argv)
 
         int in_taken = holding && dut_in_ready();
         int last_in = in_taken && (size_t)(in_beat + 1) * BB >= pk[in_pkt].n;
+        in_beats += in_taken;
+        if (in_taken)
+            last_in_cyc = cyc;
+        if (last_in)
+            t_last[in_pkt] = cyc;
         int olast = 0;
         if (dut_out(odata, okeep, &olast) && oready) {
             tb_unpack_axis(obeat, BB, odata);
+            if (out_bytes == 0 && out_idx < npkts && pk[out_idx].outcome == IBSEC_DDPM_MARKED) {
+                long lat = cyc - t_last[out_idx];
+                lat_min = lat < lat_min ? lat : lat_min;
+                lat_max = lat > lat_max ? lat : lat_max;
+            }
+            last_out = cyc;
             unsigned nk = 0;
             while (nk < BB && (okeep[nk / 32] >> (nk % 32) & 1u))
                 nk++;
@@ -444,6 +472,11 @@ int tb_ddpm_main(int argc, char **argv)
             tb_fail(&R, "outcome %s never occurred", ibsec_ddpm_out_name((enum ibsec_ddpm_out)o));
     }
     printf("\n");
+    if (bench)
+        printf("%s: bench: %ld input beats in %ld cycles = %.3f beats per cycle (%ld cycles to the last beat out); last beat in to "
+               "first beat out of a marked packet: %ld..%ld cycles\n", name, in_beats, last_in_cyc,
+               (double)in_beats / (double)last_in_cyc, last_out, lat_min, lat_max);
+    free(t_last);
     free(pk);
     free(ep);
     dut_finish();

@@ -4,6 +4,7 @@
 # Targets:
 #   vtest-sif-L<n>   SIF_PACKETS random packets with idle, back-pressure and SM writes
 #                    (make test)
+#   bench-sif        throughput and latency per width, no idle and no back-pressure (make bench)
 # Knobs: SEED, SIF_PACKETS, WAVES=1 (FST trace sif.fst in the working directory; separate
 # build folder).
 
@@ -15,7 +16,7 @@ SIF_TARGETS := $(addprefix vtest-sif-L,$(LANES_LIST))
 SIF_OBJS    := $(SIF_BUILD)/tb_sif.o
 SIF_HDRS    := verif/sif/tb_sif.h
 
-.PHONY: $(SIF_TARGETS)
+.PHONY: $(SIF_TARGETS) bench-sif
 
 $(SIF_BUILD)/%.o: verif/sif/%.c $(SIF_HDRS) $(wildcard verif/common/*.h) $(CM_HDRS) | deps
 	@mkdir -p $(dir $@)
@@ -29,7 +30,11 @@ $(SIF_BUILD)/L%$(SIF_VARIANT)/Vtb: $(SIF_RTL) verif/sif/shim.cpp $(SIF_HDRS) \
 $(SIF_TARGETS): vtest-sif-L%: $(SIF_BUILD)/L%$(SIF_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(SIF_PACKETS)
 
-TEST_TARGETS += $(SIF_TARGETS)
+bench-sif: $(foreach l,$(LANES_LIST),$(SIF_BUILD)/L$(l)$(SIF_VARIANT)/Vtb)
+	@for l in $(LANES_LIST); do $(SIF_BUILD)/L$$l$(SIF_VARIANT)/Vtb --seed $(SEED) --packets $(SIF_PACKETS) --bench | grep bench; done
+
+TEST_TARGETS  += $(SIF_TARGETS)
+BENCH_TARGETS += bench-sif
 LINT_TOPS    += sif_filter
 
 .SECONDARY: $(SIF_OBJS) $(foreach l,$(LANES_LIST),$(SIF_BUILD)/L$(l)$(SIF_VARIANT)/Vtb)

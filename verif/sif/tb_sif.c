@@ -18,7 +18,10 @@
  * they came, in order; dropped ones must not leave. At the end every outcome and every
  * install outcome must have occurred.
  *
- * Usage: Vtb [--seed S] [--packets N]; prints "vtest-sif-L<n>: N passed, N failed".
+ * --bench: no idle cycles and no back-pressure; prints the throughput (input beats per
+ * cycle) and the latency from a forwarded packet's first beat in to its first beat out.
+ *
+ * Usage: Vtb [--seed S] [--packets N] [--bench]; prints "vtest-sif-L<n>: N passed, N failed".
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -181,7 +184,7 @@ static void check_state(const struct ibsec_sif_port *m, const struct sif_dut_sta
 
 static int usage(void)
 {
-    fprintf(stderr, "usage: Vtb [--seed S] [--packets N]\n");
+    fprintf(stderr, "usage: Vtb [--seed S] [--packets N] [--bench]\n");
     return 2;
 }
 
@@ -189,7 +192,12 @@ int tb_sif_main(int argc, char **argv)
 {
     uint64_t seed = 1;
     long npkts = 2000;
+    int bench = 0;
     for (int i = 1; i < argc; i++) {
+        if (strcmp(argv[i], "--bench") == 0) {
+            bench = 1;
+            continue;
+        }
         if (strcmp(argv[i], "--seed") == 0 && i + 1 < argc)
             seed = strtoull(argv[++i], NULL, 0);
         else if (strcmp(argv[i], "--packets") == 0 && i + 1 < argc)
@@ -210,7 +218,8 @@ int tb_sif_main(int argc, char **argv)
 
     pkt_t *pk = calloc((size_t)npkts, sizeof *pk);
     long *fwd = calloc((size_t)npkts, sizeof *fwd);
-    if (!pk || !fwd) {
+    long *t_in = calloc((size_t)npkts, sizeof *t_in);
+    if (!pk || !fwd || !t_in) {
         fprintf(stderr, "tb_sif: out of memory\n");
         return 2;
     }
@@ -238,11 +247,11 @@ int tb_sif_main(int argc, char **argv)
     uint32_t data[MAX_WORDS], keep[6], odata[MAX_WORDS], okeep[6];
     uint8_t beat[16 * 12], obeat[16 * 12];
     static uint8_t got[IBSEC_MAX_PKT];
-    long cyc = 0, idle_after_end = 0;
+    long cyc = 0, idle_after_end = 0, in_beats = 0, last_out = 0, last_in_cyc = 0, lat_min = 1L << 30, lat_max = 0;
 
     while (idle_after_end < 200) {
         cyc++;
-        if (cyc % 300 == 0) {
+        if (cyc % 300 == 0 && !bench) {
             static const unsigned rates[] = { 100, 100, 70, 30, 5 };
             in_rate = rates[tb_rand_range(&T, 0, 4)];
             out_rate = rates[tb_rand_range(&T, 0, 4)];
@@ -283,6 +292,12 @@ int tb_sif_main(int argc, char **argv)
         dut_set_out_ready(oready);
 
         int in_taken = holding && dut_in_ready();
+        if (in_taken) {
+            in_beats++;
+            last_in_cyc = cyc;
+            if (in_beat == 0)
+                t_in[in_pkt] = cyc;
+        }
         int last_in = 0;
         if (in_taken) {
             const pkt_t *p = &pk[in_pkt];
@@ -291,6 +306,12 @@ int tb_sif_main(int argc, char **argv)
         int olast = 0;
         if (dut_out(odata, okeep, &olast) && oready) {
             tb_unpack_axis(obeat, BB, odata);
+            if (out_bytes == 0 && out_idx < n_fwd) {
+                long lat = cyc - t_in[fwd[out_idx]];
+                lat_min = lat < lat_min ? lat : lat_min;
+                lat_max = lat > lat_max ? lat : lat_max;
+            }
+            last_out = cyc;
             unsigned nk = 0;
             while (nk < BB && (okeep[nk / 32] >> (nk % 32) & 1u))
                 nk++;
@@ -381,10 +402,15 @@ int tb_sif_main(int argc, char **argv)
                     ibsec_sif_install_name((enum ibsec_sif_install)o));
     }
     printf("; flushes %llu\n", (unsigned long long)m.flushes);
+    if (bench)
+        printf("%s: bench: %ld input beats in %ld cycles = %.3f beats per cycle (%ld cycles to the last beat out); first beat in to "
+               "first beat out of a forwarded packet: %ld..%ld cycles\n", name, in_beats, last_in_cyc,
+               (double)in_beats / (double)last_in_cyc, last_out, lat_min, lat_max);
     if (m.flushes == 0)
         tb_fail(&R, "no flush happened");
     free(pk);
     free(fwd);
+    free(t_in);
     dut_finish();
     return tb_summary(&R);
 }
