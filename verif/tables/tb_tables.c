@@ -1,0 +1,1220 @@
+/*
+ * tb_tables.c — C harness of the tables bench: rtl/ibsec_regs.v (register bus, key table,
+ * command interlock, DECIDED) with ibsec_ctx_table (contexts, lookup, EPSN decide and
+ * commit, replay window, alert) and ibsec_counters, against the C model applied
+ * sequentially: ibsec_ctx_set / ibsec_ctx_clear / ibsec_ctx_clear_alert / ibsec_key_set /
+ * ibsec_key_clear, ibsec_ctx_lookup, ibsec_epsn_tx_check / tx_commit, ibsec_epsn_rx_check /
+ * rx_commit, and the alert rule of docs/wire-format.md §10.
+ *
+ * What the harness plays
+ *   - the packet datapath: in most cycles one packet is decided: a selector (the QP or
+ *     P_Key of a configured context, or a random one) is looked up, and when the packet
+ *     reaches the EPSN step (context found, mode not none, key valid) its PSN is offered:
+ *     in order, skipping ahead, behind inside and outside the 64-entry window, replays,
+ *     across the 2^23 half-window, near 2^24 wraps and near 2^63 (contexts start there);
+ *     the open side picks the packet's tag result (pass or fail) at once, and commits it
+ *     on cm_* a random number of cycles later, in decision order, as gcm_core's latency
+ *     would; one count per packet with its final reason;
+ *   - software on the register bus: context writes (valid and refused configurations,
+ *     duplicate selectors), clears, alert clears, context read-backs, key installs and
+ *     clears, CONFIG writes, counter / DECIDED / CMD_DECIDED / ALERT_SUMMARY / STATUS /
+ *     KEY_VALID reads, staging read-back, reserved operations and addresses;
+ *   - gcm_core's key port: ready when idle, busy a random 1..60 cycles after a handshake;
+ *   - a reset in the middle of the run.
+ *
+ * The reference is the model in two copies: `m` processes every packet completely
+ * (decision and, on open, the tag result) when the DUT decides it, which is the model's
+ * sequential order; `mc` receives the same commits when the DUT receives them, and the
+ * commands when the DUT applies them (cfg_busy falls), so it holds what the DUT's tables
+ * hold at any cycle (read-back, ALERT_SUMMARY, irq_alert). Software commands reach `m`
+ * when the bus takes them, after the packets decided so far: the DUT stops deciding from
+ * the next cycle and applies the command once those packets have committed.
+ *
+ * Checked: every lookup answer, every EPSN answer (reason and E) and commit answer
+ * (context, E, alert raised); that an open decision waits only when it may (never for a
+ * packet above every in-flight EPSN of its context and within 2^23 of the committed
+ * rx_next, never on seal); ep_full against the number in flight; each register read
+ * against the model; STATUS.ERR_CODE of every command against the model's refusal
+ * (ibsec_ctx_set's message); the key port's slot, size and key bytes; that the DUT
+ * applies a command only when nothing is in flight and that write holds and acks follow
+ * docs/registers.md §1.
+ *
+ * Usage: Vtb [--seed N] [--cycles N] [--inflight N] [--name NAME]
+ *   --inflight: the INFLIGHT parameter the DUT was built with (ep_full is checked with it)
+ * Last line: "NAME: N passed, N failed".
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ibsec.h"
+#include "tb_tables.h"
+#include "tb_util.h"
+
+/* ---- register map (docs/registers.md §3) ----------------------------------------- */
+#define A_ID            0x000u
+#define A_VERSION       0x004u
+#define A_CAPS          0x008u
+#define A_CONFIG        0x010u
+#define A_STATUS        0x014u
+#define A_CNT_CTRL      0x018u
+#define A_DECIDED_LO    0x020u
+#define A_DECIDED_HI    0x024u
+#define A_CMD_DEC_LO    0x028u
+#define A_CMD_DEC_HI    0x02Cu
+#define A_KEY_DATA0     0x040u
+#define A_KEY_SALT      0x060u
+#define A_KEY_CMD       0x064u
+#define A_KEY_VALID     0x068u
+#define A_KEY_AES256    0x06Cu
+#define A_CTX_MATCH     0x100u
+#define A_CTX_CFG       0x104u
+#define A_CTX_TX_LO     0x108u
+#define A_CTX_TX_HI     0x10Cu
+#define A_CTX_RX_LO     0x110u
+#define A_CTX_RX_HI     0x114u
+#define A_CTX_THRESH    0x118u
+#define A_CTX_CMD       0x11Cu
+#define A_RD_CFG        0x140u
+#define A_RD_MATCH      0x144u
+#define A_RD_TX_LO      0x148u
+#define A_RD_BM_HI      0x15Cu
+#define A_RD_FAIL       0x160u
+#define A_RD_ALERT      0x164u
+#define A_RD_ALERT_CNT  0x168u
+#define A_RD_THRESH     0x16Cu
+#define A_ALERT_SUM     0x180u
+#define A_CNT_BASE      0x400u
+
+#define REG_ID_VALUE    0x49425343u      /* "IBSC" */
+#define STATUS_BUSY     0x1u
+#define ST_ALERT_BIT    16
+#define HW_REASONS      34u              /* counters: ok .. nonce_reuse */
+
+#define CTX_OP_WRITE 1u
+#define CTX_OP_CLEAR 2u
+#define CTX_OP_CLRAL 3u
+#define CTX_OP_READ  4u
+#define KEY_OP_INSTALL 1u
+#define KEY_OP_CLEAR   2u
+
+/* ERR_CODE values (docs/registers.md §3.4) */
+enum { E_NONE = 0, E_INDEX, E_OP, E_QPN, E_PKEY, E_MODE, E_STH_NEED, E_STH_EXTRA,
+       E_EPSN, E_KEY, E_DUP };
+
+/* ---- bench knobs ------------------------------------------------------------------- */
+#define OPS_RING       1024   /* queued bus operations */
+#define QUEUE_MAX      64     /* in-flight open packets the harness can hold */
+#define KEY_BUSY_MAX   60     /* cycles gcm_core's key port stays busy after a handshake */
+#define STALL_LIMIT    20000  /* cycles without progress that count as a hang */
+#define QP_POOL        8
+#define PK_POOL        6
+#define HALF_WINDOW    (1ull << 23)
+
+/* ---- state ------------------------------------------------------------------------- */
+typedef struct {
+    int      we;
+    unsigned addr;
+    uint32_t wdata;
+    int      poll;      /* STATUS poll: repeat while BUSY, then compare */
+} bus_op;
+
+typedef struct {
+    unsigned ctx;
+    uint64_t epsn;
+    int      pass;
+    int      alert;     /* the model's alert_raised for a failure */
+    uint64_t ready;     /* first cycle the commit may come */
+} inflight;
+
+typedef struct {
+    int      active;
+    uint32_t destqp;
+    uint16_t pkey;
+    uint32_t psn;
+    uint64_t since;
+} retry_pkt;
+
+/* a command as software wrote it (staging registers at the time of the command write) */
+typedef struct {
+    unsigned addr;      /* A_CTX_CMD, A_KEY_CMD or A_CONFIG */
+    uint32_t word;      /* the command register value */
+    uint32_t ctx_match, ctx_cfg, ctx_thresh;
+    uint64_t ctx_tx, ctx_rx;
+    uint32_t key_data[8], key_salt;
+} command;
+
+typedef struct {
+    uint32_t words[16]; /* CTX_RD_* from 0x140 */
+} ctx_snapshot;
+
+static struct {
+    unsigned open, n_ctx, n_keys, inflight_max;
+    uint64_t cycles;
+    tb_rng   rng;
+    tb_result res;
+    ibsec_engine m, mc;
+    uint64_t cycle;
+
+    tb_in    in;
+    tb_out   out;
+
+    /* bus agent */
+    bus_op   ops[OPS_RING];
+    unsigned ops_head, ops_count;
+    int      bus_active, bus_took;
+    uint32_t bus_expect;
+    int      bus_check;
+    uint32_t latch_expect;
+    uint64_t bus_idle_until;
+
+    /* staging registers as written */
+    uint32_t key_data[8], key_salt, key_cmd;
+    uint32_t ctx_match, ctx_cfg, ctx_thresh, ctx_cmd;
+    uint64_t ctx_tx, ctx_rx;
+    uint32_t config_stage;
+
+    /* commands */
+    int      cmd_taken;       /* a command write was taken this cycle */
+    command  cmd_now;
+    int      cmd_pending_mc;  /* taken, not yet applied by the DUT */
+    command  cmd_mc;
+    int      last_err;        /* ERR_CODE of the last command applied by the DUT */
+    int      pending_err;
+    uint64_t cmd_decided, pending_cmd_decided;
+    ctx_snapshot snap;
+    int      prev_busy, prev_pipe_busy;
+    unsigned prev_inflight;
+
+    /* datapath */
+    uint64_t decided;
+    inflight q[QUEUE_MAX];
+    unsigned q_head, q_count;
+    retry_pkt retry;
+    unsigned seal_busy;       /* cycles the seal pipe stays busy after a decision */
+    uint32_t qp_pool[QP_POOL];
+    uint16_t pk_pool[PK_POOL];
+
+    /* key port model */
+    unsigned key_busy;
+
+    int      final_phase;     /* end of run: no new scenarios */
+
+    /* statistics */
+    uint64_t n_dec, n_ep, n_ok, n_wait, n_commit, n_alert, n_cmd, n_refused, n_reads;
+    uint64_t n_reason[IBSEC_R_COUNT];
+    uint64_t last_progress;
+} S;
+
+/* ---- small helpers ------------------------------------------------------------------- */
+
+static uint32_t rnd(uint32_t lo, uint32_t hi) { return tb_rand_range(&S.rng, lo, hi); }
+static int chance(unsigned pct) { return tb_chance(&S.rng, pct); }
+static enum ibsec_op model_op(void) { return S.open ? IBSEC_OP_OPEN : IBSEC_OP_SEAL; }
+
+static int check(const char *what, uint64_t exp, uint64_t got)
+{
+    char buf[160];
+    snprintf(buf, sizeof buf, "cycle %llu: %s", (unsigned long long)S.cycle, what);
+    return tb_check_u64(&S.res, buf, exp, got);
+}
+
+static uint32_t be32(const uint8_t b[4])
+{
+    return (uint32_t)b[0] << 24 | (uint32_t)b[1] << 16 | (uint32_t)b[2] << 8 | b[3];
+}
+
+static void sample(void)
+{
+    dut_set(&S.in);
+    dut_get(&S.out);
+}
+
+/* ---- the model side of commands ---------------------------------------------------- */
+
+/* docs/registers.md §3.4: the code for the model's refusal message of ibsec_ctx_set */
+static int err_from_model_message(const char *why)
+{
+    static const struct { const char *prefix; int code; } map[] = {
+        { "context index out of range", E_INDEX },
+        { "QPN out of range", E_QPN },
+        { "P_Key out of range", E_PKEY },
+        { "bad mode", E_MODE },
+        { "sth-* modes need", E_STH_NEED },
+        { "STH size given", E_STH_EXTRA },
+        { "EPSN out of range", E_EPSN },
+        { "key index out of range", E_KEY },
+        { "selector already used", E_DUP },
+    };
+    for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
+        if (strncmp(why, map[i].prefix, strlen(map[i].prefix)) == 0)
+            return map[i].code;
+    tb_fail(&S.res, "model refusal message not known to the bench: %s", why);
+    return -1;
+}
+
+static ibsec_ctx_cfg cfg_from_staging(const command *c)
+{
+    ibsec_ctx_cfg cfg;
+    memset(&cfg, 0, sizeof cfg);
+    cfg.sel = (c->ctx_cfg & 1u) ? IBSEC_SEL_PKEY : IBSEC_SEL_QP;
+    cfg.match = c->ctx_match;
+    cfg.mode = (enum ibsec_mode)((c->ctx_cfg >> 4) & 7u);
+    cfg.sth_code = (c->ctx_cfg >> 8) & 7u;
+    cfg.dir = (c->ctx_cfg >> 12) & 1u;
+    cfg.key = (c->ctx_cfg >> 16) & 0xFFu;
+    cfg.tx_next = c->ctx_tx;
+    cfg.rx_next = c->ctx_rx;
+    cfg.alert_threshold = c->ctx_thresh;
+    return cfg;
+}
+
+static int apply_ctx_cmd(ibsec_engine *e, const command *c)
+{
+    unsigned idx = c->word & 0xFFu, op = (c->word >> 16) & 0xFu;
+    const char *why = NULL;
+    if (idx >= e->n_ctx)
+        return E_INDEX;
+    if (op < CTX_OP_WRITE || op > CTX_OP_READ)
+        return E_OP;
+    if (op == CTX_OP_WRITE) {
+        ibsec_ctx_cfg cfg = cfg_from_staging(c);
+        return ibsec_ctx_set(e, idx, &cfg, &why) == 0 ? E_NONE : err_from_model_message(why);
+    }
+    if (op == CTX_OP_CLEAR)
+        ibsec_ctx_clear(e, idx);
+    else if (op == CTX_OP_CLRAL)
+        ibsec_ctx_clear_alert(e, idx);
+    return E_NONE;
+}
+
+static int apply_key_cmd(ibsec_engine *e, const command *c)
+{
+    unsigned slot = c->word & 0xFFu, op = (c->word >> 16) & 3u;
+    size_t len = (c->word >> 8) & 1u ? 32 : 16;
+    uint8_t key[32], salt[4];
+    if (slot >= e->n_keys)
+        return E_INDEX;
+    if (op != KEY_OP_INSTALL && op != KEY_OP_CLEAR)
+        return E_OP;
+    if (op == KEY_OP_CLEAR) {
+        ibsec_key_clear(e, slot);
+        return E_NONE;
+    }
+    for (unsigned i = 0; i < 32; i++)
+        key[i] = (uint8_t)(c->key_data[i / 4] >> (24 - 8 * (i % 4)));
+    for (unsigned i = 0; i < 4; i++)
+        salt[i] = (uint8_t)(c->key_salt >> (24 - 8 * i));
+    return ibsec_key_set(e, slot, key, len, salt) == 0 ? E_NONE : E_INDEX;
+}
+
+static int apply_command(ibsec_engine *e, const command *c)
+{
+    switch (c->addr) {
+    case A_CTX_CMD: return apply_ctx_cmd(e, c);
+    case A_KEY_CMD: return apply_key_cmd(e, c);
+    default:
+        e->allow_plain = c->word & 1u;
+        e->mask_mf = (c->word >> 1) & 1u;
+        return E_NONE;
+    }
+}
+
+/* CTX_RD_* as the DUT must show context idx of e (an invalid context reads as zeros) */
+static void snapshot_ctx(const ibsec_engine *e, unsigned idx, ctx_snapshot *s)
+{
+    memset(s, 0, sizeof *s);
+    if (idx >= e->n_ctx || !e->ctx[idx].valid)
+        return;
+    const ibsec_ctx *c = &e->ctx[idx];
+    s->words[0] = 1u << 31 | (c->cfg.key & 0xFFu) << 16 | (c->cfg.dir & 1u) << 12
+                | (c->cfg.sth_code & 7u) << 8 | ((unsigned)c->cfg.mode & 7u) << 4
+                | (c->cfg.sel == IBSEC_SEL_PKEY);
+    s->words[1] = c->cfg.match;
+    s->words[2] = (uint32_t)c->tx_next;
+    s->words[3] = (uint32_t)(c->tx_next >> 32);
+    s->words[4] = (uint32_t)c->rx_next;
+    s->words[5] = (uint32_t)(c->rx_next >> 32);
+    s->words[6] = (uint32_t)c->rx_bitmap;
+    s->words[7] = (uint32_t)(c->rx_bitmap >> 32);
+    s->words[8] = c->fail_consec;
+    s->words[9] = c->alert;
+    s->words[10] = c->alert_count;
+    s->words[11] = c->cfg.alert_threshold;
+}
+
+/* wire-format.md §10 (Lee & Kim §6.1): one more consecutive failure; true if it raised
+ * the context's alert */
+static int note_auth_failure(ibsec_ctx *c)
+{
+    if (c->fail_consec < UINT32_MAX)
+        c->fail_consec++;
+    if (c->cfg.alert_threshold == 0 || c->fail_consec < c->cfg.alert_threshold || c->alert)
+        return 0;
+    c->alert = true;
+    c->alert_count++;
+    return 1;
+}
+
+/* the open commit of the model: tag verified -> window, else failure and alert */
+static int model_open_commit(ibsec_ctx *c, uint64_t epsn, int pass)
+{
+    if (pass) {
+        ibsec_epsn_rx_commit(c, epsn);
+        c->fail_consec = 0;
+        return 0;
+    }
+    return note_auth_failure(c);
+}
+
+static int any_alert(const ibsec_engine *e)
+{
+    for (unsigned i = 0; i < e->n_ctx; i++)
+        if (e->ctx[i].valid && e->ctx[i].alert)
+            return 1;
+    return 0;
+}
+
+/* ---- register read expectations ------------------------------------------------------ */
+
+static int is_staging(unsigned addr)
+{
+    return addr == A_CONFIG || (addr >= A_KEY_DATA0 && addr <= A_KEY_CMD)
+        || (addr >= A_CTX_MATCH && addr <= A_CTX_CMD);
+}
+
+static int is_command(unsigned addr)
+{
+    return addr == A_CONFIG || addr == A_KEY_CMD || addr == A_CTX_CMD;
+}
+
+static uint32_t expect_status(void)
+{
+    return (uint32_t)any_alert(&S.mc) << ST_ALERT_BIT | (uint32_t)S.last_err << 8
+         | (uint32_t)(S.last_err != E_NONE) << 1;
+}
+
+/* the value a read of addr taken now must return; *latch: a LO word of a live 64-bit
+ * register, whose HI word then goes into the latch */
+static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi)
+{
+    *latch = 0;
+    if (addr >= A_CNT_BASE && addr < A_CNT_BASE + 0x200u) {
+        unsigned r = (addr - A_CNT_BASE) / 8;
+        uint64_t v = r < HW_REASONS ? S.m.count[model_op()][r] : 0;
+        if (addr & 4u)
+            return S.latch_expect;
+        *latch = 1;
+        *latch_hi = (uint32_t)(v >> 32);
+        return (uint32_t)v;
+    }
+    if (addr >= A_ALERT_SUM && addr < A_ALERT_SUM + 32u) {
+        unsigned w = (addr - A_ALERT_SUM) / 4;
+        uint32_t v = 0;
+        for (unsigned i = 0; i < 32; i++) {
+            unsigned c = 32 * w + i;
+            if (c < S.mc.n_ctx && S.mc.ctx[c].valid && S.mc.ctx[c].alert)
+                v |= 1u << i;
+        }
+        return v;
+    }
+    if (addr >= A_KEY_DATA0 && addr < A_KEY_SALT)
+        return S.key_data[(addr - A_KEY_DATA0) / 4];
+    if (addr >= A_RD_CFG && addr <= A_RD_THRESH)
+        return S.snap.words[(addr - A_RD_CFG) / 4];
+    switch (addr) {
+    case A_ID: return REG_ID_VALUE;
+    case A_VERSION: return S.open << 16 | 1u << 8;
+    case A_CAPS: return S.n_ctx << 16 | S.n_keys;
+    case A_CONFIG: return (uint32_t)S.mc.allow_plain | (uint32_t)S.mc.mask_mf << 1;
+    case A_STATUS: return expect_status();
+    case A_DECIDED_LO:
+        *latch = 1;
+        *latch_hi = (uint32_t)(S.decided >> 32);
+        return (uint32_t)S.decided;
+    case A_CMD_DEC_LO:
+        *latch = 1;
+        *latch_hi = (uint32_t)(S.cmd_decided >> 32);
+        return (uint32_t)S.cmd_decided;
+    case A_DECIDED_HI:
+    case A_CMD_DEC_HI: return S.latch_expect;
+    case A_KEY_SALT: return S.key_salt;
+    case A_KEY_CMD: return S.key_cmd;
+    case A_KEY_VALID:
+    case A_KEY_AES256: {
+        uint32_t v = 0;
+        for (unsigned i = 0; i < S.mc.n_keys; i++)
+            if (S.mc.keys[i].valid && (addr == A_KEY_VALID || S.mc.keys[i].key_len == 32))
+                v |= 1u << i;
+        return v;
+    }
+    case A_CTX_MATCH: return S.ctx_match;
+    case A_CTX_CFG: return S.ctx_cfg;
+    case A_CTX_TX_LO: return (uint32_t)S.ctx_tx;
+    case A_CTX_TX_HI: return (uint32_t)(S.ctx_tx >> 32);
+    case A_CTX_RX_LO: return (uint32_t)S.ctx_rx;
+    case A_CTX_RX_HI: return (uint32_t)(S.ctx_rx >> 32);
+    case A_CTX_THRESH: return S.ctx_thresh;
+    case A_CTX_CMD: return S.ctx_cmd;
+    default: return 0;
+    }
+}
+
+/* ---- bus agent ----------------------------------------------------------------------- */
+
+static void push_op(int we, unsigned addr, uint32_t wdata, int poll)
+{
+    if (S.ops_count == OPS_RING)
+        return;
+    bus_op *o = &S.ops[(S.ops_head + S.ops_count) % OPS_RING];
+    o->we = we;
+    o->addr = addr;
+    o->wdata = wdata;
+    o->poll = poll;
+    S.ops_count++;
+}
+
+static void push_wr(unsigned addr, uint32_t v) { push_op(1, addr, v, 0); }
+static void push_rd(unsigned addr) { push_op(0, addr, 0, 0); }
+static void push_rd64(unsigned lo) { push_rd(lo); push_rd(lo + 4); }
+
+/* after a command: poll STATUS until it is done, compare ERR_CODE, read CMD_DECIDED */
+static void push_cmd_done(void)
+{
+    push_op(0, A_STATUS, 0, 1);
+    push_rd64(A_CMD_DEC_LO);
+}
+
+/* the staging and command registers at the moment of a command write */
+static void capture_command(unsigned addr, uint32_t word, command *c)
+{
+    c->addr = addr;
+    c->word = word;
+    c->ctx_match = S.ctx_match;
+    c->ctx_cfg = S.ctx_cfg;
+    c->ctx_thresh = S.ctx_thresh;
+    c->ctx_tx = S.ctx_tx;
+    c->ctx_rx = S.ctx_rx;
+    memcpy(c->key_data, S.key_data, sizeof c->key_data);
+    c->key_salt = S.key_salt;
+}
+
+/* a write taken this cycle: staging registers, CNT_CTRL, commands */
+static void bus_write_taken(const bus_op *o)
+{
+    if (o->addr >= A_KEY_DATA0 && o->addr < A_KEY_SALT)
+        S.key_data[(o->addr - A_KEY_DATA0) / 4] = o->wdata;
+    switch (o->addr) {
+    case A_KEY_SALT: S.key_salt = o->wdata; break;
+    case A_KEY_CMD: S.key_cmd = o->wdata; break;
+    case A_CTX_MATCH: S.ctx_match = o->wdata; break;
+    case A_CTX_CFG: S.ctx_cfg = o->wdata; break;
+    case A_CTX_TX_LO: S.ctx_tx = (S.ctx_tx & ~0xFFFFFFFFull) | o->wdata; break;
+    case A_CTX_TX_HI: S.ctx_tx = (S.ctx_tx & 0xFFFFFFFFull) | (uint64_t)o->wdata << 32; break;
+    case A_CTX_RX_LO: S.ctx_rx = (S.ctx_rx & ~0xFFFFFFFFull) | o->wdata; break;
+    case A_CTX_RX_HI: S.ctx_rx = (S.ctx_rx & 0xFFFFFFFFull) | (uint64_t)o->wdata << 32; break;
+    case A_CTX_THRESH: S.ctx_thresh = o->wdata; break;
+    case A_CTX_CMD: S.ctx_cmd = o->wdata; break;
+    case A_CONFIG: S.config_stage = o->wdata & 3u; break;
+    case A_CNT_CTRL:
+        /* applied after this cycle's count, as the DUT's clear wins over it */
+        break;
+    default: break;
+    }
+    if (is_command(o->addr)) {
+        S.cmd_taken = 1;
+        capture_command(o->addr, o->wdata, &S.cmd_now);
+    }
+}
+
+/* step 2 of a cycle: finish, start or hold the current bus operation */
+static void bus_step(void)
+{
+    S.in.reg_req = 0;
+    if (!S.bus_active && S.out.reg_ack)
+        tb_fail(&S.res, "cycle %llu: reg_ack without a request", (unsigned long long)S.cycle);
+    if (S.bus_active && S.out.reg_ack) {
+        bus_op *o = &S.ops[S.ops_head];
+        if (!S.bus_took)
+            tb_fail(&S.res, "cycle %llu: reg_ack without a request taken", (unsigned long long)S.cycle);
+        if (!o->we) {
+            S.n_reads++;
+            if (o->poll && (S.out.reg_rdata & STATUS_BUSY)) {
+                S.bus_active = 0;   /* ask again */
+                return;
+            }
+            char what[64];
+            snprintf(what, sizeof what, "read 0x%03x", o->addr);
+            check(what, S.bus_expect, S.out.reg_rdata);
+        } else {
+            check("write acknowledged with rdata 0", 0, S.out.reg_rdata);
+        }
+        S.ops_head = (S.ops_head + 1) % OPS_RING;
+        S.ops_count--;
+        S.bus_active = 0;
+        S.last_progress = S.cycle;
+        return;
+    }
+    if (S.bus_active && S.bus_took) {
+        tb_fail(&S.res, "cycle %llu: no reg_ack one cycle after a request was taken",
+                (unsigned long long)S.cycle);
+        S.bus_active = 0;
+        return;
+    }
+    if (!S.bus_active) {
+        if (S.ops_count == 0 || S.cycle < S.bus_idle_until)
+            return;
+        S.bus_active = 1;
+    }
+    bus_op *o = &S.ops[S.ops_head];
+    S.in.reg_req = 1;
+    S.in.reg_we = o->we;
+    S.in.reg_addr = o->addr;
+    S.in.reg_wdata = o->we ? o->wdata : tb_rand32(&S.rng);
+    S.bus_took = !(o->we && is_staging(o->addr) && S.out.cfg_busy);
+    if (!S.bus_took)
+        return;
+    if (o->we) {
+        bus_write_taken(o);
+    } else {
+        int latch;
+        uint32_t hi = 0;
+        S.bus_expect = expect_word(o->addr, &latch, &hi);
+        if (latch)
+            S.latch_expect = hi;
+    }
+}
+
+/* ---- software scenarios -------------------------------------------------------------- */
+
+static uint64_t random_epsn_start(void)
+{
+    unsigned k = rnd(0, 99);
+    if (k < 25) return rnd(0, 1000);
+    if (k < 45) return ((uint64_t)rnd(1, 4) << 24) - rnd(0, 100);
+    if (k < 60) return IBSEC_EPSN_LIMIT - 1 - rnd(0, 150);
+    if (k < 70) return HALF_WINDOW + rnd(0, 50) - 25;
+    if (k < 98) return tb_rand64(&S.rng) >> 2;
+    return tb_rand64(&S.rng) | (1ull << 63);   /* refused: EPSN out of range */
+}
+
+static void random_ctx_cfg(uint32_t *match, uint32_t *cfgw, uint64_t *tx, uint64_t *rx,
+                           uint32_t *thresh)
+{
+    unsigned sel = rnd(0, 1);
+    unsigned mode = chance(3) ? rnd(5, 7) : (chance(10) ? 0 : rnd(1, 4));
+    unsigned sth;
+    if (mode >= IBSEC_MODE_STH_HDR && mode < IBSEC_MODE_COUNT)
+        sth = chance(95) ? rnd(1, 2) : rnd(0, 7);
+    else
+        sth = chance(95) ? 0 : rnd(0, 7);
+    unsigned key = chance(95) ? rnd(0, S.n_keys - 1) : rnd(0, 255);
+    if (sel == 0)
+        *match = chance(3) ? rnd(0x1000000u, 0xFFFFFFFFu) : S.qp_pool[rnd(0, QP_POOL - 1)];
+    else
+        *match = chance(3) ? rnd(0x8000u, 0xFFFFFu) : S.pk_pool[rnd(0, PK_POOL - 1)];
+    *cfgw = key << 16 | rnd(0, 1) << 12 | sth << 8 | mode << 4 | sel;
+    if (chance(5))
+        *cfgw |= tb_rand32(&S.rng) & 0xFF000000u;   /* reserved bits: ignored */
+    *tx = random_epsn_start();
+    *rx = random_epsn_start();
+    unsigned t = rnd(0, 9);
+    *thresh = t < 3 ? 0 : (t < 9 ? rnd(1, 5) : tb_rand32(&S.rng));
+}
+
+static void sc_ctx_write(unsigned idx)
+{
+    uint32_t match, cfgw, thresh;
+    uint64_t tx, rx;
+    random_ctx_cfg(&match, &cfgw, &tx, &rx, &thresh);
+    push_wr(A_CTX_MATCH, match);
+    push_wr(A_CTX_CFG, cfgw);
+    push_wr(A_CTX_TX_LO, (uint32_t)tx);
+    push_wr(A_CTX_TX_HI, (uint32_t)(tx >> 32));
+    push_wr(A_CTX_RX_LO, (uint32_t)rx);
+    push_wr(A_CTX_RX_HI, (uint32_t)(rx >> 32));
+    push_wr(A_CTX_THRESH, thresh);
+    push_wr(A_CTX_CMD, CTX_OP_WRITE << 16 | idx);
+    push_cmd_done();
+}
+
+static void sc_ctx_read(unsigned idx)
+{
+    push_wr(A_CTX_CMD, CTX_OP_READ << 16 | idx);
+    push_cmd_done();
+    for (unsigned a = A_RD_CFG; a <= A_RD_THRESH; a += 4)
+        push_rd(a);
+}
+
+static void sc_key_install(unsigned slot)
+{
+    int aes256 = rnd(0, 1);
+    for (unsigned i = 0; i < 8; i++)
+        push_wr(A_KEY_DATA0 + 4 * i, tb_rand32(&S.rng));
+    push_wr(A_KEY_SALT, tb_rand32(&S.rng));
+    push_wr(A_KEY_CMD, KEY_OP_INSTALL << 16 | (uint32_t)aes256 << 8 | slot);
+    push_cmd_done();
+}
+
+static unsigned random_ctx_index(void)
+{
+    return chance(4) ? rnd(S.n_ctx, 255) : rnd(0, S.n_ctx - 1);
+}
+
+static unsigned random_key_index(void)
+{
+    return chance(4) ? rnd(S.n_keys, 255) : rnd(0, S.n_keys - 1);
+}
+
+static void software_scenario(void)
+{
+    unsigned k = rnd(0, 999);
+    if (k < 150) {
+        sc_ctx_write(random_ctx_index());
+    } else if (k < 230) {
+        sc_ctx_read(random_ctx_index());
+    } else if (k < 270) {
+        push_wr(A_CTX_CMD, CTX_OP_CLEAR << 16 | random_ctx_index());
+        push_cmd_done();
+    } else if (k < 330) {
+        push_wr(A_CTX_CMD, CTX_OP_CLRAL << 16 | random_ctx_index());
+        push_cmd_done();
+    } else if (k < 370) {
+        sc_key_install(random_key_index());
+    } else if (k < 385) {
+        push_wr(A_KEY_CMD, KEY_OP_CLEAR << 16 | random_key_index());
+        push_cmd_done();
+    } else if (k < 400) {
+        push_wr(A_CONFIG, tb_rand32(&S.rng));
+        push_cmd_done();
+        push_rd(A_CONFIG);
+    } else if (k < 560) {
+        for (unsigned n = rnd(1, 6); n; n--)
+            push_rd64(A_CNT_BASE + 8 * (chance(90) ? rnd(0, HW_REASONS - 1) : rnd(0, 63)));
+    } else if (k < 600) {
+        push_rd64(A_DECIDED_LO);
+    } else if (k < 680) {
+        push_rd(A_ALERT_SUM + 4 * rnd(0, 7));
+        push_rd(A_STATUS);
+        push_rd(chance(50) ? A_KEY_VALID : A_KEY_AES256);
+    } else if (k < 700) {
+        unsigned a = chance(50) ? A_CTX_MATCH + 4 * rnd(0, 7) : A_KEY_DATA0 + 4 * rnd(0, 9);
+        push_rd(a);
+    } else if (k < 705) {
+        push_wr(A_CNT_CTRL, 1);
+    } else if (k < 715) {
+        push_rd(4 * rnd(0, 2));                       /* ID, VERSION, CAPS */
+        push_rd(4 * rnd(0x70, 0xFF));                 /* unused */
+        push_wr(chance(50) ? A_ID : A_KEY_VALID, tb_rand32(&S.rng)); /* read-only */
+    } else if (k < 745) {
+        /* reserved operations */
+        if (chance(50))
+            push_wr(A_CTX_CMD, (chance(50) ? 0u : rnd(5, 15)) << 16 | random_ctx_index());
+        else
+            push_wr(A_KEY_CMD, (chance(50) ? 0u : 3u) << 16 | random_key_index());
+        push_cmd_done();
+    } else {
+        S.bus_idle_until = S.cycle + rnd(1, 300);
+    }
+}
+
+/* the first configuration: every key slot installed, every context written */
+static void initial_setup(void)
+{
+    push_rd(A_ID);
+    push_rd(A_VERSION);
+    push_rd(A_CAPS);
+    for (unsigned s = 0; s < S.n_keys; s++)
+        sc_key_install(s);
+    for (unsigned c = 0; c < S.n_ctx; c++)
+        sc_ctx_write(c);
+}
+
+/* ---- datapath ------------------------------------------------------------------------ */
+
+static uint32_t psn_near(uint64_t ref, int64_t off)
+{
+    return (uint32_t)(ref + (uint64_t)off) & IBSEC_PSN_MASK;
+}
+
+/* a PSN for context c, spread over the cases of wire-format.md §6 */
+static uint32_t random_psn(unsigned c)
+{
+    uint64_t ref = S.open ? S.m.ctx[c].rx_next : S.m.ctx[c].tx_next;
+    unsigned k = rnd(0, 99);
+    if (k < 45) return psn_near(ref, 0);
+    if (k < 55) return psn_near(ref, rnd(1, 3));
+    if (k < 58) return psn_near(ref, rnd(4, 200));
+    if (k < 62) return psn_near(ref, rnd(61, 67));   /* the slide drops the whole bitmap */
+    if (k < 72) return psn_near(ref, -(int64_t)rnd(1, 64));
+    if (k < 76) return psn_near(ref, -1);
+    if (k < 80) return psn_near(ref, -(int64_t)rnd(65, 2000));
+    if (k < 84) return psn_near(ref, -64 + (int64_t)rnd(0, 6) - 3);
+    if (k < 90) return psn_near(ref, (int64_t)HALF_WINDOW + (int64_t)rnd(0, 6) - 3);
+    if (k < 94) return psn_near(ref, -(int64_t)HALF_WINDOW + (int64_t)rnd(0, 6) - 3);
+    return tb_rand32(&S.rng) & IBSEC_PSN_MASK;
+}
+
+static void random_selector(uint32_t *destqp, uint16_t *pkey)
+{
+    unsigned c = rnd(0, S.n_ctx - 1);
+    *destqp = chance(50) ? S.qp_pool[rnd(0, QP_POOL - 1)] : (tb_rand32(&S.rng) & 0xFFFFFFu);
+    *pkey = (uint16_t)(chance(50) ? S.pk_pool[rnd(0, PK_POOL - 1)] : tb_rand32(&S.rng));
+    if (chance(75) && S.m.ctx[c].valid) {
+        if (S.m.ctx[c].cfg.sel == IBSEC_SEL_QP)
+            *destqp = S.m.ctx[c].cfg.match;
+        else
+            *pkey = (uint16_t)S.m.ctx[c].cfg.match;
+    }
+    if (chance(50))
+        *pkey ^= 0x8000u;    /* the membership bit is not part of the selector */
+}
+
+/* lookup answer against ibsec_ctx_lookup; returns the model's context or -1 */
+static int check_lookup(uint32_t destqp, uint16_t pkey)
+{
+    int idx = ibsec_ctx_lookup(&S.m, destqp, pkey);
+    S.in.lk_destqp = destqp;
+    S.in.lk_pkey = pkey;
+    sample();
+    check("lk_hit", idx >= 0, S.out.lk_hit);
+    if (idx < 0)
+        return idx;
+    const ibsec_ctx *c = &S.m.ctx[idx];
+    check("lk_ctx", (unsigned)idx, S.out.lk_ctx);
+    check("lk_mode", (unsigned)c->cfg.mode, S.out.lk_mode);
+    check("lk_sth_code", c->cfg.sth_code, S.out.lk_sth_code);
+    check("lk_dir", c->cfg.dir, S.out.lk_dir);
+    int kvalid = c->cfg.key < S.m.n_keys && S.m.keys[c->cfg.key].valid;
+    check("lk_key_valid", kvalid, S.out.lk_key_valid);
+    if (c->cfg.key < S.m.n_keys)
+        check("lk_key", c->cfg.key, S.out.lk_key);
+    if (kvalid) {
+        check("lk_key_aes256", S.m.keys[c->cfg.key].key_len == 32, S.out.lk_key_aes256);
+        check("lk_salt", be32(S.m.keys[c->cfg.key].salt), S.out.lk_salt);
+    }
+    return idx;
+}
+
+/* a wait is allowed unless the packet is in order: above every in-flight EPSN of its
+ * context and within 2^23 above the committed rx_next (mc) */
+static void check_wait_allowed(unsigned c, uint32_t psn)
+{
+    uint64_t r0 = S.mc.ctx[c].rx_next, e;
+    if (!S.open) {
+        tb_fail(&S.res, "cycle %llu: a seal decision waited", (unsigned long long)S.cycle);
+        return;
+    }
+    if (S.q_count >= S.inflight_max || ibsec_epsn_reconstruct(r0, psn, &e) != 0)
+        return;
+    if (e < r0 || e - r0 >= HALF_WINDOW)
+        return;
+    for (unsigned i = 0; i < S.q_count; i++) {
+        const inflight *f = &S.q[(S.q_head + i) % QUEUE_MAX];
+        if (f->ctx == c && f->epsn >= e)
+            return;
+    }
+    tb_fail(&S.res, "cycle %llu: in-order packet waited (ctx %u psn 0x%06x)",
+            (unsigned long long)S.cycle, c, psn);
+}
+
+/* the EPSN step; returns the packet's final reason, or -1 when the DUT made it wait */
+static int epsn_step(unsigned c, uint32_t psn)
+{
+    uint64_t e = 0;
+    ibsec_ctx *mctx = &S.m.ctx[c];
+    S.in.ep_valid = 1;
+    S.in.ep_ctx = c;
+    S.in.ep_psn = psn;
+    sample();
+    check("ep_full", S.open && S.q_count >= S.inflight_max, S.out.ep_full);
+    if (S.out.ep_wait) {
+        check_wait_allowed(c, psn);
+        S.n_wait++;
+        return -1;
+    }
+    enum ibsec_reason r = S.open ? ibsec_epsn_rx_check(mctx, psn, &e)
+                                 : ibsec_epsn_tx_check(mctx, psn, &e);
+    S.n_ep++;
+    check("ep_reason", r, S.out.ep_reason);
+    check("ep_epsn", r == IBSEC_R_OK ? e : 0, S.out.ep_epsn);
+    if (r != IBSEC_R_OK)
+        return (int)r;
+    S.n_ok++;
+    if (!S.open) {
+        ibsec_epsn_tx_commit(mctx, e);
+        ibsec_epsn_tx_commit(&S.mc.ctx[c], e);
+        S.seal_busy = rnd(1, 8);
+        return IBSEC_R_OK;
+    }
+    inflight *f = &S.q[(S.q_head + S.q_count) % QUEUE_MAX];
+    f->ctx = c;
+    f->epsn = e;
+    f->pass = chance(70);
+    f->alert = model_open_commit(mctx, e, f->pass);
+    f->ready = S.cycle + rnd(1, chance(20) ? 80 : 25);
+    S.q_count++;
+    return f->pass ? IBSEC_R_OK : IBSEC_R_AUTH_FAILED;
+}
+
+/* a reason for a packet that stops before the EPSN step */
+static enum ibsec_reason early_reason(int idx)
+{
+    static const enum ibsec_reason early[] = {
+        IBSEC_R_TRUNCATED, IBSEC_R_BAD_PKTLEN, IBSEC_R_BAD_OPCODE, IBSEC_R_TOO_LONG,
+        IBSEC_R_BAD_VCRC, IBSEC_R_BAD_SECMODE, IBSEC_R_MODE_MISMATCH,
+        IBSEC_R_STH_SIZE_MISMATCH, IBSEC_R_BAD_ICRC, IBSEC_R_BAD_UDP_PORT,
+    };
+    if (idx < 0)
+        return chance(80) ? IBSEC_R_NO_CONTEXT : IBSEC_R_OK;
+    return early[rnd(0, sizeof early / sizeof early[0] - 1)];
+}
+
+/* one packet decision (or a retry that waits) */
+static void datapath_step(void)
+{
+    uint32_t destqp, psn;
+    uint16_t pkey;
+    if (S.retry.active) {
+        destqp = S.retry.destqp;
+        pkey = S.retry.pkey;
+        psn = S.retry.psn;
+    } else {
+        if (!chance(75))
+            return;
+        random_selector(&destqp, &pkey);
+        psn = 0;
+    }
+    int idx = check_lookup(destqp, pkey);
+    int reason;
+    if (idx < 0 || S.m.ctx[idx].cfg.mode == IBSEC_MODE_NONE || chance(8)) {
+        reason = idx >= 0 && S.m.ctx[idx].cfg.mode == IBSEC_MODE_NONE ? IBSEC_R_OK
+                                                                        : (int)early_reason(idx);
+    } else if (!S.m.keys[S.m.ctx[idx].cfg.key].valid) {
+        reason = IBSEC_R_NO_KEY;
+    } else {
+        if (!S.retry.active)
+            psn = random_psn((unsigned)idx);
+        reason = epsn_step((unsigned)idx, psn);
+    }
+    S.in.dec_pkt = 1;   /* a retry pulses it too: it must not count */
+    if (reason < 0) {
+        if (!S.retry.active) {
+            S.retry.active = 1;
+            S.retry.since = S.cycle;
+            S.retry.destqp = destqp;
+            S.retry.pkey = pkey;
+            S.retry.psn = psn;
+        } else if (S.cycle - S.retry.since > STALL_LIMIT) {
+            tb_fail(&S.res, "cycle %llu: a decision waits forever", (unsigned long long)S.cycle);
+            S.retry.active = 0;
+        }
+        return;
+    }
+    S.retry.active = 0;
+    S.in.cnt_valid = 1;
+    S.in.cnt_reason = (unsigned)reason;
+    S.m.count[model_op()][reason]++;
+    S.n_reason[reason]++;
+    S.decided++;
+    S.n_dec++;
+    S.last_progress = S.cycle;
+}
+
+/* the open commit of the oldest in-flight packet, a random time after its decision */
+static void commit_step(void)
+{
+    if (!S.open || S.q_count == 0)
+        return;
+    inflight *f = &S.q[S.q_head];
+    if (S.cycle < f->ready || !chance(80))
+        return;
+    S.in.cm_valid = 1;
+    S.in.cm_pass = f->pass;
+    sample();
+    check("cm_ctx", f->ctx, S.out.cm_ctx);
+    check("cm_epsn", f->epsn, S.out.cm_epsn);
+    check("cm_alert", f->alert, S.out.cm_alert);
+    check("model alert at commit time", f->alert,
+          model_open_commit(&S.mc.ctx[f->ctx], f->epsn, f->pass));
+    S.n_alert += (uint64_t)f->alert;
+    S.n_commit++;
+    S.q_head = (S.q_head + 1) % QUEUE_MAX;
+    S.q_count--;
+    S.last_progress = S.cycle;
+}
+
+/* ---- key port (gcm_core's s_key_* handshake) --------------------------------------- */
+
+static void key_port_step(void)
+{
+    S.in.m_key_ready = S.key_busy == 0;
+    sample();
+    if (!S.out.m_key_valid || S.key_busy)
+        return;
+    const command *c = &S.cmd_mc;
+    unsigned words = (c->word >> 8) & 1u ? 8 : 4;
+    check("key port: during a key install command", 1, S.cmd_pending_mc && c->addr == A_KEY_CMD);
+    check("key port: pipe idle", 0, S.in.pipe_busy || S.q_count);
+    check("m_key_slot", c->word & 0xFFu, S.out.m_key_slot);
+    check("m_key_aes256", (c->word >> 8) & 1u, S.out.m_key_aes256);
+    for (unsigned i = 0; i < words; i++)
+        check("m_key_data", c->key_data[i], S.out.m_key_data[7 - i]);
+    S.key_busy = rnd(1, KEY_BUSY_MAX);
+}
+
+/* ---- one cycle ----------------------------------------------------------------------- */
+
+/* the DUT applied the pending command at the last edge: apply it to mc */
+static void command_applied(void)
+{
+    if (!S.cmd_pending_mc) {
+        tb_fail(&S.res, "cycle %llu: cfg_busy fell without a command", (unsigned long long)S.cycle);
+        return;
+    }
+    check("command applied with the pipe idle", 0, S.prev_pipe_busy || S.prev_inflight);
+    int err = apply_command(&S.mc, &S.cmd_mc);
+    check("same command result for both models", S.pending_err, err);
+    if (S.cmd_mc.addr == A_CTX_CMD && ((S.cmd_mc.word >> 16) & 0xFu) == CTX_OP_READ && err == E_NONE)
+        snapshot_ctx(&S.mc, S.cmd_mc.word & 0xFFu, &S.snap);
+    S.last_err = err;
+    S.cmd_decided = S.pending_cmd_decided;
+    S.cmd_pending_mc = 0;
+}
+
+static void cycle_outputs_check(void)
+{
+    check("irq_alert", any_alert(&S.mc), S.out.irq_alert);
+    check("cfg_allow_plain", S.mc.allow_plain, S.out.cfg_allow_plain);
+    check("cfg_mask_mf", S.mc.mask_mf, S.out.cfg_mask_mf);
+}
+
+static void reset_dut(void)
+{
+    memset(&S.in, 0, sizeof S.in);
+    S.in.rst = 1;
+    for (int i = 0; i < 3; i++) {
+        dut_set(&S.in);
+        dut_tick();
+    }
+    S.in.rst = 0;
+}
+
+/* reset: the DUT and the model start again (engine_init), the harness forgets its state */
+static void reset_all(void)
+{
+    reset_dut();
+    ibsec_engine_free(&S.m);
+    ibsec_engine_free(&S.mc);
+    if (ibsec_engine_init(&S.m, S.n_keys, S.n_ctx, 1) != 0
+        || ibsec_engine_init(&S.mc, S.n_keys, S.n_ctx, 1) != 0) {
+        fprintf(stderr, "tb_tables: cannot allocate the model\n");
+        exit(2);
+    }
+    S.ops_count = 0;
+    S.bus_active = S.bus_took = 0;
+    S.cmd_pending_mc = 0;
+    S.last_err = E_NONE;
+    S.decided = S.cmd_decided = 0;
+    S.q_count = 0;
+    S.retry.active = 0;
+    S.seal_busy = S.key_busy = 0;
+    S.prev_busy = S.prev_pipe_busy = 0;
+    S.prev_inflight = 0;
+    memset(&S.snap, 0, sizeof S.snap);
+}
+
+static void one_cycle(void)
+{
+    int pipe_busy = S.q_count > 0 || S.seal_busy > 0;
+    memset(&S.in, 0, sizeof S.in);
+    S.in.pipe_busy = pipe_busy;
+    S.in.m_key_ready = S.key_busy == 0;
+    sample();
+
+    if (S.prev_busy && !S.out.cfg_busy)
+        command_applied();
+    cycle_outputs_check();
+
+    S.cmd_taken = 0;
+    bus_step();
+    key_port_step();
+    if (!S.out.cfg_busy && S.cycle + 2000 < S.cycles)
+        datapath_step();
+    commit_step();
+    if (S.cmd_taken) {
+        S.pending_err = apply_command(&S.m, &S.cmd_now);
+        S.pending_cmd_decided = S.decided;
+        S.cmd_mc = S.cmd_now;
+        S.cmd_pending_mc = 1;
+        S.n_cmd++;
+        S.n_refused += S.pending_err != E_NONE;
+    }
+    if (S.bus_active && S.bus_took && S.in.reg_we && S.in.reg_addr == A_CNT_CTRL
+        && (S.in.reg_wdata & 1u))
+        memset(S.m.count, 0, sizeof S.m.count);
+
+    S.prev_busy = S.out.cfg_busy || S.cmd_taken;
+    S.prev_pipe_busy = pipe_busy;
+    S.prev_inflight = S.q_count;
+    sample();
+    dut_tick();
+    if (S.seal_busy)
+        S.seal_busy--;
+    if (S.key_busy)
+        S.key_busy--;
+    if (!S.final_phase && S.ops_count == 0 && !S.bus_active && S.cycle >= S.bus_idle_until)
+        software_scenario();
+    if (S.cycle - S.last_progress > STALL_LIMIT) {
+        tb_fail(&S.res, "cycle %llu: no progress for %d cycles", (unsigned long long)S.cycle,
+                STALL_LIMIT);
+        S.last_progress = S.cycle;
+    }
+    S.cycle++;
+}
+
+/* end of run: every counter, every context, DECIDED, the alert summary */
+static void final_checks(void)
+{
+    for (unsigned r = 0; r < 64; r++)
+        push_rd64(A_CNT_BASE + 8 * r);
+    for (unsigned c = 0; c < S.n_ctx; c++)
+        sc_ctx_read(c);
+    for (unsigned w = 0; w < 8; w++)
+        push_rd(A_ALERT_SUM + 4 * w);
+    push_rd64(A_DECIDED_LO);
+    push_rd(A_KEY_VALID);
+    push_rd(A_KEY_AES256);
+    uint64_t limit = S.cycle + 200000;
+    S.final_phase = 1;
+    while ((S.ops_count || S.bus_active || S.q_count || S.out.cfg_busy) && S.cycle < limit) {
+        S.bus_idle_until = 0;
+        one_cycle();
+    }
+    check("final operations finished", 0, S.ops_count + S.q_count);
+}
+
+static void usage(void)
+{
+    fprintf(stderr, "usage: Vtb [--seed N] [--cycles N] [--inflight N] [--name NAME]\n");
+    exit(2);
+}
+
+static void parse_args(int argc, char **argv, uint64_t *seed, const char **name)
+{
+    for (int i = 1; i < argc; i++) {
+        if (i + 1 >= argc)
+            usage();
+        char *end;
+        if (strcmp(argv[i], "--name") == 0) {
+            *name = argv[++i];
+            continue;
+        }
+        unsigned long long v = strtoull(argv[i + 1], &end, 0);
+        if (*end != '\0') {
+            fprintf(stderr, "tb_tables: %s needs a number, got '%s'\n", argv[i], argv[i + 1]);
+            exit(2);
+        }
+        if (strcmp(argv[i], "--seed") == 0)
+            *seed = v;
+        else if (strcmp(argv[i], "--cycles") == 0)
+            S.cycles = v;
+        else if (strcmp(argv[i], "--inflight") == 0)
+            S.inflight_max = (unsigned)v;
+        else {
+            fprintf(stderr, "tb_tables: unknown option %s\n", argv[i]);
+            usage();
+        }
+        i++;
+    }
+    if (S.inflight_max < 1 || S.inflight_max > QUEUE_MAX) {
+        fprintf(stderr, "tb_tables: --inflight must be 1..%d\n", QUEUE_MAX);
+        exit(2);
+    }
+}
+
+/* table sizes and the operation from CAPS and VERSION, read before anything else */
+static uint32_t bus_read_raw(unsigned addr)
+{
+    memset(&S.in, 0, sizeof S.in);
+    S.in.reg_req = 1;
+    S.in.reg_addr = addr;
+    for (int i = 0; i < 4; i++) {
+        sample();
+        if (S.out.reg_ack) {
+            uint32_t v = S.out.reg_rdata;
+            S.in.reg_req = 0;
+            sample();
+            dut_tick();
+            return v;
+        }
+        dut_tick();
+    }
+    fprintf(stderr, "tb_tables: no reg_ack\n");
+    exit(1);
+}
+
+static void print_stats(void)
+{
+    printf("%s: %llu cycles, %llu packets decided, %llu EPSN answers (%llu ok), %llu waits, "
+           "%llu commits, %llu alerts, %llu commands (%llu refused), %llu register reads\n",
+           S.res.name, (unsigned long long)S.cycle, (unsigned long long)S.n_dec,
+           (unsigned long long)S.n_ep, (unsigned long long)S.n_ok, (unsigned long long)S.n_wait,
+           (unsigned long long)S.n_commit, (unsigned long long)S.n_alert,
+           (unsigned long long)S.n_cmd, (unsigned long long)S.n_refused,
+           (unsigned long long)S.n_reads);
+    printf("%s: EPSN reasons: ok %llu, epsn_exhausted %llu, psn_too_old %llu, replay %llu, "
+           "nonce_reuse %llu, auth_failed %llu\n", S.res.name,
+           (unsigned long long)S.n_reason[IBSEC_R_OK],
+           (unsigned long long)S.n_reason[IBSEC_R_EPSN_EXHAUSTED],
+           (unsigned long long)S.n_reason[IBSEC_R_PSN_TOO_OLD],
+           (unsigned long long)S.n_reason[IBSEC_R_REPLAY],
+           (unsigned long long)S.n_reason[IBSEC_R_NONCE_REUSE],
+           (unsigned long long)S.n_reason[IBSEC_R_AUTH_FAILED]);
+}
+
+int tb_tables_main(int argc, char **argv)
+{
+    uint64_t seed = 1;
+    const char *name = "tables";
+    S.cycles = 200000;
+    S.inflight_max = 8;
+    parse_args(argc, argv, &seed, &name);
+    tb_rng_seed(&S.rng, seed);
+    tb_result_init(&S.res, name);
+
+    reset_dut();
+    uint32_t caps = bus_read_raw(A_CAPS);
+    S.n_keys = caps & 0xFFFFu;
+    S.n_ctx = caps >> 16;
+    S.open = (bus_read_raw(A_VERSION) >> 16) & 1u;
+    if (S.n_keys < 1 || S.n_keys > 32 || S.n_ctx < 1 || S.n_ctx > 256) {
+        fprintf(stderr, "tb_tables: CAPS 0x%08x out of range\n", caps);
+        return 1;
+    }
+    reset_all();
+    for (unsigned i = 0; i < QP_POOL; i++)
+        S.qp_pool[i] = tb_rand32(&S.rng) & 0xFFFFFFu;
+    S.qp_pool[0] = 0;
+    S.qp_pool[1] = 0xFFFFFFu;
+    for (unsigned i = 0; i < PK_POOL; i++)
+        S.pk_pool[i] = (uint16_t)(tb_rand32(&S.rng) & 0x7FFFu);
+    S.pk_pool[0] = 0x7FFFu;
+    S.qp_pool[2] = S.pk_pool[1];   /* a QPN equal to a P_Key: different selectors */
+
+    initial_setup();
+    uint64_t reset_at = S.cycles / 2;
+    while (S.cycle < S.cycles) {
+        if (S.cycle == reset_at) {
+            reset_all();
+            initial_setup();
+        }
+        one_cycle();
+    }
+    final_checks();
+    print_stats();
+    ibsec_engine_free(&S.m);
+    ibsec_engine_free(&S.mc);
+    dut_finish();
+    return tb_summary(&S.res);
+}
