@@ -19,12 +19,15 @@
  *   Frame length: frame_len counts every byte of the frame, Ethernet padding included.
  *   A RoCEv2 frame of exactly 60 bytes may end after the packet (802.3 minimum frame);
  *   pkt_end is then the end of the packet, as the model's re-parse of the frame gives.
- *   LEN_W: with the default 13 bits, a frame of 8191 bytes or more must be presented
- *   as frame_len = 8191 and then gets the model's reason for every native frame of that
- *   length and for every RoCEv2 frame whose IP length does not end exactly there; with
- *   LEN_W = 17 (frame_len saturated at 2^17 - 1) the result is exact for every length,
- *   as the longest RoCEv2 packet an IP length field can describe ends at byte
- *   14 + 65535.
+ *   LEN_W: frame_len must be the exact frame length when it fits. A longer frame is
+ *   presented saturated (all ones). With LEN_W = 17 (saturation at 2^17 - 1) the result
+ *   is then exact for every frame: the longest RoCEv2 packet an IP length field can
+ *   describe ends at byte 14 + 65535, and native PktLen reaches 8190 bytes at most. With
+ *   the default LEN_W = 13 (saturation at 8191) it is exact for every native frame and
+ *   for every RoCEv2 frame except those of 8191 bytes or more whose IP length ends the
+ *   packet at byte 8191 or exactly at the frame's real end (there the real length
+ *   decides between bad_ip_len and the later checks, which 8191 cannot tell). verif/hdr
+ *   checks both statements on frames up to 140000 bytes.
  *
  *   Bytes at positions >= frame_len are never looked at: each check reads a header only
  *   after the check that it is present, as the model does. The parser reads at most the

@@ -34,8 +34,9 @@
  *   header byte flipped, length fields set wrong (IPv4 checksum fixed or not), every
  *   opcode value, every BTH byte 8 value (bad secbits, STHSZ 3..7), Ethernet padding
  *   right and wrong, random header mutations, payloads past 4096, and frames up to
- *   140000 bytes (ib_hdr_parse with LEN_W = 17 sees them saturated at 2^17 - 1; the
- *   LEN_W = 13 instance is checked on frames of up to 8190 bytes).
+ *   140000 bytes (ib_hdr_parse with LEN_W = 17 sees them saturated at 2^17 - 1 and must
+ *   be exact; the LEN_W = 13 instance sees them saturated at 8191 and is checked where
+ *   its header says it is exact).
  *
  * Usage: Vtb [--seed N] [--packets N]. Last line: "hdr: N passed, N failed" (N counts
  * checks).
@@ -52,7 +53,8 @@
 
 #define HB           TB_HDR_BYTES
 #define HUGE_FRAME   140000u         /* longest frame of the over-long corpus */
-#define LEN13_MAX    8190u           /* longest frame the 13-bit frame_len instance is given */
+#define LEN13_MAX    8190u           /* longest frame the 13-bit frame_len holds exactly */
+#define LEN13_SAT    8191u           /* ... and its saturation value for longer frames */
 #define LEN17_SAT    ((1u << 17) - 1u) /* frame_len saturation of the 17-bit instance */
 #define TRUNC_MAX    130u            /* truncation lengths 0..TRUNC_MAX */
 #define N_KEYS       2u
@@ -166,6 +168,21 @@ static int compare_fields(const struct dut_parse *o, const struct ibsec_pkt *p, 
     return bad;
 }
 
+/* Is the 13-bit instance, given frame_len saturated at 8191, exact for this frame?
+ * ib_hdr_parse's header: always up to 8190 bytes and for native frames; for longer
+ * RoCEv2 frames unless the IP length field ends the packet at byte 8191 or at the real
+ * frame end (read here from the header bytes, only to select the frames the claim
+ * covers). */
+static int len13_exact(const uint8_t *frame, size_t len, enum ibsec_link link)
+{
+    if (len <= LEN13_MAX || link == IBSEC_LINK_IB)
+        return 1;
+    uint16_t ethertype = ibsec_get_be16(frame + 12);
+    size_t ip_end = ethertype == IBSEC_ETHERTYPE_IPV4 ? 14u + ibsec_get_be16(frame + 16)
+                  : ethertype == IBSEC_ETHERTYPE_IPV6 ? 54u + ibsec_get_be16(frame + 18) : 0;
+    return ip_end != LEN13_SAT && ip_end != len;
+}
+
 /* One frame through ib_hdr_parse (both instances) as seal or open, against the model.
  * Returns the model's reason; *p holds the parsed packet when it is ok. */
 static enum ibsec_reason check_parse(const uint8_t *frame, size_t len, size_t avail,
@@ -192,8 +209,10 @@ static enum ibsec_reason check_parse(const uint8_t *frame, size_t len, size_t av
                 ibsec_reason_name(eng), ibsec_reason_name(ref), ctx);
 
     make_window(win, frame, len, avail, (int)(ibsec_rng_below(&rng, 2)));
+    unsigned len13 = len > LEN13_SAT ? LEN13_SAT : (unsigned)len;
     unsigned len17 = len > LEN17_SAT ? LEN17_SAT : (unsigned)len;
-    dut_parse(win, len <= LEN13_MAX ? (unsigned)len : 0, len17, link, is_open, &o);
+    dut_parse(win, len13, len17, link, is_open, &o);
+    int check13 = len13_exact(frame, len, link);
     n_frames++;
 
     int bad = 0;
@@ -202,13 +221,13 @@ static enum ibsec_reason check_parse(const uint8_t *frame, size_t len, size_t av
             printf("  reason (LEN_W 17) expected %s got %u\n", ibsec_reason_name(ref), o.reason17);
         bad++;
     }
-    if (len <= LEN13_MAX && o.reason13 != (unsigned)ref) {
+    if (check13 && o.reason13 != (unsigned)ref) {
         if (res.failed < TB_MAX_REPORTS)
             printf("  reason expected %s got %u\n", ibsec_reason_name(ref), o.reason13);
         bad++;
     }
     unsigned exp_mode = is_open ? (unsigned)v.mode : 0;
-    if (len <= LEN13_MAX && o.mode != exp_mode) { /* mode comes from the 13-bit instance */
+    if (check13 && o.mode != exp_mode) { /* mode comes from the 13-bit instance */
         if (res.failed < TB_MAX_REPORTS)
             printf("  mode expected %u got %u\n", exp_mode, o.mode);
         bad++;
@@ -755,6 +774,17 @@ static void run_eth_padding(unsigned count)
             ibsec_rng_bytes(&rng, buf + len, n - len);
             check_parse_both(buf, n, n, IBSEC_LINK_ROCE, "Ethernet padding");
         }
+        /* a 60-byte frame whose length fields say the packet ends elsewhere */
+        static uint8_t copy[IBSEC_MAX_PKT + 128];
+        size_t ends[] = { len - 4, len - 1, len + 1, len + 4, 56, 58, 59, 60, 61, 62, 64 };
+        if (len > IBSEC_ETH_MIN_FRAME)
+            continue;
+        for (size_t i = 0; i < sizeof ends / sizeof ends[0]; i++) {
+            memcpy(copy, buf, IBSEC_ETH_MIN_FRAME);
+            set_lengths(copy, s, ends[i]);
+            check_parse_both(copy, IBSEC_ETH_MIN_FRAME, IBSEC_ETH_MIN_FRAME, IBSEC_LINK_ROCE,
+                             "60-byte frame, length fields moved");
+        }
     }
 }
 
@@ -796,8 +826,11 @@ static void run_over_long(unsigned count)
         static uint8_t big[HUGE_FRAME + 64];
         memcpy(big, scratch, len);
         ibsec_rng_bytes(&rng, big + len, n - len);
-        if (ibsec_rng_below(&rng, 4) != 0)
-            set_lengths(big, s, n);
+        uint32_t how = ibsec_rng_below(&rng, 8);
+        if (how < 5)
+            set_lengths(big, s, n);          /* lengths agree with the frame */
+        else if (how < 7)
+            set_lengths(big, s, ibsec_rng_range(&rng, LEN13_SAT - 8, LEN13_SAT + 8)); /* near 8191 */
         check_parse_both(big, n, n, ibsec_shape_link(s), "over-long frame");
     }
 }
