@@ -10,7 +10,7 @@
 
 DDPM_BUILD   := $(VERIF_BUILD)/ddpm
 DDPM_RTL     := rtl/sif_sw_hdr.v rtl/sync_fifo.v rtl/ddpm_mf_update.v rtl/ddpm_marker.v
-DDPM_PACKETS ?= 3000
+DDPM_PACKETS ?= 10000
 DDPM_VARIANT := $(if $(filter 1,$(WAVES)),-waves,)
 DDPM_TARGETS := $(addprefix vtest-ddpm-L,$(LANES_LIST))
 DDPM_OBJS    := $(DDPM_BUILD)/tb_ddpm.o

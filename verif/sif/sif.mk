@@ -10,7 +10,7 @@
 
 SIF_BUILD   := $(VERIF_BUILD)/sif
 SIF_RTL     := rtl/sif_sw_hdr.v rtl/sync_fifo.v rtl/sif_filter.v
-SIF_PACKETS ?= 3000
+SIF_PACKETS ?= 10000
 SIF_VARIANT := $(if $(filter 1,$(WAVES)),-waves,)
 SIF_TARGETS := $(addprefix vtest-sif-L,$(LANES_LIST))
 SIF_OBJS    := $(SIF_BUILD)/tb_sif.o
