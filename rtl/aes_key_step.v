@@ -26,7 +26,13 @@
  * key schedule is retimed exactly like the data (S-boxes before the mid-round register,
  * XORs after it).
  *
- * Latency:    combinational (0 cycles): 4 S-boxes, then Rcon and a 4-word XOR chain.
+ * SBOX_IMPL (see aes_sub_bytes): 0 = LUT S-boxes, the step is combinational; 1 = block
+ * RAM S-boxes (two dual-port ROMs), whose synchronous read registers sub_word_out: the
+ * pipeline then uses it as the mid-round register of the SubWord result.
+ *
+ * Latency:    combinational (0 cycles) with SBOX_IMPL = 0: 4 S-boxes, then Rcon and a
+ *             4-word XOR chain; with SBOX_IMPL = 1 sub_word_out is 1 cycle after
+ *             last_word, the XOR half stays combinational.
  * Throughput: one key step per evaluation.
  * Bit order:  big-endian block order of docs/conventions.md: in a 128-bit round key
  *             w0 (the lowest-numbered word, FIPS-197 w[4r]) is [127:96] and w3 is [31:0];
@@ -39,8 +45,13 @@
 
 module aes_key_step #(
     // the AES round whose round key this step produces (1..14)
-    parameter ROUND = 1
+    parameter ROUND = 1,
+    // S-box implementation: 0 = LUT table (combinational), 1 = block RAM ROM (registered)
+    parameter SBOX_IMPL = 0
 ) (
+    // clocks the block RAM S-boxes (SBOX_IMPL = 1); unused otherwise
+    input  wire         clk,
+
     // first half: SubWord of w[i-1], the last word of B (key state bits [31:0])
     input  wire [31:0]  last_word,
     input  wire         aes256_in,
@@ -89,11 +100,27 @@ wire [31:0] sub_word_src = rot_word ? {last_word[23:0], last_word[31:24]} : last
 genvar k;
 
 generate
-    for (k = 0; k < 4; k = k + 1) begin : g_sbox
-        aes_sbox sbox_inst (
-            .in(sub_word_src[31-8*k -: 8]),
-            .out(sub_word_out[31-8*k -: 8])
-        );
+    if (SBOX_IMPL == 1) begin : g_rom
+        // bytes 2j and 2j+1 of the word share one dual-port ROM
+        for (k = 0; k < 4; k = k + 2) begin : g_pair
+            aes_sbox_rom2 sbox_rom_inst (
+                .clk(clk),
+                .a_in(sub_word_src[31-8*k -: 8]),
+                .a_out(sub_word_out[31-8*k -: 8]),
+                .b_in(sub_word_src[23-8*k -: 8]),
+                .b_out(sub_word_out[23-8*k -: 8])
+            );
+        end
+    end else begin : g_lut
+        // the combinational tables take no clock
+        wire unused_clk = clk;
+
+        for (k = 0; k < 4; k = k + 1) begin : g_sbox
+            aes_sbox sbox_inst (
+                .in(sub_word_src[31-8*k -: 8]),
+                .out(sub_word_out[31-8*k -: 8])
+            );
+        end
     end
 endgenerate
 

@@ -37,6 +37,13 @@
  *               one 2:1 multiplexer per bit per stage of rounds 11..14 instead of a
  *               separate 4 * STAGES_PER_ROUND * 128 * LANES-bit delay line.
  *   control:    valid, aes256 and user travel in shift registers of LATENCY stages.
+ *   S-boxes:    SBOX_IMPL = 0: combinational tables (aes_sbox), mapped to LUTs.
+ *               SBOX_IMPL = 1 (with STAGES_PER_ROUND = 2 only): ROMs read synchronously
+ *               (aes_sbox_rom2, two S-boxes per dual-port block RAM); their read register
+ *               is the mid-round register of the data and of the key step's SubWord, so
+ *               LATENCY is unchanged. Rounds 11..14 then register the block entering the
+ *               round beside the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and
+ *               2 for the key step per round, 112 * LANES + 28 in all.
  *
  * Cost of the key schedule beside the data (per beat: one key schedule for all lanes)
  *   S-boxes per round: 16 * LANES (data) + 4 (key step). In total 224 * LANES + 56:
@@ -70,7 +77,11 @@ module aes_pipeline #(
     // width of the side-band carried unchanged with each beat
     parameter USER_WIDTH = 1,
     // register stages per AES round: 1, or 2 with a register after SubBytes/ShiftRows
-    parameter STAGES_PER_ROUND = 1
+    parameter STAGES_PER_ROUND = 1,
+    // S-box implementation: 0 = LUT tables; 1 = block RAM ROMs, two S-boxes per
+    // dual-port ROM, whose registered read is the mid-round register
+    // (needs STAGES_PER_ROUND = 2)
+    parameter SBOX_IMPL = 0
 ) (
     input  wire                    clk,
     input  wire                    rst,
@@ -114,6 +125,12 @@ generate
     if (STAGES_PER_ROUND != 1 && STAGES_PER_ROUND != 2) begin : g_check_stages
         initial begin
             $error("aes_pipeline: STAGES_PER_ROUND must be 1 or 2 (instance %m)");
+            $finish;
+        end
+    end
+    if (SBOX_IMPL != 0 && !(SBOX_IMPL == 1 && STAGES_PER_ROUND == 2)) begin : g_check_sbox
+        initial begin
+            $error("aes_pipeline: SBOX_IMPL must be 0, or 1 with STAGES_PER_ROUND = 2 (instance %m)");
             $finish;
         end
     end
@@ -187,9 +204,11 @@ generate
         wire [DATA_WIDTH-1:0] round_out;
 
         aes_key_step #(
-            .ROUND(rnd)
+            .ROUND(rnd),
+            .SBOX_IMPL(SBOX_IMPL)
         )
         key_step_inst (
+            .clk(clk),
             .last_word(key_in[31:0]),
             .aes256_in(aes256_first),
             .sub_word_out(sub_word),
@@ -201,7 +220,11 @@ generate
         );
 
         for (lane = 0; lane < LANES; lane = lane + 1) begin : g_lane
-            aes_round round_inst (
+            aes_round #(
+                .SBOX_IMPL(SBOX_IMPL)
+            )
+            round_inst (
+                .clk(clk),
                 .state_in(state_in[128*lane +: 128]),
                 .sub_shift_out(sub_shift[128*lane +: 128]),
                 .sub_shift_in(data_mid[128*lane +: 128]),
@@ -211,7 +234,45 @@ generate
             );
         end
 
-        if (STAGES_PER_ROUND == 2) begin : g_mid
+        // the block before the round, one stage later (two stages per round): the
+        // AES-128 bypass of rounds 11..14 takes it
+        wire [DATA_WIDTH-1:0] bypass;
+
+        if (STAGES_PER_ROUND == 2 && SBOX_IMPL == 1) begin : g_mid_rom
+            // mid-round register: the block RAM S-boxes register SubBytes (and SubWord)
+            // themselves; the key schedule state is registered here, and in rounds
+            // 11..14 the block before the round, for the AES-128 bypass
+            reg [KEY_WIDTH-1:0] key_mid_reg, key_mid_next;
+
+            always @* begin
+                key_mid_next = key_in;
+            end
+
+            always @(posedge clk) begin
+                key_mid_reg <= key_mid_next;
+            end
+
+            if (rnd > ROUNDS_128) begin : g_bypass
+                reg [DATA_WIDTH-1:0] bypass_reg, bypass_next;
+
+                always @* begin
+                    bypass_next = state_in;
+                end
+
+                always @(posedge clk) begin
+                    bypass_reg <= bypass_next;
+                end
+
+                assign bypass = bypass_reg;
+            end else begin : g_no_bypass
+                // rounds 1..10 are never bypassed (skip_last is 0)
+                assign bypass = data_mid;
+            end
+
+            assign data_mid     = sub_shift;
+            assign key_mid      = key_mid_reg;
+            assign sub_word_mid = sub_word;
+        end else if (STAGES_PER_ROUND == 2) begin : g_mid
             // mid-round register: SubBytes/ShiftRows result (or the bypassed block) and
             // the key schedule state with its SubWord result
             reg [DATA_WIDTH-1:0] data_mid_reg, data_mid_next;
@@ -234,16 +295,17 @@ generate
             assign data_mid     = data_mid_reg;
             assign key_mid      = key_mid_reg;
             assign sub_word_mid = sub_word_mid_reg;
+            assign bypass       = data_mid_reg;
         end else begin : g_no_mid
             assign data_mid     = sub_shift;
             assign key_mid      = key_in;
             assign sub_word_mid = sub_word;
+            assign bypass       = state_in;
         end
 
         // end-of-round register (the AES-128 bypass takes the block from before the
         // round: state_in with one stage, the bypassed mid-round register with two)
         reg [DATA_WIDTH-1:0] state_reg, state_next;
-        wire [DATA_WIDTH-1:0] bypass = (STAGES_PER_ROUND == 2) ? data_mid : state_in;
 
         always @* begin
             state_next = skip_last ? bypass : round_out;

@@ -12,8 +12,13 @@
  * round of AES-128 but an inner round of AES-256; the pipeline ties it to a constant
  * elsewhere and synthesis removes the unused MixColumns.
  *
- * Latency:    combinational (0 cycles) from state_in to sub_shift_out (16 S-boxes) and
- *             from sub_shift_in to state_out (MixColumns + AddRoundKey, ~4 XOR levels).
+ * SBOX_IMPL (see aes_sub_bytes): 0 = LUT S-boxes, the round is combinational; 1 = block
+ * RAM S-boxes, whose synchronous read registers sub_shift_out: the enclosing pipeline
+ * then uses that register as its mid-round register (two stages per round).
+ *
+ * Latency:    state_in to sub_shift_out: combinational (0 cycles) with SBOX_IMPL = 0,
+ *             1 cycle with SBOX_IMPL = 1 (16 S-boxes); sub_shift_in to state_out:
+ *             combinational (MixColumns + AddRoundKey, ~4 XOR levels).
  * Throughput: one block per evaluation.
  * Byte order: big-endian block order of docs/conventions.md: byte k of the block
  *             (FIPS-197 in[k]) is [127-8k -: 8]; round_key is w[4r..4r+3] with w[4r]
@@ -24,7 +29,13 @@
 `timescale 1ns / 1ps
 `default_nettype none
 
-module aes_round (
+module aes_round #(
+    // S-box implementation: 0 = LUT table (combinational), 1 = block RAM ROM (registered)
+    parameter SBOX_IMPL = 0
+) (
+    // clocks the block RAM S-boxes (SBOX_IMPL = 1); unused otherwise
+    input  wire         clk,
+
     // first half: SubBytes, ShiftRows
     input  wire [127:0] state_in,
     output wire [127:0] sub_shift_out,
@@ -39,7 +50,11 @@ module aes_round (
 wire [127:0] sub_bytes;
 wire [127:0] mix_columns;
 
-aes_sub_bytes sub_bytes_inst (
+aes_sub_bytes #(
+    .SBOX_IMPL(SBOX_IMPL)
+)
+sub_bytes_inst (
+    .clk(clk),
     .state_in(state_in),
     .state_out(sub_bytes)
 );

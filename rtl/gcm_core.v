@@ -114,6 +114,8 @@ module gcm_core #(
     parameter KEY_SLOTS = 4,
     // register stages per AES round in aes_pipeline (1 or 2)
     parameter STAGES_PER_ROUND = 1,
+    // S-boxes of aes_pipeline: 0 = LUT tables, 1 = block RAM (needs STAGES_PER_ROUND = 2)
+    parameter SBOX_IMPL = 0,
     // width of the slot index on the ports (derived; do not override)
     parameter SLOT_WIDTH = (KEY_SLOTS > 1) ? $clog2(KEY_SLOTS) : 1
 ) (
@@ -173,6 +175,8 @@ localparam SET_WIDTH = SLOT_WIDTH + 1;
 // cycles after the last beat of a message until it has read its H bank (I + AES + X)
 localparam GUARD_CYCLES = AES_LATENCY + 2;
 localparam GUARD_WIDTH = $clog2(GUARD_CYCLES + 1);
+// GUARD_CYCLES at the counter's width (the value the guard counter is loaded with)
+localparam [GUARD_WIDTH-1:0] GUARD_LOAD = GUARD_CYCLES[GUARD_WIDTH-1:0];
 // per-beat byte counts fit in 8 + log2(LANES) bits; message lengths in 32 bits
 localparam BCNT_WIDTH = $clog2(16 * LANES + 1);
 
@@ -559,7 +563,8 @@ end
 aes_pipeline #(
     .LANES(LANES),
     .USER_WIDTH(USER_WIDTH),
-    .STAGES_PER_ROUND(STAGES_PER_ROUND)
+    .STAGES_PER_ROUND(STAGES_PER_ROUND),
+    .SBOX_IMPL(SBOX_IMPL)
 )
 aes_pipeline_inst (
     .clk(clk),
@@ -749,12 +754,12 @@ always @* begin
             slot_aes256_next[inst_slot_reg] = inst_aes256_reg;
             slot_bank_next[inst_slot_reg]   = !slot_bank_reg[inst_slot_reg];
             guard_open_next = msg_open_next;
-            guard_cnt_next  = GUARD_CYCLES;
+            guard_cnt_next  = GUARD_LOAD;
             inst_state_next = INST_GUARD;
         end
         INST_GUARD: begin
             if (guard_open_reg) begin
-                guard_cnt_next = GUARD_CYCLES;
+                guard_cnt_next = GUARD_LOAD;
             end else if (guard_cnt_reg == 0) begin
                 inst_state_next = INST_IDLE;
             end else begin
