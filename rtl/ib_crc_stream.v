@@ -23,27 +23,33 @@
  *   first beats only.
  *
  * Latency / throughput
- *   One beat per clock, for every LANES. LATENCY = 3 + PAD_W cycles, PAD_W =
- *   $clog2(BEAT_BYTES): a last beat in cycle t gives out_valid (for one cycle) and out_crc
- *   in cycle t + LATENCY; LANES = 1: 7, LANES = 4: 9, LANES = 12: 11.
- *     A  mask the uncovered bytes, pad = BEAT_BYTES - in_end           -> registers
- *     B  per lane, the contribution of its 16 bytes to the register at the end of the
- *        beat (a CRC_W x 128 XOR matrix); the starting register of a first beat
- *        carried across the whole beat (a constant)                        -> registers
- *     C  the loop: reg = F * reg ^ (lane contributions) ^ start, F the CRC_W x CRC_W
- *        matrix of one full beat of zero bytes (or reg = contributions ^ start on a
- *        first beat)                                                       -> crc_reg
- *     D  PAD_W steps, step j takes back 2^j zero bytes when bit j of pad is set
- *        (matrix of the inverse zero-byte step to the power 8*2^j); the last step also
- *        applies XOROUT                                                    -> registers
+ *   One beat per clock, for every LANES. LATENCY = 4 + UNPAD_STEPS cycles, UNPAD_STEPS =
+ *   ceil(PAD_W / 2), PAD_W = $clog2(BEAT_BYTES): a last beat in cycle t gives out_valid
+ *   (for one cycle) and out_crc in cycle t + LATENCY; LANES = 1: 6, LANES = 4: 7,
+ *   LANES = 12: 8.
+ *     A  per byte, whether it is covered (in_end and in_skip decoded);
+ *        pad = BEAT_BYTES - in_end                                         -> registers
+ *     B  uncovered bytes to zero; the starting register of a first beat carried across
+ *        the whole beat (a constant, chosen by in_skip)                    -> registers
+ *     C  per lane, the contribution of its 16 bytes to the register at the end of the
+ *        beat (a CRC_W x 128 XOR matrix)                                   -> registers
+ *     D  the loop: reg = F * reg ^ (lane contributions) ^ start, F the CRC_W x CRC_W
+ *        matrix of one full beat of zero bytes (reg = contributions ^ start on a first
+ *        beat)                                                             -> crc_reg
+ *     E  UNPAD_STEPS steps; step s takes back k * 4^s zero bytes, k = pad bits
+ *        [2s+1:2s], with one of three matrices (powers of the inverse zero-byte step);
+ *        the last step also applies XOROUT                                 -> registers
  *   The last beat is processed as a full beat with its uncovered bytes zero, which gives
  *   the register after the covered bytes followed by `pad` zero bytes; zero bytes only
- *   multiply the register by an invertible matrix, so stage D undoes them. Likewise the
+ *   multiply the register by an invertible matrix, so stage E undoes them. Likewise the
  *   skipped bytes of a first beat are fed as zeros from a starting register that is the
  *   wanted start taken back by SKIP_BYTES zero bytes (computed at elaboration).
- *   The loop (stage C) is one XOR tree per register bit of about CRC_W/2 + LANES + 1
- *   inputs (3 LUT4 levels at LANES = 1); stages B and D are feed-forward. All matrices
- *   are computed at elaboration from the bit-serial definition (ib_crc_functions.vh).
+ *   Timing: the loop (stage D) is one XOR tree per register bit of about CRC_W/2 + LANES
+ *   + 1 inputs (3 LUT4 levels at LANES = 1); stage C is an XOR tree of about 64 inputs per
+ *   bit and lane (3 levels); a stage-E step is XOR trees of about CRC_W/2 inputs and a
+ *   4-way select; A and B are one or two levels, split so that the in_end decode and its
+ *   fan-out to every data bit do not share a cycle. All matrices are computed at
+ *   elaboration from the bit-serial definition (ib_crc_functions.vh).
  *
  * DATA FORMATS
  *   in_data is AXI4-Stream order: byte j of the beat at [8j+7:8j], entering the CRC least
@@ -106,6 +112,8 @@ localparam BEAT_BITS = 8 * BEAT_BYTES;
 localparam END_W = $clog2(BEAT_BYTES + 1);
 // width of pad = BEAT_BYTES - in_end (0..BEAT_BYTES-1): number of stage-D steps
 localparam PAD_W = $clog2(BEAT_BYTES);
+// stage-E steps, two bits of pad each
+localparam UNPAD_STEPS = (PAD_W + 1) / 2;
 // names used by ib_crc_functions.vh
 localparam [CRC_W-1:0] CRC_POLY = POLY;
 // data columns of crc_data_matrix: one lane
@@ -145,15 +153,16 @@ localparam [CRC_W-1:0] START_TERM = crc_apply_state(BEAT_M, INIT);
 localparam [CRC_W-1:0] SKIP_START_TERM = crc_apply_state(BEAT_M, SKIP_START);
 
 // ----------------------------------------------------------------------------
-// Stage A: mask the uncovered bytes
+// Stage A: which bytes are not covered
 // ----------------------------------------------------------------------------
 reg                  a_valid_reg = 1'b0;
 reg                  a_first_reg, a_last_reg, a_skip_reg;
 reg [PAD_W-1:0]      a_pad_reg;
+reg [BEAT_BYTES-1:0] a_kill_reg;
 reg [BEAT_BITS-1:0]  a_data_reg;
 
 reg [PAD_W-1:0]      a_pad_next;
-reg [BEAT_BITS-1:0]  a_data_next;
+reg [BEAT_BYTES-1:0] a_kill_next;
 // BEAT_BYTES - in_end: below BEAT_BYTES for a legal in_end (1..BEAT_BYTES), so only
 // its PAD_W low bits are kept
 /* verilator lint_off UNUSEDSIGNAL */
@@ -163,12 +172,8 @@ reg [END_W-1:0]      pad_full;
 integer b;
 
 always @* begin
-    for (b = 0; b < BEAT_BYTES; b = b + 1) begin
-        if ((in_last && b >= in_end) || (in_first && in_skip && b < SKIP_BYTES))
-            a_data_next[8*b +: 8] = 8'd0;
-        else
-            a_data_next[8*b +: 8] = in_data[8*b +: 8];
-    end
+    for (b = 0; b < BEAT_BYTES; b = b + 1)
+        a_kill_next[b] = (in_last && b >= in_end) || (in_first && in_skip && b < SKIP_BYTES);
     pad_full = BEAT_BYTES[END_W-1:0] - in_end;
     a_pad_next = in_last ? pad_full[PAD_W-1:0] : {PAD_W{1'b0}};
 end
@@ -179,7 +184,8 @@ always @(posedge clk) begin
     a_last_reg <= in_last;
     a_skip_reg <= in_first && in_skip;
     a_pad_reg <= a_pad_next;
-    a_data_reg <= a_data_next;
+    a_kill_reg <= a_kill_next;
+    a_data_reg <= in_data;
 
     if (rst) begin
         a_valid_reg <= 1'b0;
@@ -187,16 +193,45 @@ always @(posedge clk) begin
 end
 
 // ----------------------------------------------------------------------------
-// Stage B: lane contributions and the start term
+// Stage B: uncovered bytes to zero, the start term of a first beat
 // ----------------------------------------------------------------------------
 reg                  b_valid_reg = 1'b0;
 reg                  b_first_reg, b_last_reg;
 reg [PAD_W-1:0]      b_pad_reg;
 reg [CRC_W-1:0]      b_start_reg;
+reg [BEAT_BITS-1:0]  b_data_reg;
+
+reg [BEAT_BITS-1:0]  b_data_next;
 wire [CRC_W-1:0]     b_start_next = !a_first_reg ? {CRC_W{1'b0}} :
                                     a_skip_reg ? SKIP_START_TERM : START_TERM;
+
+always @* begin
+    for (b = 0; b < BEAT_BYTES; b = b + 1)
+        b_data_next[8*b +: 8] = a_kill_reg[b] ? 8'd0 : a_data_reg[8*b +: 8];
+end
+
+always @(posedge clk) begin
+    b_valid_reg <= a_valid_reg;
+    b_first_reg <= a_first_reg;
+    b_last_reg <= a_last_reg;
+    b_pad_reg <= a_pad_reg;
+    b_start_reg <= b_start_next;
+    b_data_reg <= b_data_next;
+
+    if (rst) begin
+        b_valid_reg <= 1'b0;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// Stage C: lane contributions
+// ----------------------------------------------------------------------------
+reg                  c_valid_reg = 1'b0;
+reg                  c_first_reg, c_last_reg;
+reg [PAD_W-1:0]      c_pad_reg;
+reg [CRC_W-1:0]      c_start_reg;
 // lane contributions registered in this stage, lane i at [CRC_W*i +: CRC_W]
-wire [CRC_W*LANES-1:0] b_parts;
+wire [CRC_W*LANES-1:0] c_parts;
 
 genvar lane;
 generate
@@ -207,31 +242,31 @@ generate
         reg [CRC_W-1:0] part_reg;
 
         always @(posedge clk) begin
-            part_reg <= crc_apply_data(LANE_M, a_data_reg[128*lane +: 128]);
+            part_reg <= crc_apply_data(LANE_M, b_data_reg[128*lane +: 128]);
         end
 
-        assign b_parts[CRC_W*lane +: CRC_W] = part_reg;
+        assign c_parts[CRC_W*lane +: CRC_W] = part_reg;
     end
 endgenerate
 
 always @(posedge clk) begin
-    b_valid_reg <= a_valid_reg;
-    b_first_reg <= a_first_reg;
-    b_last_reg <= a_last_reg;
-    b_pad_reg <= a_pad_reg;
-    b_start_reg <= b_start_next;
+    c_valid_reg <= b_valid_reg;
+    c_first_reg <= b_first_reg;
+    c_last_reg <= b_last_reg;
+    c_pad_reg <= b_pad_reg;
+    c_start_reg <= b_start_reg;
 
     if (rst) begin
-        b_valid_reg <= 1'b0;
+        c_valid_reg <= 1'b0;
     end
 end
 
 // ----------------------------------------------------------------------------
-// Stage C: the CRC register (the only loop)
+// Stage D: the CRC register (the only loop)
 // ----------------------------------------------------------------------------
 reg [CRC_W-1:0]      crc_reg = {CRC_W{1'b0}}, crc_next;
-reg                  c_valid_reg = 1'b0;
-reg [PAD_W-1:0]      c_pad_reg;
+reg                  d_valid_reg = 1'b0;
+reg [PAD_W-1:0]      d_pad_reg;
 // XOR of the lane contributions
 reg [CRC_W-1:0]      lane_sum;
 
@@ -240,70 +275,89 @@ integer l;
 always @* begin
     lane_sum = {CRC_W{1'b0}};
     for (l = 0; l < LANES; l = l + 1)
-        lane_sum = lane_sum ^ b_parts[CRC_W*l +: CRC_W];
+        lane_sum = lane_sum ^ c_parts[CRC_W*l +: CRC_W];
 
     crc_next = crc_reg;
-    if (b_valid_reg) begin
-        crc_next = crc_apply_state(BEAT_M, b_first_reg ? {CRC_W{1'b0}} : crc_reg) ^
-                   b_start_reg ^ lane_sum;
+    if (c_valid_reg) begin
+        crc_next = crc_apply_state(BEAT_M, c_first_reg ? {CRC_W{1'b0}} : crc_reg) ^
+                   c_start_reg ^ lane_sum;
     end
 end
 
 always @(posedge clk) begin
     crc_reg <= crc_next;
-    c_valid_reg <= b_valid_reg && b_last_reg;
-    c_pad_reg <= b_pad_reg;
+    d_valid_reg <= c_valid_reg && c_last_reg;
+    d_pad_reg <= c_pad_reg;
 
     if (rst) begin
-        c_valid_reg <= 1'b0;
+        d_valid_reg <= 1'b0;
     end
 end
 
 // ----------------------------------------------------------------------------
-// Stage D: take back the zero bytes after the last covered byte, XOROUT
+// Stage E: take back the zero bytes after the last covered byte, XOROUT
 // ----------------------------------------------------------------------------
-wire [CRC_W-1:0]     d_crc [0:PAD_W];
-wire                 d_valid [0:PAD_W];
-wire [PAD_W-1:0]     d_pad [0:PAD_W];
+// step s takes back (pad bits [2s+1:2s]) * 4^s zero bytes
+wire [CRC_W-1:0]         e_crc [0:UNPAD_STEPS];
+wire                     e_valid [0:UNPAD_STEPS];
+wire [2*UNPAD_STEPS-1:0] e_pad [0:UNPAD_STEPS];
 
-assign d_crc[0] = crc_reg;
-assign d_valid[0] = c_valid_reg;
-assign d_pad[0] = c_pad_reg;
+assign e_crc[0] = crc_reg;
+assign e_valid[0] = d_valid_reg;
+generate
+    if (2 * UNPAD_STEPS == PAD_W) begin : g_pad_even
+        assign e_pad[0] = d_pad_reg;
+    end else begin : g_pad_odd
+        assign e_pad[0] = {1'b0, d_pad_reg};
+    end
+endgenerate
 
 genvar step;
 generate
-    for (step = 0; step < PAD_W; step = step + 1) begin : g_unpad
-        // inverse of 2^step zero bytes
-        localparam [CRC_W*CRC_W-1:0] UNPAD_M = crc_unshift_matrix(8 << step);
+    for (step = 0; step < UNPAD_STEPS; step = step + 1) begin : g_unpad
+        // inverses of 1, 2 and 3 times 4^step zero bytes
+        localparam [CRC_W*CRC_W-1:0] UNPAD1_M = crc_unshift_matrix(8 * (1 << (2 * step)));
+        localparam [CRC_W*CRC_W-1:0] UNPAD2_M = crc_unshift_matrix(16 * (1 << (2 * step)));
+        localparam [CRC_W*CRC_W-1:0] UNPAD3_M = crc_unshift_matrix(24 * (1 << (2 * step)));
         // the last step also applies XOROUT
-        localparam [CRC_W-1:0] OUT_XOR = (step == PAD_W - 1) ? XOROUT : {CRC_W{1'b0}};
+        localparam [CRC_W-1:0] OUT_XOR = (step == UNPAD_STEPS - 1) ? XOROUT : {CRC_W{1'b0}};
 
-        reg             step_valid_reg = 1'b0;
-        reg [CRC_W-1:0] step_crc_reg;
-        reg [PAD_W-1:0] step_pad_reg;
+        reg                     step_valid_reg = 1'b0;
+        reg [CRC_W-1:0]         step_crc_reg;
+        reg [2*UNPAD_STEPS-1:0] step_pad_reg;
+        reg [CRC_W-1:0]         step_crc_next;
+
+        always @* begin
+            case (e_pad[step][2*step +: 2])
+                2'd0: step_crc_next = e_crc[step];
+                2'd1: step_crc_next = crc_apply_state(UNPAD1_M, e_crc[step]);
+                2'd2: step_crc_next = crc_apply_state(UNPAD2_M, e_crc[step]);
+                default: step_crc_next = crc_apply_state(UNPAD3_M, e_crc[step]);
+            endcase
+            step_crc_next = step_crc_next ^ OUT_XOR;
+        end
 
         always @(posedge clk) begin
-            step_valid_reg <= d_valid[step];
-            step_crc_reg <= (d_pad[step][step] ? crc_apply_state(UNPAD_M, d_crc[step])
-                                               : d_crc[step]) ^ OUT_XOR;
-            step_pad_reg <= d_pad[step];
+            step_valid_reg <= e_valid[step];
+            step_crc_reg <= step_crc_next;
+            step_pad_reg <= e_pad[step];
 
             if (rst) begin
                 step_valid_reg <= 1'b0;
             end
         end
 
-        assign d_valid[step + 1] = step_valid_reg;
-        assign d_crc[step + 1] = step_crc_reg;
-        assign d_pad[step + 1] = step_pad_reg;
+        assign e_valid[step + 1] = step_valid_reg;
+        assign e_crc[step + 1] = step_crc_reg;
+        assign e_pad[step + 1] = step_pad_reg;
     end
 endgenerate
 
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign out_valid = d_valid[PAD_W];
-assign out_crc = d_crc[PAD_W];
+assign out_valid = e_valid[UNPAD_STEPS];
+assign out_crc = e_crc[UNPAD_STEPS];
 
 endmodule
 
