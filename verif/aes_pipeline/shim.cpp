@@ -1,28 +1,15 @@
-// shim.cpp — thin C++ layer of the AES bench: owns the Verilated tb_aes_top, drives its
-// clock, optionally writes an FST trace (-DIBSEC_WAVES=1, file aes.fst in the working
-// directory), and exposes the C interface of tb_aes.h. No checking here.
+// shim.cpp — thin C++ layer of the AES bench: owns the Verilated tb_aes_top through
+// verif/common/vshim.h (clock, optional FST trace aes.fst with WAVES=1, teardown) and
+// exposes the C interface of tb_aes.h. No checking here.
 #include <cstdint>
 
 #include "Vtb_aes_top.h"
-#include "verilated.h"
-#if IBSEC_WAVES
-#include "verilated_fst_c.h"
-#endif
+#include "vshim.h"
 
 #include "tb_aes.h"
 
-static VerilatedContext *ctx;
-static Vtb_aes_top *top;
-#if IBSEC_WAVES
-static VerilatedFstC *tfp;
-#endif
-
-static void dump()
-{
-#if IBSEC_WAVES
-    tfp->dump(ctx->time());
-#endif
-}
+static vshim<Vtb_aes_top> sim;
+static Vtb_aes_top *&top = sim.top; // the Verilated model, created by sim.start()
 
 extern "C" unsigned dut_lanes(void) { return top->lanes; }
 
@@ -44,17 +31,7 @@ extern "C" void dut_set_beat(int valid, const uint32_t *block_words, const uint3
     top->eval();
 }
 
-extern "C" void dut_tick(void)
-{
-    top->clk = 1;
-    top->eval();
-    ctx->timeInc(5);
-    dump();
-    top->clk = 0;
-    top->eval();
-    ctx->timeInc(5);
-    dump();
-}
+extern "C" void dut_tick(void) { sim.tick(); }
 
 // copies a wide output (VlWide of LANES*128 bits) into the harness's word array
 template <typename W> static void copy_words(uint32_t *dst, const W &src, unsigned nw)
@@ -84,31 +61,10 @@ extern "C" uint8_t dut_sbox(uint8_t in)
     return top->sbox_out;
 }
 
-extern "C" void dut_finish(void)
-{
-    top->final();
-#if IBSEC_WAVES
-    tfp->close();
-    delete tfp;
-#endif
-    delete top;
-    delete ctx;
-}
+extern "C" void dut_finish(void) { sim.finish(); }
 
 int main(int argc, char **argv)
 {
-    ctx = new VerilatedContext;
-    ctx->commandArgs(argc, argv);
-    top = new Vtb_aes_top{ctx};
-#if IBSEC_WAVES
-    ctx->traceEverOn(true);
-    tfp = new VerilatedFstC;
-    top->trace(tfp, 99);
-    tfp->open("aes.fst");
-#endif
-    top->clk = 0;
-    top->rst = 1;
-    top->eval();
-    dump();
+    sim.start(argc, argv, "aes.fst");
     return tb_aes_main(argc, argv);
 }

@@ -71,7 +71,7 @@ engine-harness-selftest: $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb
 	@set -o pipefail; $(ENGINE_BUILD)/selftest/tb --seed $(SEED) --packets 400 --quiet | tail -n 1
 	@if $(ENGINE_BUILD)/selftest/tb-bug --seed $(SEED) --packets 100 --quiet >$(ENGINE_BUILD)/selftest/bug.log; then \
 	  echo "engine-harness-selftest: the harness passed a broken stand-in"; echo "0 passed, 1 failed"; exit 1; \
-	else echo "engine-harness-selftest: broken stand-in caught: $$(grep -c MISMATCH $(ENGINE_BUILD)/selftest/bug.log) byte mismatches, $$(grep -c 'FAIL engine' $(ENGINE_BUILD)/selftest/bug.log) other failures shown"; fi
+	else echo "engine-harness-selftest: broken stand-in caught ($$(tail -n 1 $(ENGINE_BUILD)/selftest/bug.log))"; fi
 
 .SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
 

@@ -73,6 +73,8 @@ struct pkt {
     enum tb_kind kind;
     int      link;
     int      mode_aim;
+    int      shape;               /* enum ibsec_shape of a frame whose BTH the model finds */
+    int      mode;                /* model verdict's mode */
     size_t   len;
     uint8_t *bytes;
     /* evaluated by the model: expected output */
@@ -144,6 +146,16 @@ static void fifo_drain(struct fifo *f, unsigned long *count)
     }
 }
 
+/* The header shape of a frame (native with or without GRH, RoCEv2 over IPv4 or IPv6). */
+static int frame_shape(const struct tb_gen_frame *f)
+{
+    if (f->link == IBSEC_LINK_IB)
+        return f->len > 1 && (f->bytes[1] & 3u) == IBSEC_LRH_LNH_IBA_GLOBAL ? IBSEC_SHAPE_IB_GLOBAL
+                                                                             : IBSEC_SHAPE_IB_LOCAL;
+    return f->len > 13 && ibsec_get_be16(f->bytes + 12) == IBSEC_ETHERTYPE_IPV6 ? IBSEC_SHAPE_ROCE_V6
+                                                                                : IBSEC_SHAPE_ROCE_V4;
+}
+
 static struct pkt *pkt_new(const struct tb_gen_frame *f)
 {
     struct pkt *p = xmalloc(sizeof *p);
@@ -151,6 +163,7 @@ static struct pkt *pkt_new(const struct tb_gen_frame *f)
     p->kind = f->kind;
     p->link = f->link;
     p->mode_aim = f->mode;
+    p->shape = frame_shape(f);
     p->len = f->len;
     p->bytes = xmalloc(f->len);
     memcpy(p->bytes, f->bytes, f->len);
@@ -204,6 +217,7 @@ struct port {
     unsigned long by_reason[IBSEC_R_COUNT];
     unsigned long by_kind[TB_K_COUNT], by_kind_ok[TB_K_COUNT];
     unsigned long by_mode[IBSEC_MODE_COUNT], by_mode_ok[IBSEC_MODE_COUNT];
+    unsigned long bad_by_mode[IBSEC_MODE_COUNT][IBSEC_SHAPE_COUNT]; /* packets with a failed check */
     unsigned long frames_in, beats_in, bytes_in, delivered, lost;
     unsigned long last_activity;
 };
@@ -268,6 +282,27 @@ static uint64_t result_decided(const struct tb_cmd_result *r)
     return (uint64_t)r->decided[1] << 32 | r->decided[0];
 }
 
+/* Compare two byte strings; on a difference print 32 bytes around the first one. */
+static bool check_bytes(const char *what, const uint8_t *exp, const uint8_t *got, size_t n)
+{
+    size_t first = 0;
+    while (first < n && exp[first] == got[first])
+        first++;
+    if (first == n) {
+        tb_pass(&B.res);
+        return true;
+    }
+    size_t from = first >= 8 ? first - 8 : 0, to = from + 32 < n ? from + 32 : n, diffs = 0;
+    for (size_t i = first; i < n; i++)
+        diffs += exp[i] != got[i];
+    char he[65], hg[65];
+    tb_hex(he, exp + from, to - from);
+    tb_hex(hg, got + from, to - from);
+    tb_fail(&B.res, "%s: %zu bytes, %zu differ, the first at byte %zu\n    expected [%zu..] %s\n    got      [%zu..] %s",
+            what, n, diffs, first, from, he, from, hg);
+    return false;
+}
+
 /* ---- model side: status and output checks ------------------------------------------- */
 
 /* Apply the changes whose boundary is at or before packet `index` to the model (or
@@ -302,6 +337,11 @@ static void retire_changes(struct port *P)
     P->n_changes = n;
 }
 
+static void note_bad(struct port *P, const struct pkt *p)
+{
+    P->bad_by_mode[p->mode % IBSEC_MODE_COUNT][p->shape % IBSEC_SHAPE_COUNT]++;
+}
+
 static void check_status(struct port *P, const struct pkt *p, const ibsec_verdict *v)
 {
     const struct dut_status *s = &p->st;
@@ -312,6 +352,14 @@ static void check_status(struct port *P, const struct pkt *p, const ibsec_verdic
     if (ok) {
         tb_pass(&B.res);
         return;
+    }
+    note_bad(P, p);
+    if (!B.quiet && B.res.failed < 3) {
+        /* the frame of the first failures, for a report */
+        printf("  frame of %s packet %lu, %zu bytes:", P->name, p->index, p->len);
+        for (size_t i = 0; i < p->len; i++)
+            printf("%s%02x", i % 32 ? "" : "\n    ", p->bytes[i]);
+        printf("\n");
     }
     tb_fail(&B.res,
             "%s packet %lu (%s, %s, %zu bytes): status reason %s ctx %s%u mode %s epsn 0x%llx alert %d; "
@@ -356,22 +404,28 @@ static void evaluate(struct port *P)
             ibsec_seal(&P->model, (enum ibsec_link)p->link, p->bytes, p->len, out, sizeof out, &n, &v);
         else
             ibsec_open(&P->model, (enum ibsec_link)p->link, p->bytes, p->len, out, sizeof out, &n, &v);
+        p->mode = v.mode;
         check_status(P, p, &v);
         P->by_reason[v.reason]++;
         P->by_kind[p->kind]++;
         P->by_mode[v.mode]++;
         p->reason = v.reason;
-        if (v.reason != IBSEC_R_OK) {
+        /* the RTL delivers what its status says it delivers: a packet the model drops but
+           the RTL delivers (a status mismatch, already counted) is still taken off the
+           output, so the following packets stay paired */
+        if (p->st.reason != IBSEC_R_OK) {
             pkt_free(p);
             continue;
         }
-        P->by_kind_ok[p->kind]++;
-        P->by_mode_ok[v.mode]++;
-        p->out = xmalloc(n);
-        memcpy(p->out, out, n);
-        p->out_len = n;
-        if (P->inst == DUT_SEAL)
-            plain_reference(P, p);
+        if (v.reason == IBSEC_R_OK) {
+            P->by_kind_ok[p->kind]++;
+            P->by_mode_ok[v.mode]++;
+            p->out = xmalloc(n);
+            memcpy(p->out, out, n);
+            p->out_len = n;
+            if (P->inst == DUT_SEAL)
+                plain_reference(P, p);
+        }
         fifo_push(&P->expect, p);
     }
     retire_changes(P);
@@ -395,7 +449,7 @@ static void peer_open(struct port *P, const struct pkt *e, const uint8_t *got, s
     if (len != e->ref_len)
         tb_fail(&B.res, "%s: %zu bytes, the plain packet %zu", what, len, e->ref_len);
     else
-        tb_check_bytes(&B.res, what, e->ref, out, len);
+        check_bytes(what, e->ref, out, len);
 }
 
 /* Pair the RTL's outputs with the model's, in order. */
@@ -404,14 +458,21 @@ static void match_outputs(struct port *P)
     while (P->expect.head && P->got.head) {
         struct pkt *e = fifo_pop(&P->expect), *g = fifo_pop(&P->got);
         char what[96];
-        snprintf(what, sizeof what, "%s packet %lu (%s) output", P->name, e->index, tb_kind_name(e->kind));
-        if (g->len != e->out_len || g->link != e->link) {
+        snprintf(what, sizeof what, "%s packet %lu (%s, %s, %s) output", P->name, e->index,
+                 tb_kind_name(e->kind), ibsec_mode_name((enum ibsec_mode)e->mode),
+                 ibsec_shape_name((enum ibsec_shape)e->shape));
+        unsigned long failed_before = B.res.failed;
+        if (e->reason != IBSEC_R_OK) {
+            /* delivered against the model's verdict: counted by check_status */
+        } else if (g->len != e->out_len || g->link != e->link) {
             tb_fail(&B.res, "%s: %zu bytes on link %d, model %zu bytes on link %d", what, g->len,
                     g->link, e->out_len, e->link);
-        } else if (tb_check_bytes(&B.res, what, e->out, g->bytes, g->len)) {
+        } else if (check_bytes(what, e->out, g->bytes, g->len)) {
             if (P->inst == DUT_SEAL)
                 peer_open(P, e, g->bytes, g->len);
         }
+        if (B.res.failed != failed_before && e->reason == IBSEC_R_OK)
+            note_bad(P, e);
         P->delivered++;
         pkt_free(e);
         pkt_free(g);
@@ -828,6 +889,16 @@ static void print_tallies(void)
         for (int k = 0; k < TB_K_COUNT; k++)
             if (P->by_kind[k])
                 printf("  %-12s %9lu %9lu\n", tb_kind_name((enum tb_kind)k), P->by_kind[k], P->by_kind_ok[k]);
+        printf("  packets with a failed check, by mode and shape:");
+        bool any = false;
+        for (int m = 0; m < IBSEC_MODE_COUNT; m++)
+            for (int h = 0; h < IBSEC_SHAPE_COUNT; h++)
+                if (P->bad_by_mode[m][h]) {
+                    printf(" %s/%s %lu", ibsec_mode_name((enum ibsec_mode)m),
+                           ibsec_shape_name((enum ibsec_shape)h), P->bad_by_mode[m][h]);
+                    any = true;
+                }
+        printf("%s\n", any ? "" : " none");
         printf("  reasons:");
         for (int r = 0; r < IBSEC_R_COUNT; r++)
             if (P->by_reason[r])

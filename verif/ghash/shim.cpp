@@ -1,28 +1,15 @@
-// shim.cpp — thin C++ layer of the GHASH bench: owns the Verilated tb_ghash_top, drives
-// its clock, optionally writes an FST trace (-DIBSEC_WAVES=1, file ghash.fst in the
-// working directory), and exposes the C interface of tb_ghash.h. No checking here.
+// shim.cpp — thin C++ layer of the GHASH bench: owns the Verilated tb_ghash_top through
+// verif/common/vshim.h (clock, optional FST trace ghash.fst with WAVES=1, teardown) and
+// exposes the C interface of tb_ghash.h. No checking here.
 #include <cstdint>
 
 #include "Vtb_ghash_top.h"
-#include "verilated.h"
-#if IBSEC_WAVES
-#include "verilated_fst_c.h"
-#endif
+#include "vshim.h"
 
 #include "tb_ghash.h"
 
-static VerilatedContext *ctx;
-static Vtb_ghash_top *top;
-#if IBSEC_WAVES
-static VerilatedFstC *tfp;
-#endif
-
-static void dump()
-{
-#if IBSEC_WAVES
-    tfp->dump(ctx->time());
-#endif
-}
+static vshim<Vtb_ghash_top> sim;
+static Vtb_ghash_top *&top = sim.top; // the Verilated model, created by sim.start()
 
 extern "C" unsigned dut_lanes(void) { return top->lanes; }
 
@@ -44,17 +31,7 @@ extern "C" void dut_set_beat(int valid, const uint32_t *block_words, unsigned co
     top->eval();
 }
 
-extern "C" void dut_tick(void)
-{
-    top->clk = 1;
-    top->eval();
-    ctx->timeInc(5);
-    dump();
-    top->clk = 0;
-    top->eval();
-    ctx->timeInc(5);
-    dump();
-}
+extern "C" void dut_tick(void) { sim.tick(); }
 
 extern "C" int dut_result(uint32_t ghash_words[4], uint32_t *user)
 {
@@ -87,31 +64,10 @@ extern "C" void dut_reduce(const uint32_t p[8], uint32_t r[4])
         r[w] = top->red_r[w];
 }
 
-extern "C" void dut_finish(void)
-{
-    top->final();
-#if IBSEC_WAVES
-    tfp->close();
-    delete tfp;
-#endif
-    delete top;
-    delete ctx;
-}
+extern "C" void dut_finish(void) { sim.finish(); }
 
 int main(int argc, char **argv)
 {
-    ctx = new VerilatedContext;
-    ctx->commandArgs(argc, argv);
-    top = new Vtb_ghash_top{ctx};
-#if IBSEC_WAVES
-    ctx->traceEverOn(true);
-    tfp = new VerilatedFstC;
-    top->trace(tfp, 99);
-    tfp->open("ghash.fst");
-#endif
-    top->clk = 0;
-    top->rst = 1;
-    top->eval();
-    dump();
+    sim.start(argc, argv, "ghash.fst");
     return tb_ghash_main(argc, argv);
 }
