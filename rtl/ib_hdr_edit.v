@@ -25,7 +25,10 @@
  *
  * Latency / throughput
  *   Combinational: 16-bit adders, the nine-word checksum adder tree with its two folds
- *   (the deepest path) and the output multiplexers.
+ *   (the deepest path: Total Length + L, then the checksum) and the output multiplexers.
+ *   Yosys 0.23 synth_ecp5: 568 LUT4, 77 CCU2C; longest topological path 38 cells. A
+ *   pipeline register, if needed, goes after the new Total Length (ip4_total) and the
+ *   other new lengths, before the checksum tree.
  */
 
 `resetall

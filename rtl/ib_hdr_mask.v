@@ -39,7 +39,8 @@
  * Latency / throughput
  *   Combinational: the masks are constants selected by the shape, so the logic is an OR
  *   per bit, a two-way byte shift (native / RoCEv2) and one compare with aad_len per
- *   output byte.
+ *   output word. Yosys 0.23 synth_ecp5: 2095 LUT4, 35 CCU2C; longest topological path
+ *   9 cells.
  */
 
 `resetall
@@ -60,7 +61,8 @@ module ib_hdr_mask #(
     input  wire [6:0]             hdr_len,   // bytes from frame byte 0 through the last ETH
     input  wire                   mask_mf,   // native GRH: the DDPM Marking Field is variant too
     output reg  [8*AAD_BYTES-1:0] aad,       // H, byte 0 at [7:0], zero from aad_len on
-    output wire [6:0]             aad_len,   // hdr_len (native) or hdr_len - 14 + 8 (RoCEv2)
+    output wire [6:0]             aad_len,   // hdr_len (native) or hdr_len - 14 + 8 (RoCEv2);
+                                             // a multiple of 4 for every parsed header
     output reg  [HDR_BYTES-1:0]   variant,   // bit i: frame byte i is replaced by ff in the ICRC
     output reg  [8*HDR_BYTES-1:0] ones       // bit 8i+j: bit j of frame byte i is variant
 );
@@ -168,10 +170,13 @@ wire [8*HDR_BYTES-1:0] masked = hdr | ones;
 
 assign aad_len = roce ? hdr_len - ROCE_SHIFT : hdr_len;
 
+// H is a whole number of 4-byte words for every shape (LRH 8, GRH 40, BTH 12, the
+// 8 bytes of ones, IPv4 20, IPv6 40, UDP 8, ETHs of 4, 8, 16 or 28 bytes), so bytes are
+// cleared a word at a time: word w is kept while w < aad_len / 4.
 integer j;
 always @* begin
     for (j = 0; j < AAD_BYTES; j = j + 1) begin
-        if (j >= aad_len)
+        if (j / 4 >= aad_len[6:2])
             aad[8*j +: 8] = 8'h00;
         else if (!roce)
             aad[8*j +: 8] = (j < HDR_BYTES) ? masked[8*j +: 8] : 8'h00;

@@ -38,11 +38,13 @@
  *   multi-byte fields are big-endian on the wire, bit 7 of a byte its MSB.
  *
  * Latency / throughput
- *   Combinational. The deepest path is the IPv4 header checksum (a nine-word 16-bit adder
- *   tree and two end-around-carry folds) feeding the priority chain of checks. If
- *   registered in two stages, the place for the register is after the individual check
- *   flags (the *_bad wires and the lengths), before the priority chain that picks the
- *   first failing check.
+ *   Combinational. Yosys 0.23 synth_ecp5: 1228 LUT4, 174 CCU2C, 130 L6MUX21; longest
+ *   topological path 45 cells: shape -> BTH byte select -> OpCode table -> ETH length ->
+ *   min_end -> data_len -> payload_len -> too_long -> the priority chain of reasons. The
+ *   IPv4 header checksum (nine-word adder tree, two end-around-carry folds) runs beside
+ *   it. Where a pipeline register is needed, the cut is after the BTH byte select and the
+ *   OpCode table (register shape, the BTH fields, the table outputs, locate_reason,
+ *   ip_end, frame_len); the length arithmetic and the priority chain follow it.
  */
 
 `resetall
