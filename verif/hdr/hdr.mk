@@ -4,6 +4,8 @@
 # model. The modules do not depend on LANES: one build, target vtest-hdr.
 # Knobs: SEED (harness seed), HDR_PACKETS (random valid packets, each sealed and opened;
 # the directed sweep and the malformed corpus come on top).
+# vtest-hdr-long (make regress-long): the same with HDR_LONG_PACKETS = one million random
+# packets and seed SEED + 1000.
 # lint-hdr: verilator --lint-only -Wall of each header module on its own; the same modules
 # are in LINT_TOPS for `make lint`.
 
@@ -11,8 +13,9 @@ HDR_BUILD   := $(VERIF_BUILD)/hdr
 HDR_MODULES := ib_opcode_info ib_hdr_parse ib_hdr_edit ib_hdr_mask
 HDR_RTL     := $(addprefix rtl/,$(addsuffix .v,$(HDR_MODULES))) verif/hdr/tb_hdr_top.v
 HDR_PACKETS ?= 12000
+HDR_LONG_PACKETS ?= 1000000
 
-.PHONY: vtest-hdr lint-hdr
+.PHONY: vtest-hdr vtest-hdr-long lint-hdr
 
 LINT_TOPS += $(HDR_MODULES)
 
@@ -29,10 +32,14 @@ $(HDR_BUILD)/Vtb: $(HDR_RTL) verif/hdr/shim.cpp verif/hdr/tb_hdr.h verif/hdr/hdr
 vtest-hdr: $(HDR_BUILD)/Vtb
 	$< --seed $(SEED) --packets $(HDR_PACKETS)
 
+vtest-hdr-long: $(HDR_BUILD)/Vtb
+	$< --seed $$(( $(SEED) + 1000 )) --packets $(HDR_LONG_PACKETS)
+
 lint-hdr: deps
 	@scripts/lint.sh $(HDR_MODULES)
 
 TEST_TARGETS += vtest-hdr
+REGRESS_LONG_TARGETS += vtest-hdr-long
 
 # keep the harness object and executable between runs
 .SECONDARY: $(HDR_BUILD)/tb_hdr.o $(HDR_BUILD)/Vtb
