@@ -144,27 +144,28 @@ endgenerate
 // Registers
 // ----------------------------------------------------------------------------
 // input side
-reg [8*64-1:0] hdr_reg = 0;
+reg [8*64-1:0] hdr_reg = 0, hdr_reg_next;
 reg [2:0]   beat_idx_reg = 3'd0, beat_idx_next;
 reg [15:0]  cnt_reg = 16'd0, cnt_next;          // bytes before this beat (saturating)
 reg         decided_reg = 1'b0, decided_next;
-reg         hop_from_node_reg = 1'b0;
-reg [75:0]  hop_delta_reg = 76'd0;
-reg [31:0]  hop_in_port_reg = 32'd0;
+reg         hop_from_node_reg = 1'b0, hop_from_node_next;
+reg [75:0]  hop_delta_reg = 76'd0, hop_delta_next;
+reg [31:0]  hop_in_port_reg = 32'd0, hop_in_port_next;
 reg         hv_seen_reg = 1'b0, hv_seen_next;      // header view settled, packet pending
-reg [10:0]  pktlen_reg = 11'd0;
-reg [3:0]   mf_res_reg = 4'd0;
-reg [37:0]  mf_store_reg = 38'd0;
+reg [10:0]  pktlen_reg = 11'd0, pktlen_next;
+reg [3:0]   mf_res_reg = 4'd0, mf_res_next;
+reg [37:0]  mf_store_reg = 38'd0, mf_store_next;
 
-reg         st_valid_reg = 1'b0;
-reg [3:0]   st_outcome_reg = 4'd0;
+reg         st_valid_reg = 1'b0, st_valid_next;
+reg [3:0]   st_outcome_reg = 4'd0, st_outcome_next;
 reg [31:0]  out_count_reg[0:N_OUT-1];
+reg [31:0]  out_count_next[0:N_OUT-1];
 
 // output side
 reg         out_in_pkt_reg = 1'b0, out_in_pkt_next;
-reg         out_mod_reg = 1'b0;
-reg [37:0]  out_mf_reg = 38'd0;
-reg [15:0]  out_len_reg = 16'd0;
+reg         out_mod_reg = 1'b0, out_mod_next;
+reg [37:0]  out_mf_reg = 38'd0, out_mf_next;
+reg [15:0]  out_len_reg = 16'd0, out_len_next;
 reg [15:0]  out_base_reg = 16'd0, out_base_next;
 reg [15:0]  out_crc_reg = CRC16_INIT, out_crc_next;
 reg [15:0]  out_vcrc_reg = 16'd0, out_vcrc_next;
@@ -292,6 +293,7 @@ wire [16:0] expected = {4'd0, pktlen_cur, 2'b00} + VCRC_LEN;
 wire [3:0]  mf_res_cur = (beat_idx_reg == MF_BEAT) ? mfu_res : mf_res_reg;
 wire [37:0] mf_store_cur = (beat_idx_reg == MF_BEAT) ? mfu_store : mf_store_reg;
 
+integer c;
 reg [3:0]  outcome;
 reg        pending;   // header fine, in-site GRH: the length decides
 always @* begin
@@ -336,6 +338,32 @@ always @* begin
     cnt_next = cnt_reg;
     decided_next = decided_reg;
     hv_seen_next = hv_seen_reg;
+    hdr_reg_next = hdr_reg;
+    hop_from_node_next = hop_from_node_reg;
+    hop_delta_next = hop_delta_reg;
+    hop_in_port_next = hop_in_port_reg;
+    pktlen_next = pktlen_reg;
+    mf_res_next = mf_res_reg;
+    mf_store_next = mf_store_reg;
+    if (in_fire) begin
+        hdr_reg_next = hdr_next;
+        // the hop of the packet, from its first beat
+        hop_from_node_next = hop_from_node;
+        hop_delta_next = hop_delta;
+        hop_in_port_next = hop_in_port;
+        if (!hv_seen_reg) begin
+            pktlen_next = hv_pktlen;
+        end
+        if (beat_idx_reg == MF_BEAT) begin
+            mf_res_next = mfu_res;
+            mf_store_next = mfu_store;
+        end
+    end
+    st_valid_next = decide;
+    st_outcome_next = decide ? outcome : st_outcome_reg;
+    for (c = 0; c < N_OUT; c = c + 1) begin
+        out_count_next[c] = out_count_reg[c] + {31'd0, decide && outcome == c[3:0]};
+    end
     if (in_fire) begin
         if (s_axis_tlast) begin
             beat_idx_next = 3'd0;
@@ -419,6 +447,9 @@ always @* begin
     out_base_next = out_base_reg;
     out_crc_next = out_crc_reg;
     out_vcrc_next = out_vcrc_reg;
+    out_mod_next = dec_pop ? dec_m_data[DW-1] : out_mod_reg;
+    out_mf_next = dec_pop ? dec_m_data[16 +: 38] : out_mf_reg;
+    out_len_next = dec_pop ? dec_m_data[15:0] : out_len_reg;
     if (fifo_pop) begin
         out_in_pkt_next = !out_last;
         out_base_next = ({1'b0, cur_base} + BB17 > 17'hFFFF) ? 16'hFFFF : cur_base + BB17[15:0];
@@ -435,41 +466,30 @@ assign m_axis_tvalid = fifo_m_valid && can_go;
 // ----------------------------------------------------------------------------
 // Clocked
 // ----------------------------------------------------------------------------
-integer c;
 always @(posedge clk) begin
     beat_idx_reg <= beat_idx_next;
     cnt_reg <= cnt_next;
     decided_reg <= decided_next;
     hv_seen_reg <= hv_seen_next;
-    st_valid_reg <= decide;
-    if (decide) begin
-        st_outcome_reg <= outcome;
-        out_count_reg[outcome] <= out_count_reg[outcome] + 32'd1;
-    end
-    if (in_fire) begin
-        hdr_reg <= hdr_next;
-        if (first_beat) begin
-            hop_from_node_reg <= s_axis_tuser[0];
-            hop_delta_reg <= s_axis_tuser[76:1];
-            hop_in_port_reg <= s_axis_tuser[108:77];
-        end
-        if (!hv_seen_reg) begin
-            pktlen_reg <= hv_pktlen;
-        end
-        if (beat_idx_reg == MF_BEAT) begin
-            mf_res_reg <= mfu_res;
-            mf_store_reg <= mfu_store;
-        end
+    hdr_reg <= hdr_reg_next;
+    hop_from_node_reg <= hop_from_node_next;
+    hop_delta_reg <= hop_delta_next;
+    hop_in_port_reg <= hop_in_port_next;
+    pktlen_reg <= pktlen_next;
+    mf_res_reg <= mf_res_next;
+    mf_store_reg <= mf_store_next;
+    st_valid_reg <= st_valid_next;
+    st_outcome_reg <= st_outcome_next;
+    for (c = 0; c < N_OUT; c = c + 1) begin
+        out_count_reg[c] <= out_count_next[c];
     end
     out_in_pkt_reg <= out_in_pkt_next;
     out_base_reg <= out_base_next;
     out_crc_reg <= out_crc_next;
     out_vcrc_reg <= out_vcrc_next;
-    if (dec_pop) begin
-        out_mod_reg <= dec_m_data[DW-1];
-        out_mf_reg <= dec_m_data[16 +: 38];
-        out_len_reg <= dec_m_data[15:0];
-    end
+    out_mod_reg <= out_mod_next;
+    out_mf_reg <= out_mf_next;
+    out_len_reg <= out_len_next;
 
     if (rst) begin
         beat_idx_reg <= 3'd0;

@@ -156,6 +156,7 @@ reg [3:0]   inv_wa;
 reg [31:0]  violations_reg = 32'd0, violations_next;
 reg [31:0]  quiet_left_reg = 32'd0, quiet_left_next;
 reg [31:0]  out_count_reg[0:6];
+reg [31:0]  out_count_next[0:6];
 reg [31:0]  lookups_reg = 32'd0, lookups_next;
 reg [31:0]  flushes_reg = 32'd0, flushes_next;
 
@@ -165,7 +166,7 @@ reg         inst_done_reg = 1'b0, inst_done_next;
 reg [2:0]   inst_outcome_reg = 3'd0, inst_outcome_next;
 
 // input side: header capture and the per-packet decision flag
-reg [8*64-1:0] hdr_reg = 0;
+reg [8*64-1:0] hdr_reg = 0, hdr_reg_next;
 reg [2:0]   beat_idx_reg = 3'd0, beat_idx_next;
 reg         decided_reg = 1'b0, decided_next;
 
@@ -373,12 +374,21 @@ always @* begin
     st_outcome_next = decide ? outcome : st_outcome_reg;
 end
 
+// statistics: one count per decided packet
+integer o;
+always @* begin
+    for (o = 0; o < 7; o = o + 1) begin
+        out_count_next[o] = out_count_reg[o] + {31'd0, decide && outcome == o[2:0]};
+    end
+end
+
 // ----------------------------------------------------------------------------
 // Input side: beat index, header capture
 // ----------------------------------------------------------------------------
 always @* begin
     beat_idx_next = beat_idx_reg;
     decided_next = decided_reg;
+    hdr_reg_next = in_fire ? hdr_next : hdr_reg;
     if (in_fire) begin
         if (s_axis_tlast) begin
             beat_idx_next = 3'd0;
@@ -434,14 +444,13 @@ always @(posedge clk) begin
     decided_reg <= decided_next;
     out_in_pkt_reg <= out_in_pkt_next;
     out_drop_reg <= out_drop_next;
-    if (in_fire) begin
-        hdr_reg <= hdr_next;
-    end
+    hdr_reg <= hdr_reg_next;
+    // table storage: written like a RAM, one entry per SM write
     if (inv_we) begin
         invalid_reg[inv_wa] <= inst_pkey;
     end
-    if (st_valid_next) begin
-        out_count_reg[st_outcome_next] <= out_count_reg[st_outcome_next] + 32'd1;
+    for (c = 0; c < 7; c = c + 1) begin
+        out_count_reg[c] <= out_count_next[c];
     end
 
     if (rst) begin
