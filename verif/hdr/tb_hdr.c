@@ -373,19 +373,72 @@ static int pick_payload_len(const struct ibsec_opcode_info *op)
     return mult4 ? (int)(n & ~3u) : (int)n;
 }
 
-/* One plain packet: parse as seal, seal with the model, edit and mask as the seal side;
- * the wire packet: parse as open, open with the model, edit and mask as the open side.
- * Returns 0, or -1 if the model could not build / seal / open. */
+/* Seal side of a plain packet *p that the parser accepted, sealed by the model into
+ * wire (parsed as *pw): ib_hdr_edit on the plain header must give the sealed header,
+ * ib_hdr_mask on the edited header the wire packet's H and masks. */
+static void check_seal_side(const uint8_t *plain, size_t plen, const struct ibsec_pkt *p,
+                            enum ibsec_mode mode, unsigned code, const uint8_t *wire,
+                            struct ibsec_pkt *pw, int mask_mf, const char *ctx)
+{
+    uint8_t win[HB], edited[HB], exp[HB];
+    size_t hl = p->eths_end;
+    make_window(win, plain, plen, plen, 0);
+    dut_edit(win, p->shape, (unsigned)p->bth_off, 0, (unsigned)pw->extra_len,
+             ibsec_secbits_encode(mode, code), edited);
+    n_edit++;
+    memcpy(exp, wire, hl);
+    memcpy(exp + hl, win + hl, HB - hl); /* the bytes after the ETHs pass unchanged */
+    if (!tb_check_bytes(&res, "ib_hdr_edit, seal: header of the sealed packet", exp, edited, HB) &&
+        res.failed <= TB_MAX_REPORTS)
+        printf("  (%s)\n", ctx);
+    check_mask(edited, wire, pw, mask_mf, ctx);
+}
+
+/* Open side of the wire packet: ib_hdr_parse as open, ib_hdr_edit (shrink, byte 8
+ * cleared) against the header the peer's ibsec_open restores and the plain header,
+ * ib_hdr_mask on the received header. */
+static void check_open_side(const uint8_t *plain, const uint8_t *wire, size_t wlen,
+                            struct ibsec_pkt *pw, int mask_mf, const char *ctx)
+{
+    static uint8_t opened[IBSEC_MAX_PKT + 64];
+    uint8_t win[HB], edited[HB], exp[HB];
+    struct ibsec_pkt po;
+    ibsec_verdict v;
+    size_t olen, hl = pw->eths_end;
+
+    if (check_parse(wire, wlen, wlen, pw->link, 1, ctx, &po) != IBSEC_R_OK) {
+        fail("the sealed packet does not parse as open", ctx);
+        return;
+    }
+    enum ibsec_reason r = ibsec_open(&eng_b, pw->link, wire, wlen, opened, sizeof opened, &olen, &v);
+    if (r != IBSEC_R_OK) {
+        tb_fail(&res, "model open: %s (%s)", ibsec_reason_name(r), ctx);
+        return;
+    }
+    make_window(win, wire, wlen, wlen, 0);
+    dut_edit(win, po.shape, (unsigned)po.bth_off, 1, (unsigned)po.extra_len, 0, edited);
+    n_edit++;
+    memcpy(exp, opened, hl);
+    memcpy(exp + hl, win + hl, HB - hl);
+    int ok = tb_check_bytes(&res, "ib_hdr_edit, open: header of the opened packet", exp, edited, HB);
+    ok &= tb_check_bytes(&res, "ib_hdr_edit, open: header of the plain packet", plain, edited, hl);
+    if (!ok && res.failed <= TB_MAX_REPORTS)
+        printf("  (%s)\n", ctx);
+    check_mask(win, wire, pw, mask_mf, ctx);
+}
+
+/* One plain packet: parsed as seal, sealed by the model with a context in the given
+ * mode, then the seal side and the open side. Returns 0, or -1 if the model could not
+ * seal it. */
 static int check_valid(const uint8_t *plain, size_t plen, enum ibsec_link link,
                        enum ibsec_mode mode, unsigned code, unsigned key, int mask_mf,
                        const char *what)
 {
-    static uint8_t wire[IBSEC_MAX_PKT + 64], opened[IBSEC_MAX_PKT + 64];
+    static uint8_t wire[IBSEC_MAX_PKT + 64];
     char ctx[160];
     struct ibsec_pkt p, pw;
     ibsec_verdict v;
-    size_t wlen, olen;
-    uint8_t win[HB], edited[HB], exp[HB];
+    size_t wlen;
 
     snprintf(ctx, sizeof ctx, "%s, mode %s, STHSZ %u, mask_mf %d", what, ibsec_mode_name(mode),
              code, mask_mf);
@@ -401,46 +454,13 @@ static int check_valid(const uint8_t *plain, size_t plen, enum ibsec_link link,
         tb_fail(&res, "model seal: %s (%s)", ibsec_reason_name(r), ctx);
         return -1;
     }
-
-    /* seal side: edit the plain header, then mask the edited header */
-    size_t hl = p.eths_end;
-    make_window(win, plain, plen, plen, 0);
     size_t sth = ibsec_mode_has_sth(mode) ? ibsec_sth_len(code) : 0;
-    dut_edit(win, p.shape, (unsigned)p.bth_off, 0, (unsigned)sth, ibsec_secbits_encode(mode, code),
-             edited);
-    n_edit++;
-    memcpy(exp, wire, hl);
-    memcpy(exp + hl, win + hl, HB - hl);
-    if (!tb_check_bytes(&res, "ib_hdr_edit, seal: header of the sealed packet", exp, edited, HB) &&
-        res.failed <= TB_MAX_REPORTS)
-        printf("  (%s)\n", ctx);
     if (ibsec_frame_parse(wire, wlen, link, sth, &pw) != IBSEC_PKT_OK) {
         fail("the model's sealed packet does not parse", ctx);
         return -1;
     }
-    check_mask(edited, wire, &pw, mask_mf, ctx);
-
-    /* open side */
-    struct ibsec_pkt po;
-    if (check_parse(wire, wlen, wlen, link, 1, ctx, &po) != IBSEC_R_OK) {
-        fail("the sealed packet does not parse as open", ctx);
-        return -1;
-    }
-    r = ibsec_open(&eng_b, link, wire, wlen, opened, sizeof opened, &olen, &v);
-    if (r != IBSEC_R_OK) {
-        tb_fail(&res, "model open: %s (%s)", ibsec_reason_name(r), ctx);
-        return -1;
-    }
-    make_window(win, wire, wlen, wlen, 0);
-    dut_edit(win, po.shape, (unsigned)po.bth_off, 1, (unsigned)po.extra_len, 0, edited);
-    n_edit++;
-    memcpy(exp, opened, hl);
-    memcpy(exp + hl, win + hl, HB - hl);
-    int ok = tb_check_bytes(&res, "ib_hdr_edit, open: header of the opened packet", exp, edited, HB);
-    ok &= tb_check_bytes(&res, "ib_hdr_edit, open: header of the plain packet", plain, edited, hl);
-    if (!ok && res.failed <= TB_MAX_REPORTS)
-        printf("  (%s)\n", ctx);
-    check_mask(win, wire, &pw, mask_mf, ctx);
+    check_seal_side(plain, plen, &p, mode, code, wire, &pw, mask_mf, ctx);
+    check_open_side(plain, wire, wlen, &pw, mask_mf, ctx);
     return 0;
 }
 
