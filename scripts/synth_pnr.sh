@@ -5,6 +5,11 @@
 # Usage: scripts/synth_pnr.sh OUT_DIR TOP LANES FREQ_MHZ RTL_FILE...
 #   YOSYS and NEXTPNR name the tools (the make fragment passes the venv's yowasp ones);
 #   PNR_PARAMS="NAME=VALUE ..." sets further parameters of TOP (e.g. STAGES_PER_ROUND=2).
+#   PNR_SUB_PARAMS="MODULE:NAME=VALUE ..." changes the default of a parameter of a module
+#   below TOP (Yosys chparam before elaboration), for a parameter TOP does not pass down
+#   (e.g. gcm_core:SBOX_IMPL=1 under the packet engine); instances that set it keep theirs.
+#   PNR_LPF=FILE constrains the clock with an LPF file (constraints/ecp5_85f.lpf, whose
+#   FREQUENCY PORT "clk" line must say FREQ_MHZ); without it, nextpnr's --freq FREQ_MHZ.
 #
 # I/O: the core's ports would need far more pins than the package has, and the pins'
 # own delays are not the core's. The top is therefore wrapped in ooc_wrap (generated
@@ -12,7 +17,7 @@
 # path into, out of or through the core is a register-to-register path in the fabric and
 # is timed; nextpnr runs with --out-of-context, so no I/O buffer is inserted and the
 # wrapper's ports stay unplaced (their wires to the wrapper registers are not timed, and
-# carry no logic). The clock is constrained with --freq. router2: router1 needed well
+# carry no logic). The clock is constrained by the LPF file (or --freq). router2: router1 needed well
 # over half an hour for the 300,000 arcs of aes_pipeline here.
 # Writes OUT_DIR/pnr.log, OUT_DIR/report.json (nextpnr's own report) and
 # OUT_DIR/pnr_summary.json + a printed table (scripts/synth_pnr_report.py).
@@ -28,6 +33,12 @@ command -v "$NEXTPNR" >/dev/null || [ -x "$NEXTPNR" ] || {
   echo "synth_pnr: $NEXTPNR not found (run scripts/deps.sh --fpga)" >&2; exit 2; }
 mkdir -p "$out"
 reads=$(printf 'read_verilog %s\n' "$@")
+for sp in ${PNR_SUB_PARAMS:-}; do
+  [[ $sp =~ ^[A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*=[0-9]+$ ]] || {
+    echo "synth_pnr: PNR_SUB_PARAMS entry must be MODULE:NAME=<integer>, got '$sp'" >&2; exit 2; }
+  m=${sp%%:*}; nv=${sp#*:}
+  reads+=$'\n'"chparam -set ${nv%%=*} ${nv#*=} $m"
+done
 
 # 1. the top's ports, elaborated at LANES
 "$YOSYS" -q -l "$out/ports.log" -p "$reads
@@ -51,10 +62,21 @@ write_json $out/netlist.json"
 t1=$(date +%s)
 
 # 3. place and route
+if [ -n "${PNR_LPF:-}" ]; then
+  [ -f "$PNR_LPF" ] || { echo "synth_pnr: constraints file not found: $PNR_LPF" >&2; exit 2; }
+  lpf_mhz=$(sed -n 's/^ *FREQUENCY  *PORT  *"clk"  *\([0-9.]*\) *MHz *;.*/\1/p' "$PNR_LPF")
+  awk -v a="$lpf_mhz" -v b="$freq" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' || {
+    echo "synth_pnr: $PNR_LPF constrains clk to '${lpf_mhz}' MHz, not $freq MHz" >&2; exit 2; }
+  # out of context the ports have no pins: only the clock line of the LPF applies
+  clock=(--lpf "$PNR_LPF" --lpf-allow-unconstrained)
+else
+  clock=(--freq "$freq")
+fi
 set +e
-"$NEXTPNR" --85k --speed 8 --package CABGA381 --out-of-context --freq "$freq" \
+# stdout carries one "unconstrained IO" warning per wrapper port: kept out of the console
+"$NEXTPNR" --85k --speed 8 --package CABGA381 --out-of-context "${clock[@]}" \
   --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
-  -l "$out/pnr.log" -q
+  -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1
 rc=$?
 set -e
 t2=$(date +%s)

@@ -41,6 +41,11 @@ def main():
         fail("usage: synth_pnr_report.py OUT_DIR TOP LANES FREQ_MHZ SYNTH_S PNR_S [NAME=VALUE ...]")
     out, top, lanes, freq, synth_s, pnr_s = sys.argv[1:7]
     params = dict(a.split("=", 1) for a in sys.argv[7:])
+    # defaults changed below the top (synth_pnr.sh PNR_SUB_PARAMS), as "module.NAME"
+    for sp in os.environ.get("PNR_SUB_PARAMS", "").split():
+        mod, nv = sp.split(":", 1)
+        name, value = nv.split("=", 1)
+        params[f"{mod}.{name}"] = value
     path = os.path.join(out, "report.json")
     try:
         rep = json.load(open(path))

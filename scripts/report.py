@@ -1,0 +1,555 @@
+#!/usr/bin/env python3
+"""The performance report of ibsec: docs/performance.md and its plots, from measurements.
+
+Subcommands
+  gcm-json TEXT OUT_DIR TAG   turn the printed output of the GCM benchmark (bench-gcm,
+                              bench-gcm-bram) into OUT_DIR/gcm<TAG>-L<n>.json, one file
+                              per width found in TEXT (latency cycles, data bytes per
+                              clock per message size).
+  render                      write the report from
+                                --fpga FPGA_JSON   $(BUILD)/fpga/fpga.json (make fpga:
+                                                   nextpnr Fmax, critical paths, resources)
+                                --bench DIR        $(BUILD)/bench: gcm*-L<n>.json (above)
+                                                   and engine-L<n>.json (make bench-engine,
+                                                   schema in verif/engine/README.md)
+                              into --out (docs/performance.md) and --img (docs/img/*.png).
+
+Nothing is assumed: every figure comes from one of those files, and where a file or a
+measurement is missing the report says which and why instead of a number. Conversions
+(cycles to ns, bytes per clock to Gb/s) use the clock that place and route achieved for
+the configuration named beside each figure.
+"""
+
+import argparse
+import datetime
+import glob
+import json
+import os
+import re
+import sys
+
+# Targets of the brief (/BRIEF.md §5)
+TARGET_MHZ = 200.0            # clock on ECP5-85 speed 8, LANES = 1
+TARGET_LATENCY_NS = 100.0     # added latency per packet, every width
+BUDGET_LATENCY_NS = 320.0     # Lee & Kim §7.2: AES latency + one mult_H, per packet
+TARGET_THROUGHPUT_PCT = 99.0  # of 16 x LANES bytes per clock, packets >= 256 B
+
+# IBA data rate per lane in Gb/s (signalling rate x line-code efficiency): SDR 2.5 Gbaud,
+# DDR 5, QDR 10 with 8b/10b; FDR 14.0625 and EDR 25.78125 Gbaud with 64b/66b; HDR 50 and
+# NDR 100 Gb/s of data per lane (PAM4).
+IBA_RATES = [("SDR", 2.0), ("DDR", 4.0), ("QDR", 8.0), ("FDR", 14.0625 * 64 / 66),
+             ("EDR", 25.78125 * 64 / 66), ("HDR", 50.0), ("NDR", 100.0)]
+LINK_OF_LANES = {1: "1X", 4: "4X", 12: "12X"}
+
+# Lee & Kim, Fig. 7a (§7.2): latency overhead of 320 ns per packet in their 16-node IBA
+# simulation, for 64 to 1,024-byte packets (the text gives the five percentages; the
+# packet lengths between 64 and 1,024 bytes are taken as the doublings).
+LEE_KIM_FIG7A = [(64, 12.4), (128, 5.5), (256, 2.6), (512, 1.2), (1024, 0.7)]
+
+BLOCK_BYTES = 16              # one 128-bit lane
+
+
+def fail(msg):
+    print(f"report.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+# ----------------------------------------------------------------------------------------
+# gcm-json: the GCM benchmark's printed lines
+# ----------------------------------------------------------------------------------------
+
+LAT_RE = re.compile(r"^bench-gcm-L(\d+): latency \((16-byte|empty) AAD, (\d+) data bytes\): "
+                    r"first block in -> first block out (\d+) cycles, last block in -> tag out "
+                    r"(\d+) cycles$")
+THR_RE = re.compile(r"^bench-gcm-L(\d+): +(\d+) B data, (16-byte|empty) AAD: +([0-9.]+) data "
+                    r"B/clock = +([0-9.]+)% of (\d+)")
+
+
+def cmd_gcm_json(args):
+    try:
+        lines = open(args.text).read().splitlines()
+    except OSError as e:
+        fail(f"cannot read benchmark output {args.text}: {e}")
+    per = {}
+    for ln in lines:
+        m = LAT_RE.match(ln.strip())
+        if m:
+            d = per.setdefault(int(m.group(1)), {"latency": [], "throughput": []})
+            d["latency"].append({"aad": m.group(2), "data_bytes": int(m.group(3)),
+                                 "first_in_first_out_cycles": int(m.group(4)),
+                                 "last_in_tag_out_cycles": int(m.group(5))})
+            continue
+        m = THR_RE.match(ln.strip())
+        if m:
+            d = per.setdefault(int(m.group(1)), {"latency": [], "throughput": []})
+            d["throughput"].append({"data_bytes": int(m.group(2)), "aad": m.group(3),
+                                    "bytes_per_clock": float(m.group(4)),
+                                    "pct": float(m.group(5)), "limit": int(m.group(6))})
+    if not per:
+        fail(f"{args.text} holds no bench-gcm figures")
+    os.makedirs(args.out_dir, exist_ok=True)
+    for lanes, d in sorted(per.items()):
+        if not d["latency"] or not d["throughput"]:
+            fail(f"{args.text}: LANES = {lanes} lacks latency or throughput lines")
+        d.update({"bench": "gcm" + args.tag, "lanes": lanes, "source": args.text})
+        path = os.path.join(args.out_dir, f"gcm{args.tag}-L{lanes}.json")
+        with open(path, "w") as f:
+            json.dump(d, f, indent=2, sort_keys=True)
+            f.write("\n")
+        print(f"report: {path}")
+    return 0
+
+
+# ----------------------------------------------------------------------------------------
+# render
+# ----------------------------------------------------------------------------------------
+
+def load_json(path):
+    try:
+        return json.load(open(path))
+    except (OSError, ValueError) as e:
+        fail(f"cannot read {path}: {e}")
+
+
+def variant_of(params):
+    """Short name of a parameter set: lut (defaults), lut2 (LUT S-boxes, two stages per
+    round), bram (block RAM S-boxes); engines get seal-/open- in front."""
+    # "module.NAME" entries are defaults changed below the top (make fpga's engine runs)
+    p = {k.split(".")[-1]: str(v) for k, v in (params or {}).items()}
+    if p.get("SBOX_IMPL") == "1":
+        core = "bram"
+    elif p.get("STAGES_PER_ROUND") == "2":
+        core = "lut2"
+    else:
+        core = "lut"
+    if "OPEN" in p:
+        return ("open-" if p["OPEN"] == "1" else "seal-") + core
+    return core
+
+
+CORE_TEXT = {"lut": "LUT S-boxes, 1 stage per round (defaults)",
+             "lut2": "LUT S-boxes, 2 stages per round",
+             "bram": "block RAM S-boxes, 2 stages per round"}
+
+
+def variant_text(v):
+    if v.startswith(("seal-", "open-")):
+        op, core = v.split("-", 1)
+        return f"{op} engine, {CORE_TEXT.get(core, core)}"
+    return CORE_TEXT.get(v, v)
+
+
+class Clocks:
+    """Achieved Fmax per (top, variant) at LANES = 1 from fpga.json."""
+
+    def __init__(self, fpga):
+        self.rows = {}
+        for p in (fpga or {}).get("pnr", []):
+            self.rows[(p["top"], variant_of(p["params"]), p["lanes"])] = p
+
+    def get(self, top, variant, lanes=1):
+        return self.rows.get((top, variant, lanes))
+
+    def for_core(self, variant):
+        """Clock for the crypto core: gcm_core if placed, else aes_pipeline (an upper
+        bound: the core contains it). Returns (MHz, what it is) or (None, why not)."""
+        p = self.get("gcm_core", variant)
+        if p:
+            return p["fmax_mhz"], f"gcm_core {variant}, routed"
+        p = self.get("aes_pipeline", variant)
+        if p:
+            return p["fmax_mhz"], f"aes_pipeline {variant} alone, routed (upper bound)"
+        return None, f"no place-and-route result for the {variant} core"
+
+
+def ns(cycles, mhz):
+    return cycles * 1000.0 / mhz
+
+
+def fmt_ns(cycles, mhz):
+    return f"{ns(cycles, mhz):.0f}" if mhz else "n/a"
+
+
+def section_clock(fpga, md):
+    md.append("## Clock after place and route (LANES = 1, LFE5U-85F, speed 8)\n")
+    if not fpga or not fpga.get("pnr"):
+        md.append("**Missing:** no place-and-route result (`make fpga` writes "
+                  "`build/fpga/fpga.json`).\n")
+        return
+    md.append("Out of context, every port behind a register (docs/fpga.md), clock constraint "
+              f"`constraints/ecp5_85f.lpf` ({TARGET_MHZ:.0f} MHz), nextpnr-ecp5 router2, seed 1. "
+              "Resources are nextpnr's own counts.\n")
+    md.append("| top | variant | Fmax MHz | target 200 MHz | LUT4 | FF | DP16KD | critical path "
+              "(what limits the clock) |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    for p in fpga["pnr"]:
+        cp = p.get("critical_path") or {}
+        v = variant_of(p["params"])
+        limit = (f"{cp.get('total_ns', 0):.2f} ns = {cp.get('logic_ns', 0):.2f} logic + "
+                 f"{cp.get('routing_ns', 0):.2f} routing, {cp.get('logic_levels', 0)} cells, "
+                 f"`{cp.get('start_cell')}` -> `{cp.get('end_cell')}`") if cp else "-"
+        md.append(f"| {p['top']} | {variant_text(v)} | **{p['fmax_mhz']:.1f}** | "
+                  f"{'met' if p['fmax_mhz'] >= TARGET_MHZ else 'NOT met'} | {p['comb']:,} | "
+                  f"{p['ff']:,} | {p['bram']} | {limit} |")
+    md.append("")
+    best = max(fpga["pnr"], key=lambda p: p["fmax_mhz"])
+    if best["fmax_mhz"] >= TARGET_MHZ:
+        md.append(f"The {TARGET_MHZ:.0f} MHz target is met by {best['top']} "
+                  f"({variant_text(variant_of(best['params']))}).\n")
+    else:
+        cp = best.get("critical_path") or {}
+        md.append(f"**The {TARGET_MHZ:.0f} MHz target is not met**: the best routed "
+                  f"configuration reaches {best['fmax_mhz']:.1f} MHz. Its critical path "
+                  f"starts at `{cp.get('start_cell')}` and ends at `{cp.get('end_cell')}`; "
+                  f"{cp.get('routing_ns', 0):.2f} ns of its {cp.get('total_ns', 0):.2f} ns are "
+                  "routing. docs/fpga.md discusses the limits (the DP16KD clock-to-output of "
+                  "a block RAM read without its output register, the LUT S-boxes' depth and "
+                  "congestion).\n")
+    for t in ("ibsec_engine",):
+        if not any(p["top"] == t for p in fpga["pnr"]):
+            md.append(f"**Missing:** no place and route of the packet engine ({t}, seal and "
+                      "open): see docs/fpga.md for why.\n")
+
+
+def section_resources(fpga, md, img, plots):
+    md.append("## Resources per width (Yosys synth_ecp5)\n")
+    rows = (fpga or {}).get("synth", [])
+    if not rows:
+        md.append("**Missing:** no synthesis result in fpga.json.\n")
+        return
+    cap = fpga["capacity"]
+    md.append(f"Fits = within the LFE5U-85F ({cap['comb']:,} LUT4, {cap['ff']:,} FF, "
+              f"{cap['bram']} DP16KD); the largest ECP5, so a width that does not fit has "
+              "no place and route in the open flow.\n")
+    md.append("| top | variant | LANES | LUT4 | FF | DP16KD | DSP | fits LFE5U-85F |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    for r in rows:
+        v = variant_of(r["params"])
+        if r.get("fits") is None:
+            md.append(f"| {r['top']} | {variant_text(v)} | {r['lanes']} | Yosys exit "
+                      f"{r['yosys_exit']} | | | | |")
+            continue
+        fits = "yes" if r["fits"] else "no (" + ", ".join(r.get("over", [])) + ")"
+        md.append(f"| {r['top']} | {variant_text(v)} | {r['lanes']} | {r['lut4']:,} | "
+                  f"{r['ff']:,} | {r['bram']} | {r['dsp']} | {fits} |")
+    md.append("")
+    if plots:
+        import matplotlib.pyplot as plt
+        ok = [r for r in rows if r.get("fits") is not None]
+        labels = [f"{r['top']}\n{variant_of(r['params'])} L{r['lanes']}" for r in ok]
+        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(ok)), 4))
+        x = range(len(ok))
+        ax.bar([i - 0.2 for i in x], [r["lut4"] for r in ok], 0.4, label="LUT4")
+        ax.bar([i + 0.2 for i in x], [r["ff"] for r in ok], 0.4, label="FF")
+        ax.axhline(cap["comb"], color="red", ls="--", label="LFE5U-85F LUT4")
+        ax.set_yscale("log")
+        ax.set_xticks(list(x))
+        ax.set_xticklabels(labels, fontsize=7)
+        ax.set_ylabel("cells")
+        ax.legend(fontsize=8)
+        ax.set_title("Resources per width (Yosys synth_ecp5)")
+        fig.tight_layout()
+        fig.savefig(os.path.join(img, "resources.png"), dpi=100)
+        plt.close(fig)
+        md.append("![resources](img/resources.png)\n")
+
+
+def load_bench(bench_dir):
+    gcm = {}
+    for p in sorted(glob.glob(os.path.join(bench_dir, "gcm*-L*.json"))):
+        d = load_json(p)
+        gcm[(d["bench"], d["lanes"])] = d
+    eng = {}
+    for p in sorted(glob.glob(os.path.join(bench_dir, "engine-L*.json"))):
+        d = load_json(p)
+        if d.get("bench") != "engine" or "results" not in d:
+            fail(f"{p} is not an engine benchmark result")
+        eng[d["lanes"]] = d
+    return gcm, eng
+
+
+GCM_BENCH_VARIANT = {"gcm": "lut", "gcm-bram": "bram"}
+
+
+def section_latency(clocks, gcm, eng, md, img, plots):
+    md.append("## Added latency\n")
+    md.append(f"Target: at most {TARGET_LATENCY_NS:.0f} ns at the measured clock, every width; "
+              f"Lee & Kim's budget: {BUDGET_LATENCY_NS:.0f} ns per packet (AES latency and one "
+              "mult_H, §7.2). Cycles are measured by the Verilator benches with no "
+              "back-pressure; ns use the routed clock named in the table (wider cores have "
+              "no routed clock: the LANES = 1 clock is an upper bound for them).\n")
+    md.append("### Crypto core (gcm_core, `make bench-gcm`, `make bench-gcm-bram`)\n")
+    md.append("Per message, 16-byte AAD: first block in -> first block out, and last block in "
+              "-> tag out (the tag ends the added latency of a cut-through datapath).\n")
+    md.append("| variant | LANES | first->first cycles | last->tag cycles | clock MHz (source) "
+              "| last->tag ns | <= 100 ns | <= 320 ns |")
+    md.append("|---|---|---|---|---|---|---|---|")
+    points = []
+    for (bench, lanes), d in sorted(gcm.items()):
+        v = GCM_BENCH_VARIANT.get(bench, bench)
+        mhz, src = clocks.for_core(v)
+        lat = next((x for x in d["latency"] if x["aad"] == "16-byte"), d["latency"][0])
+        ff, lt = lat["first_in_first_out_cycles"], lat["last_in_tag_out_cycles"]
+        if mhz:
+            t = ns(lt, mhz)
+            points.append((f"gcm {v} L{lanes}", t))
+            md.append(f"| {variant_text(v)} | {lanes} | {ff} | {lt} | {mhz:.1f} ({src}) | "
+                      f"{t:.0f} | {'yes' if t <= TARGET_LATENCY_NS else 'NO'} | "
+                      f"{'yes' if t <= BUDGET_LATENCY_NS else 'NO'} |")
+        else:
+            md.append(f"| {variant_text(v)} | {lanes} | {ff} | {lt} | missing: {src} | n/a | "
+                      "n/a | n/a |")
+    if not gcm:
+        md.append("| **missing** | | | | no bench-gcm output in the bench folder | | | |")
+    md.append("")
+    md.append("### Packet engine (ibsec_engine, `make bench-engine`)\n")
+    if not eng:
+        md.append("**Missing:** no `engine-L<n>.json` (the packet engine's benchmark did not "
+                  "run or its RTL is not in the tree).\n")
+    else:
+        mhz = None
+        md.append("Latency of one packet into an idle engine, first input beat -> first "
+                  "output beat (FF) and last input beat -> last output beat (LL), in cycles "
+                  "(the engine has no routed clock yet unless shown in the clock section; ns "
+                  "below use the clock of the benchmark's JSON, `clock_mhz`).\n")
+        md.append("| LANES | mode | op | payload B | FF cycles | LL cycles | LL ns @ clock | "
+                  "<= 100 ns | <= 320 ns |")
+        md.append("|---|---|---|---|---|---|---|---|---|")
+        for lanes, d in sorted(eng.items()):
+            mhz = d.get("clock_mhz")
+            for r in d["results"]:
+                if r.get("latency_ll_cycles", -1) < 0:
+                    md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | did not "
+                              "come out | | | | |")
+                    continue
+                t = r["latency_ll_ns"]
+                points.append((f"eng {r['op']} {r['mode']} L{lanes} {r['payload']}B", t))
+                md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | "
+                          f"{r['latency_ff_cycles']} | {r['latency_ll_cycles']} | {t:.0f} @ "
+                          f"{mhz:.0f} | {'yes' if t <= TARGET_LATENCY_NS else 'NO'} | "
+                          f"{'yes' if t <= BUDGET_LATENCY_NS else 'NO'} |")
+        md.append("")
+    if plots and points:
+        import matplotlib.pyplot as plt
+        pts = points[:40]
+        fig, ax = plt.subplots(figsize=(8, max(3, 0.25 * len(pts) + 1)))
+        ax.barh(range(len(pts)), [t for _, t in pts])
+        ax.set_yticks(range(len(pts)))
+        ax.set_yticklabels([n for n, _ in pts], fontsize=7)
+        ax.axvline(TARGET_LATENCY_NS, color="green", ls="--", label="target 100 ns")
+        ax.axvline(BUDGET_LATENCY_NS, color="red", ls="--", label="Lee & Kim 320 ns")
+        ax.set_xlabel("added latency, ns")
+        ax.legend(fontsize=8)
+        fig.tight_layout()
+        fig.savefig(os.path.join(img, "latency.png"), dpi=100)
+        plt.close(fig)
+        md.append("![latency](img/latency.png)\n")
+
+
+def section_fig7a(clocks, gcm, eng, md):
+    md.append("## Lee & Kim, Fig. 7a, recomputed with ibsec's latency\n")
+    md.append("Lee & Kim add 320 ns per packet and report the slowdown of the average network "
+              "latency in their simulation. The base latency each percentage implies is "
+              "320 ns / overhead; ibsec's overhead is its own added latency over that same "
+              "base.\n")
+    cols = []
+    for (bench, lanes), d in sorted(gcm.items()):
+        v = GCM_BENCH_VARIANT.get(bench, bench)
+        mhz, src = clocks.for_core(v)
+        if lanes == 1 and mhz:
+            lat = next((x for x in d["latency"] if x["aad"] == "16-byte"), d["latency"][0])
+            cols.append((f"gcm_core {v} L1 ({lat['last_in_tag_out_cycles']} cycles @ "
+                         f"{mhz:.0f} MHz)", lambda n, t=ns(lat["last_in_tag_out_cycles"], mhz): t))
+    eng1 = eng.get(1)
+    if eng1:
+        for op in ("seal", "open"):
+            per = {r["payload"]: r["latency_ll_ns"] for r in eng1["results"]
+                   if r["op"] == op and r["mode"] == "sth-aead" and r.get("latency_ll_cycles", -1) >= 0}
+            if per:
+                cols.append((f"engine {op} sth-aead L1 (@ {eng1.get('clock_mhz', 0):.0f} MHz, "
+                             "payload as measured)", lambda n, per=per: per.get(n)))
+    head = "| packet B | Lee & Kim overhead | implied base ns |" + "".join(
+        f" {c[0]} |" for c in cols)
+    md.append(head)
+    md.append("|---" * (3 + len(cols)) + "|")
+    for n, pct in LEE_KIM_FIG7A:
+        base = BUDGET_LATENCY_NS / (pct / 100.0)
+        cells = []
+        for _, f in cols:
+            t = f(n)
+            cells.append(f" {t:.0f} ns = {100.0 * t / base:.2f} % |" if t is not None
+                         else " not measured |")
+        md.append(f"| {n} | {pct} % | {base:.0f} |" + "".join(cells))
+    md.append("")
+    if not cols:
+        md.append("**Missing:** no ibsec latency with a routed clock to recompute the table.\n")
+
+
+def section_throughput(clocks, gcm, eng, md, img, plots):
+    md.append("## Sustained throughput against packet size\n")
+    md.append(f"Target: at least {TARGET_THROUGHPUT_PCT:.0f} % of 16 x LANES bytes per clock "
+              "for back-to-back packets of 256 B and more. Crypto core: data bytes per clock "
+              "from the first output beat to the last, back-to-back messages with empty AAD "
+              "(`bench-gcm`).\n")
+    series = []
+    if gcm:
+        sizes = sorted({t["data_bytes"] for d in gcm.values() for t in d["throughput"]})
+        md.append("| variant | LANES | " + " | ".join(f"{s} B" for s in sizes) + " |")
+        md.append("|---|---|" + "---|" * len(sizes))
+        for (bench, lanes), d in sorted(gcm.items()):
+            v = GCM_BENCH_VARIANT.get(bench, bench)
+            row = {t["data_bytes"]: t for t in d["throughput"] if t["aad"] == "empty"}
+            cells = []
+            for s in sizes:
+                t = row.get(s)
+                if not t:
+                    cells.append("-")
+                    continue
+                mark = " (below target)" if s >= 256 and t["pct"] < TARGET_THROUGHPUT_PCT else ""
+                cells.append(f"{t['bytes_per_clock']:.2f} B/clk = {t['pct']:.1f} %{mark}")
+            md.append(f"| {variant_text(v)} | {lanes} | " + " | ".join(cells) + " |")
+            series.append((f"gcm {v} L{lanes}", [(s, row[s]["pct"]) for s in sizes if s in row]))
+        md.append("")
+    else:
+        md.append("**Missing:** no bench-gcm figures.\n")
+    if eng:
+        md.append("Packet engine (`bench-engine`): input bytes per clock, steady state.\n")
+        md.append("| LANES | mode | op | payload B | B/clock | % of 16 x LANES |")
+        md.append("|---|---|---|---|---|---|")
+        for lanes, d in sorted(eng.items()):
+            for r in d["results"]:
+                md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | "
+                          f"{r['bytes_per_clock']:.2f} | {r['throughput_pct']:.1f} |")
+            for op in ("seal", "open"):
+                pts = sorted((r["payload"], r["throughput_pct"]) for r in d["results"]
+                             if r["op"] == op and r["mode"] == "sth-aead")
+                if pts:
+                    series.append((f"engine {op} sth-aead L{lanes}", pts))
+        md.append("")
+    else:
+        md.append("**Missing:** no packet engine throughput (`engine-L<n>.json`).\n")
+    if plots and series:
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for name, pts in series:
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+        ax.axhline(TARGET_THROUGHPUT_PCT, color="red", ls="--", label="target 99 %")
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("bytes per message / packet payload")
+        ax.set_ylabel("% of 16 x LANES bytes per clock")
+        ax.legend(fontsize=7)
+        fig.tight_layout()
+        fig.savefig(os.path.join(img, "throughput.png"), dpi=100)
+        plt.close(fig)
+        md.append("![throughput](img/throughput.png)\n")
+
+
+def section_links(clocks, gcm, md, img, plots):
+    md.append("## Gb/s at the achieved clock against the IBA link data rates\n")
+    md.append("Peak = 128 bits x LANES x clock; sustained = the 4 KiB message throughput of "
+              "the crypto core (`bench-gcm`) at that clock. The link a width serves is 1X, 4X "
+              "or 12X of the same LANES. Data rates per link: lane rate x lanes, the lane rate "
+              "being the data rate after the line code (SDR/DDR/QDR 8b/10b, FDR/EDR 64b/66b).\n")
+    rows = []
+    for (bench, lanes), d in sorted(gcm.items()):
+        v = GCM_BENCH_VARIANT.get(bench, bench)
+        mhz, src = clocks.for_core(v)
+        big = max((t for t in d["throughput"] if t["aad"] == "empty"),
+                  key=lambda t: t["data_bytes"], default=None)
+        rows.append((v, lanes, mhz, src, big))
+    if not rows:
+        md.append("**Missing:** no bench-gcm figures.\n")
+        return
+    md.append("| variant | LANES | clock MHz | peak Gb/s | sustained Gb/s | " +
+              " | ".join(n for n, _ in IBA_RATES)
+              + " |")
+    md.append("|---|---|---|---|---|" + "---|" * len(IBA_RATES))
+    bars = []
+    for v, lanes, mhz, src, big in rows:
+        if not mhz:
+            md.append(f"| {variant_text(v)} | {lanes} | missing: {src} | | |" +
+                      " |" * len(IBA_RATES))
+            continue
+        peak = 128 * lanes * mhz / 1000.0
+        sus = big["bytes_per_clock"] * 8 * mhz / 1000.0 if big else None
+        cells = []
+        for name, rate in IBA_RATES:
+            link = rate * lanes
+            ok = sus is not None and sus >= link
+            cells.append(f"{link:.1f}: {'carried' if ok else 'NOT carried'}")
+        md.append(f"| {variant_text(v)} | {lanes} ({LINK_OF_LANES.get(lanes, '?')}) | "
+                  f"{mhz:.1f} | {peak:.1f} | {sus:.1f} | " + " | ".join(cells) + " |")
+        bars.append((f"{v} L{lanes}", lanes, sus))
+    md.append("")
+    md.append("Cells: the link's data rate in Gb/s and whether the sustained rate carries it. "
+              "The LANES = 4 and 12 rows use the LANES = 1 clock (their cores do not fit the "
+              "device), so they are upper bounds.\n")
+    if plots and bars:
+        import matplotlib.pyplot as plt
+        fig, ax = plt.subplots(figsize=(7, 4))
+        for i, (name, lanes, sus) in enumerate(bars):
+            ax.bar(i, sus, label=name)
+            for rname, rate in IBA_RATES:
+                ax.plot([i - 0.4, i + 0.4], [rate * lanes] * 2, color="gray", lw=0.8)
+                ax.text(i + 0.42, rate * lanes, rname, fontsize=6, va="center")
+        ax.set_xticks(range(len(bars)))
+        ax.set_xticklabels([b[0] for b in bars], fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("Gb/s (sustained, 4 KiB messages)")
+        ax.set_title("Crypto core throughput against IBA link data rates")
+        fig.tight_layout()
+        fig.savefig(os.path.join(img, "link_rates.png"), dpi=100)
+        plt.close(fig)
+        md.append("![link rates](img/link_rates.png)\n")
+
+
+def cmd_render(args):
+    fpga = load_json(args.fpga) if os.path.exists(args.fpga) else None
+    gcm, eng = load_bench(args.bench) if os.path.isdir(args.bench) else ({}, {})
+    plots = True
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+    except ImportError:
+        plots = False
+    os.makedirs(args.img, exist_ok=True)
+    clocks = Clocks(fpga)
+    md = ["# ibsec performance report", "",
+          f"Generated by `make report` (scripts/report.py) on "
+          f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC from "
+          f"`{args.fpga}` ({'present' if fpga else 'MISSING'}) and the benchmark files in "
+          f"`{args.bench}` ({len(gcm)} GCM, {len(eng)} engine). Do not edit: rerun "
+          "`make fpga` (slow: place and route) and `make report`.", ""]
+    if not plots:
+        md.append("**Missing:** matplotlib is not installed (scripts/deps.sh --fpga), so the "
+                  "plots were not redrawn.\n")
+    section_clock(fpga, md)
+    section_latency(clocks, gcm, eng, md, args.img, plots)
+    section_fig7a(clocks, gcm, eng, md)
+    section_throughput(clocks, gcm, eng, md, args.img, plots)
+    section_links(clocks, gcm, md, args.img, plots)
+    section_resources(fpga, md, args.img, plots)
+    with open(args.out, "w") as f:
+        f.write("\n".join(md).rstrip() + "\n")
+    print(f"report: wrote {args.out} and the plots in {args.img}")
+    return 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    g = sub.add_parser("gcm-json")
+    g.add_argument("text")
+    g.add_argument("out_dir")
+    g.add_argument("tag", nargs="?", default="")
+    r = sub.add_parser("render")
+    r.add_argument("--fpga", required=True)
+    r.add_argument("--bench", required=True)
+    r.add_argument("--out", required=True)
+    r.add_argument("--img", required=True)
+    args = ap.parse_args()
+    return cmd_gcm_json(args) if args.cmd == "gcm-json" else cmd_render(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,148 @@
+#!/usr/bin/env python3
+"""Collect the results of the FPGA flow into one JSON file and one table.
+
+Usage: synth_collect.py --out DIR --synth SYNTH_JSON... --pnr PNR_SUMMARY_JSON...
+
+SYNTH_JSON: results of `synth.py run` (Yosys synth_ecp5 resource counts of one top at
+one width, one parameter variant). PNR_SUMMARY_JSON: pnr_summary.json of
+scripts/synth_pnr_report.py (read from nextpnr-ecp5's own --report: achieved Fmax,
+critical paths, device use). Writes DIR/fpga.json and DIR/fpga.md (a Markdown table)
+and prints the table. Each synthesis row also says whether the counts fit an
+LFE5U-85F (the capacities below, nextpnr's device table); that is an estimate from
+synthesis, where place and route has not been run.
+"""
+
+import argparse
+import json
+import os
+import sys
+
+# LFE5U-85F capacities (nextpnr-ecp5 --85k utilization report: TRELLIS_COMB, TRELLIS_FF,
+# DP16KD, MULT18X18D)
+DEVICE = "LFE5U-85F"
+CAPACITY = {"comb": 83640, "ff": 83640, "bram": 208, "dsp": 156}
+
+
+def fail(msg):
+    print(f"synth_collect.py: {msg}", file=sys.stderr)
+    sys.exit(2)
+
+
+def load(path, need):
+    try:
+        d = json.load(open(path))
+    except (OSError, ValueError) as e:
+        fail(f"cannot read {path}: {e}")
+    missing = [k for k in need if k not in d]
+    if missing:
+        fail(f"{path} lacks {', '.join(missing)}: not a result of the FPGA flow")
+    return d
+
+
+def variant_name(params):
+    return " ".join(f"{k}={v}" for k, v in sorted(params.items())) or "defaults"
+
+
+def synth_row(r):
+    """One synthesis result, with the slice cells it needs and whether they fit."""
+    row = {"top": r["top"], "lanes": r["lanes"], "params": r.get("params", {}),
+           "variant": variant_name(r.get("params", {})), "yosys_exit": r["yosys_exit"],
+           "wall_s": r.get("wall_s")}
+    if "columns" not in r:
+        row["fits"] = None
+        return row
+    c = r["columns"]
+    # a CCU2C carry cell occupies two LUT4 sites of a slice
+    comb = c["LUT4"] + 2 * c["CCU2C"]
+    row.update({"lut4": c["LUT4"], "comb": comb, "ff": c["TRELLIS_FF"], "bram": c["DP16KD"],
+                "dsp": c["MULT18X18D"], "dpr16x4": c["TRELLIS_DPR16X4"],
+                "pfumx": c["PFUMX"], "l6mux21": c["L6MUX21"]})
+    over = [k for k in ("comb", "ff", "bram", "dsp") if row[k] > CAPACITY[k]]
+    row["fits"] = not over
+    row["over"] = over
+    return row
+
+
+def pnr_row(s):
+    util = s.get("utilization", {})
+
+    def used(bel):
+        return util.get(bel, {}).get("used", 0)
+
+    fmax = s.get("fmax", {})
+    clk = fmax.get("clk") or (next(iter(fmax.values())) if fmax else {})
+    cp = (s.get("critical_paths") or [{}])[0]
+    return {"top": s["top"], "lanes": s["lanes"], "params": s.get("params", {}),
+            "variant": variant_name(s.get("params", {})), "device": s.get("device"),
+            "target_mhz": s.get("target_mhz"), "fmax_mhz": round(clk.get("achieved", 0.0), 2),
+            "met": clk.get("achieved", 0.0) >= s.get("target_mhz", 0.0),
+            "comb": used("TRELLIS_COMB"), "ff": used("TRELLIS_FF"), "bram": used("DP16KD"),
+            "dsp": used("MULT18X18D"), "critical_path": cp,
+            "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s")}
+
+
+def pct(n, cap):
+    return f"{n:,} ({100.0 * n / cap:.1f} %)"
+
+
+def table(synth, pnr):
+    out = [f"Place and route (nextpnr-ecp5, {DEVICE} speed 8, out of context; "
+           "resources from nextpnr's report)", "",
+           "| top | LANES | parameters | target MHz | Fmax MHz | met | LUT4 (COMB) | FF | DP16KD "
+           "| DSP | critical path |",
+           "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for p in pnr:
+        cp = p["critical_path"]
+        path = (f"{cp.get('total_ns', 0):.2f} ns = {cp.get('logic_ns', 0):.2f} logic + "
+                f"{cp.get('routing_ns', 0):.2f} routing, {cp.get('start_cell')} -> "
+                f"{cp.get('end_cell')}") if cp else "-"
+        out.append(f"| {p['top']} | {p['lanes']} | {p['variant']} | {p['target_mhz']:.0f} | "
+                   f"{p['fmax_mhz']:.1f} | {'yes' if p['met'] else 'NO'} | "
+                   f"{pct(p['comb'], CAPACITY['comb'])} | {pct(p['ff'], CAPACITY['ff'])} | "
+                   f"{p['bram']} | {p['dsp']} | {path} |")
+    if not pnr:
+        out.append("| (no place-and-route result) | | | | | | | | | | |")
+    out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
+            f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
+            "| top | LANES | parameters | LUT4 | PFUMX | L6MUX21 | FF | DP16KD | DSP | fits | "
+            "Yosys s |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for r in synth:
+        if r["fits"] is None:
+            out.append(f"| {r['top']} | {r['lanes']} | {r['variant']} | Yosys exit "
+                       f"{r['yosys_exit']} | | | | | | | |")
+            continue
+        fits = "yes" if r["fits"] else "no (" + ", ".join(r["over"]) + ")"
+        out.append(f"| {r['top']} | {r['lanes']} | {r['variant']} | {r['lut4']:,} | "
+                   f"{r['pfumx']:,} | {r['l6mux21']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
+                   f"{fits} | {r['wall_s']:.0f} |")
+    if not synth:
+        out.append("| (no synthesis result) | | | | | | | | | | |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--synth", nargs="*", default=[])
+    ap.add_argument("--pnr", nargs="*", default=[])
+    args = ap.parse_args()
+    synth = [synth_row(load(p, ["top", "lanes", "yosys_exit"])) for p in args.synth]
+    pnr = [pnr_row(load(p, ["top", "lanes", "fmax", "utilization"])) for p in args.pnr]
+    synth.sort(key=lambda r: (r["top"], r["variant"], r["lanes"]))
+    pnr.sort(key=lambda r: (r["top"], r["variant"], r["lanes"]))
+    os.makedirs(args.out, exist_ok=True)
+    doc = {"device": DEVICE, "speed": 8, "capacity": CAPACITY, "synth": synth, "pnr": pnr}
+    with open(os.path.join(args.out, "fpga.json"), "w") as f:
+        json.dump(doc, f, indent=2, sort_keys=True)
+        f.write("\n")
+    text = table(synth, pnr)
+    with open(os.path.join(args.out, "fpga.md"), "w") as f:
+        f.write(text)
+    print(text, end="")
+    print(f"fpga: {len(pnr)} place-and-route and {len(synth)} synthesis results in "
+          f"{os.path.join(args.out, 'fpga.json')} and fpga.md")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
