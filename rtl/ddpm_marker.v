@@ -36,8 +36,8 @@
  *   decided as soon as that is known, so longer packets stream through. The output side
  *   takes the packet's decision, substitutes the MF in the beat that carries it (GRH bytes
  *   25..29 = packet bytes 33..37: beat 2 at LANES = 1, beat 0 otherwise), runs the VCRC
- *   over the outgoing bytes and puts it into the last two bytes (which at LANES = 1 may
- *   straddle two beats).
+ *   over the outgoing bytes and puts it into the last two bytes, which always lie in the
+ *   last beat (a marked packet has PktLen * 4 + 2 bytes: 2 mod 4 in its last beat).
  *   Latency: a marked packet's first beat leaves 1 cycle after its last beat came in;
  *   an unchanged packet's first beat 1 cycle after its deciding beat. Throughput: one
  *   beat per clock in and out, back-to-back packets included, as long as the FIFO holds
@@ -168,7 +168,6 @@ reg [37:0]  out_mf_reg = 38'd0, out_mf_next;
 reg [15:0]  out_len_reg = 16'd0, out_len_next;
 reg [15:0]  out_base_reg = 16'd0, out_base_next;
 reg [15:0]  out_crc_reg = CRC16_INIT, out_crc_next;
-reg [15:0]  out_vcrc_reg = 16'd0, out_vcrc_next;
 
 // ----------------------------------------------------------------------------
 // Header view and the MF update of the incoming beat
@@ -409,7 +408,7 @@ integer j;
 always @* begin
     out_data = fifo_m_data[128*LANES-1:0];
     crc_cov = cur_crc;
-    vcrc_now = out_vcrc_reg;
+    vcrc_now = 16'd0;
     pos = 17'd0;
     if (cur_mod) begin
         // the MF, then the CRC over the covered bytes, then the VCRC bytes
@@ -424,9 +423,9 @@ always @* begin
                 crc_cov = crc16_byte(crc_cov, out_data[8*j +: 8]);
             end
         end
-        if (vcrc_pos >= {1'b0, cur_base} && vcrc_pos < {1'b0, cur_base} + BB17) begin
-            vcrc_now = ~crc_cov;
-        end
+        // both VCRC bytes are in the last beat: a marked packet is PktLen * 4 + 2 bytes
+        // long, so its last beat holds 2 (mod 4) bytes
+        vcrc_now = ~crc_cov;
         for (j = 0; j < BB; j = j + 1) begin
             pos = {1'b0, cur_base} + j[16:0];
             if (pos == vcrc_pos) begin
@@ -446,7 +445,6 @@ always @* begin
     out_in_pkt_next = out_in_pkt_reg;
     out_base_next = out_base_reg;
     out_crc_next = out_crc_reg;
-    out_vcrc_next = out_vcrc_reg;
     out_mod_next = dec_pop ? dec_m_data[DW-1] : out_mod_reg;
     out_mf_next = dec_pop ? dec_m_data[16 +: 38] : out_mf_reg;
     out_len_next = dec_pop ? dec_m_data[15:0] : out_len_reg;
@@ -454,7 +452,6 @@ always @* begin
         out_in_pkt_next = !out_last;
         out_base_next = ({1'b0, cur_base} + BB17 > 17'hFFFF) ? 16'hFFFF : cur_base + BB17[15:0];
         out_crc_next = crc_cov;
-        out_vcrc_next = vcrc_now;
     end
 end
 
@@ -486,7 +483,6 @@ always @(posedge clk) begin
     out_in_pkt_reg <= out_in_pkt_next;
     out_base_reg <= out_base_next;
     out_crc_reg <= out_crc_next;
-    out_vcrc_reg <= out_vcrc_next;
     out_mod_reg <= out_mod_next;
     out_mf_reg <= out_mf_next;
     out_len_reg <= out_len_next;
