@@ -19,7 +19,9 @@
  * The expected output and outcome of every packet come from ibsec_ddpm_mark /
  * ibsec_dpm_mark_fattree on a copy of its bytes. The harness compares every outcome
  * (in input order), every output byte of every packet, and the outcome counters every
- * cycle, and requires every outcome the marking block can give to have occurred.
+ * cycle, and requires every outcome the marking block can give to have occurred. Now and
+ * then the block is reset, also in the middle of a packet; the packets inside it are
+ * written off and the counters start from zero.
  *
  * --bench: one network, no idle cycles and no back-pressure; prints the throughput (input
  * beats per cycle) and the latency from a marked packet's last beat in to its first beat
@@ -43,6 +45,7 @@
 #define PKT_CAP 9400          /* room for the over-long packets (> 8192 bytes) */
 #define GRH_OFF 8u            /* native: the GRH follows the 8-byte LRH */
 #define EPOCH_PKTS 150        /* packets per configuration epoch */
+#define RESET_ONE_IN 6000     /* chance of a reset per cycle: 1 in this */
 
 typedef struct {
     uint8_t  in[PKT_CAP], out[PKT_CAP];
@@ -341,6 +344,7 @@ int tb_ddpm_main(int argc, char **argv)
     dut_set_rst(0);
 
     long in_pkt = 0, in_beat = 0, decided = 0, out_idx = 0, out_bytes = 0, cyc = 0;
+    long resets = 0, abandoned = 0, lost = 0;
     long cur_epoch = 0, idle_after_end = 0, in_beats = 0, last_out = 0, last_in_cyc = 0, lat_min = 1L << 30, lat_max = 0;
     int holding = 0;
     unsigned in_rate = 100, out_rate = 100;
@@ -350,6 +354,28 @@ int tb_ddpm_main(int argc, char **argv)
             static const unsigned rates[] = { 100, 100, 70, 30, 5 };
             in_rate = rates[tb_rand_range(&T, 0, 4)];
             out_rate = rates[tb_rand_range(&T, 0, 4)];
+        }
+        /* now and then a reset, also in the middle of packets: everything inside the
+         * block is lost */
+        if (!bench && in_pkt < npkts && tb_rand_range(&T, 0, RESET_ONE_IN - 1) == 0) {
+            dut_set_in(0, data, keep, 0, zero_user);
+            dut_set_rst(1);
+            dut_tick();
+            dut_tick();
+            dut_set_rst(0);
+            resets++;
+            if (in_beat > 0) {          /* the packet partly sent is abandoned */
+                in_pkt++;
+                abandoned++;
+            }
+            holding = 0;
+            in_beat = 0;
+            lost += in_pkt - out_idx;
+            decided = in_pkt;
+            out_idx = in_pkt;
+            out_bytes = 0;
+            memset(tally, 0, sizeof tally);
+            continue;
         }
         /* a new epoch's configuration once the block is empty */
         long want_epoch = in_pkt / EPOCH_PKTS;
@@ -471,7 +497,8 @@ int tb_ddpm_main(int argc, char **argv)
         if (seen[o] == 0)
             tb_fail(&R, "outcome %s never occurred", ibsec_ddpm_out_name((enum ibsec_ddpm_out)o));
     }
-    printf("\n");
+    printf("; resets %ld (packets cut off %ld, packets lost in the block %ld)\n", resets,
+           abandoned, lost);
     if (bench)
         printf("%s: bench: %ld input beats in %ld cycles = %.3f beats per cycle (%ld cycles to the last beat out); last beat in to "
                "first beat out of a marked packet: %ld..%ld cycles\n", name, in_beats, last_in_cyc,

@@ -15,8 +15,10 @@
  * outcome, the install outcome and the whole port state (filtering, fallback, the
  * Invalid_P_Key_Table, the violation counter, the quiet timer) and the statistics (per-outcome
  * counters, lookups, flushes) with the model. Forwarded packets must leave byte for byte as
- * they came, in order; dropped ones must not leave. At the end every outcome and every
- * install outcome must have occurred.
+ * they came, in order; dropped ones must not leave. Now and then the block is reset, also
+ * in the middle of a packet: the model starts afresh with it and the packets inside the
+ * block are written off. At the end every outcome and every install outcome must have
+ * occurred.
  *
  * --bench: no idle cycles and no back-pressure; prints the throughput (input beats per
  * cycle) and the latency from a forwarded packet's first beat in to its first beat out.
@@ -142,6 +144,7 @@ static void model_set_cfg(struct ibsec_sif_port *m, const struct epoch *e)
  * that no violation restarts the quiet timer and the port flushes: the next epoch then
  * starts from a clean port. */
 #define EPOCH        900   /* cycles per configuration epoch */
+#define RESET_ONE_IN 6000  /* chance of a reset per cycle: 1 in this */
 #define EPOCH_SM_END 500   /* SM writes only before this cycle of an epoch */
 
 static void give_valid_key(pkt_t *p, const struct epoch *e)
@@ -247,6 +250,8 @@ int tb_sif_main(int argc, char **argv)
     uint32_t data[MAX_WORDS], keep[6], odata[MAX_WORDS], okeep[6];
     uint8_t beat[16 * 12], obeat[16 * 12];
     static uint8_t got[IBSEC_MAX_PKT];
+    long resets = 0, abandoned = 0, lost = 0;
+    unsigned long long total_flushes = 0;
     long cyc = 0, idle_after_end = 0, in_beats = 0, last_out = 0, last_in_cyc = 0, lat_min = 1L << 30, lat_max = 0;
 
     while (idle_after_end < 200) {
@@ -260,6 +265,31 @@ int tb_sif_main(int argc, char **argv)
             new_epoch(&ep);
             model_set_cfg(&m, &ep);
             dut_set_cfg(ep.valid, ep.n_valid, ep.quiet);
+        }
+        /* now and then a reset, also in the middle of packets: everything inside the
+         * block is lost, the port starts afresh (ibsec_sif_port_init) */
+        if (!bench && in_pkt < npkts && tb_rand_range(&T, 0, RESET_ONE_IN - 1) == 0) {
+            dut_set_in(0, data, keep, 0);
+            dut_set_inst(0, 0);
+            dut_set_rst(1);
+            dut_tick();
+            dut_tick();
+            dut_set_rst(0);
+            resets++;
+            if (in_beat > 0) {          /* the packet partly sent is abandoned */
+                in_pkt++;
+                abandoned++;
+            }
+            holding = 0;
+            in_beat = 0;
+            decided = in_pkt;
+            lost += n_fwd - out_idx;
+            out_idx = n_fwd;
+            out_bytes = 0;
+            total_flushes += m.flushes;
+            ibsec_sif_port_init(&m, ep.quiet);
+            model_set_cfg(&m, &ep);
+            continue;
         }
         /* input beat: once offered, held until taken */
         long epoch_pos = cyc % EPOCH;
@@ -401,12 +431,13 @@ int tb_sif_main(int argc, char **argv)
             tb_fail(&R, "install outcome %s never occurred",
                     ibsec_sif_install_name((enum ibsec_sif_install)o));
     }
-    printf("; flushes %llu\n", (unsigned long long)m.flushes);
+    printf("; resets %ld (packets cut off %ld, forwarded packets lost in the block %ld)\n",
+           resets, abandoned, lost);
     if (bench)
         printf("%s: bench: %ld input beats in %ld cycles = %.3f beats per cycle (%ld cycles to the last beat out); first beat in to "
                "first beat out of a forwarded packet: %ld..%ld cycles\n", name, in_beats, last_in_cyc,
                (double)in_beats / (double)last_in_cyc, last_out, lat_min, lat_max);
-    if (m.flushes == 0)
+    if (total_flushes + m.flushes == 0)
         tb_fail(&R, "no flush happened");
     free(pk);
     free(fwd);
