@@ -38,6 +38,9 @@
  *   25..29 = packet bytes 33..37: beat 2 at LANES = 1, beat 0 otherwise), runs the VCRC
  *   over the outgoing bytes and puts it into the last two bytes, which always lie in the
  *   last beat (a marked packet has PktLen * 4 + 2 bytes: 2 mod 4 in its last beat).
+ *   The output path is combinational from the FIFO head (MF substitution, a CRC-16 over
+ *   the beat as one XOR network, the VCRC bytes); at LANES = 12 it is the first place to
+ *   add a register for timing.
  *   Latency: a marked packet's first beat leaves 1 cycle after its last beat came in;
  *   an unchanged packet's first beat 1 cycle after its deciding beat. Throughput: one
  *   beat per clock in and out, back-to-back packets included, as long as the FIFO holds
@@ -400,18 +403,26 @@ wire [15:0] cur_base = out_in_pkt_reg ? out_base_reg : 16'd0;
 wire [15:0] cur_crc = out_in_pkt_reg ? out_crc_reg : CRC16_INIT;
 wire [16:0] vcrc_pos = {1'b0, cur_len} - VCRC_LEN;   // first VCRC byte
 
+// bytes of this beat the VCRC covers: all of them, except in the last beat
+wire [16:0] cov_left = (vcrc_pos > {1'b0, cur_base}) ? vcrc_pos - {1'b0, cur_base} : 17'd0;
+wire [16:0] n_cov = (cov_left > BB17) ? BB17 : cov_left;
+
 reg [128*LANES-1:0] out_data;
+reg [15:0] crc_chain;
 reg [15:0] crc_cov;
 reg [15:0] vcrc_now;
 reg [16:0] pos;
 integer j;
 always @* begin
     out_data = fifo_m_data[128*LANES-1:0];
+    crc_chain = cur_crc;
     crc_cov = cur_crc;
     vcrc_now = 16'd0;
     pos = 17'd0;
     if (cur_mod) begin
-        // the MF, then the CRC over the covered bytes, then the VCRC bytes
+        // the MF, then the CRC over the covered bytes, then the VCRC bytes. The CRC runs
+        // over every byte of the beat (a pure XOR network) and the state after the
+        // covered prefix is selected, so no byte's enable sits inside the chain.
         for (j = 0; j < BB; j = j + 1) begin
             pos = {1'b0, cur_base} + j[16:0];
             if (pos == MF_FIRST) begin
@@ -419,8 +430,9 @@ always @* begin
             end else if (pos > MF_FIRST && pos <= MF_LAST) begin
                 out_data[8*j +: 8] = cur_mf[8*(MF_LAST - pos) +: 8];
             end
-            if (pos < vcrc_pos) begin
-                crc_cov = crc16_byte(crc_cov, out_data[8*j +: 8]);
+            crc_chain = crc16_byte(crc_chain, out_data[8*j +: 8]);
+            if (j[16:0] + 17'd1 == n_cov) begin
+                crc_cov = crc_chain;
             end
         end
         // both VCRC bytes are in the last beat: a marked packet is PktLen * 4 + 2 bytes
