@@ -14,8 +14,9 @@
  *     LRH.LVer != 0                               -> bad_lver  (IBA §7.7.3)
  *     fewer bytes than LRH (+ GRH) + BTH (20 / 60) -> truncated
  *     GRH.IPVer != 6 or GRH.NxtHdr != 0x1B         -> bad_grh   (IBA §8.3.1, §8.3.6)
- *   hv_done is high on the first beat at which the verdict is known: the beat that
- *   completes the bytes a check needs, or the last beat of the packet. The fields
+ *   hv_done is high from the first beat at which the verdict is known (the beat that
+ *   completes the bytes a check needs, or the last beat of the packet) on; the caller
+ *   takes the verdict of the first such beat. The fields
  *   (pkey, pktlen, the DGID prefix and the Marking Field) are valid with an ok verdict.
  *
  * Byte order: byte 0 of the packet is tdata[7:0] of its first beat; byte i of a header
