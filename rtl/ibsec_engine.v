@@ -380,7 +380,8 @@ wire [CTX_W-1:0]     lk_ctx;
 wire [2:0]           lk_mode, lk_sth_code;
 wire [KEY_W-1:0]     lk_key;
 wire [31:0]          lk_salt;
-reg                  dec_pkt, ep_valid;
+reg                  dec_pkt;
+wire                 ep_valid;
 wire [5:0]           ep_reason;
 wire [62:0]          ep_epsn;
 wire                 ep_wait;
@@ -807,6 +808,17 @@ ib_vcrc_extend4 vcrc_extend (
     .out_vcrc (vcrc_ext)
 );
 
+// The packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
+// check of the decision passed (the same chain as in ST_DECIDE below)
+wire reach_ep = (d_reason_reg == R_OK) &&
+                !(OPEN != 0 && !link_reg && !vcrc_ok_reg) &&
+                lk_hit &&
+                !(OPEN != 0 && pr_mode_reg != lk_mode) &&
+                !(OPEN != 0 && mode_has_sth(pr_mode_reg) && pr_sthsz_reg != lk_sth_code) &&
+                (lk_mode != M_NONE) && lk_key_valid &&
+                !(OPEN != 0 && lk_mode != M_ICRC_MAC && !icrc_ok_reg);
+assign ep_valid = (state_reg == ST_DECIDE) && !cfg_busy && reach_ep;
+
 // ----------------------------------------------------------------------------
 // Composer job and FIFO input
 // ----------------------------------------------------------------------------
@@ -916,7 +928,6 @@ always @* begin
     st_valid_next      = 1'b0;
     cz_start           = 1'b0;
     dec_pkt            = 1'b0;
-    ep_valid           = 1'b0;
     cm_valid           = 1'b0;
     cm_pass            = 1'b0;
     cnt_valid          = 1'b0;
@@ -1038,7 +1049,7 @@ always @* begin
                     else if (lk_mode == M_NONE)
                         state_next = ST_EGRESS_GO;
                     else begin
-                        ep_valid = 1'b1;
+                        // ep_valid is high here (reach_ep)
                         if (ep_wait) begin
                             // an earlier packet on the context is in flight: retry
                             dec_pkt    = 1'b0;
