@@ -38,13 +38,14 @@
  *   multi-byte fields are big-endian on the wire, bit 7 of a byte its MSB.
  *
  * Latency / throughput
- *   Combinational. Yosys 0.23 synth_ecp5: 1228 LUT4, 174 CCU2C, 130 L6MUX21; longest
- *   topological path 45 cells: shape -> BTH byte select -> OpCode table -> ETH length ->
- *   min_end -> data_len -> payload_len -> too_long -> the priority chain of reasons. The
- *   IPv4 header checksum (nine-word adder tree, two end-around-carry folds) runs beside
- *   it. Where a pipeline register is needed, the cut is after the BTH byte select and the
- *   OpCode table (register shape, the BTH fields, the table outputs, locate_reason,
- *   ip_end, frame_len); the length arithmetic and the priority chain follow it.
+ *   Combinational. Yosys 0.23 synth_ecp5: 1200 LUT4, 211 CCU2C, 343 PFUMX, 117 L6MUX21;
+ *   longest topological path 44 cells (most of them carry-chain cells): the IPv4 header
+ *   checksum (nine-word adder, two end-around-carry folds, compare) into the priority
+ *   chain of reasons. The length checks do not wait for the OpCode table: they are
+ *   computed relative to the part of the minimum length known without it, and the
+ *   table's ETH length enters through one short compare each. Where a pipeline register
+ *   is needed, the cut is after the check flags (locate_reason and the *_bad / short_* /
+ *   data-region wires, with the fields), before the two priority chains.
  */
 
 `resetall
@@ -318,8 +319,7 @@ assign sth_len = !is_open        ? 7'd0 :
 // ICRC (and VCRC on native)
 assign hdr_len = bth_off + BTH_LEN + {1'b0, op_eth_len};
 wire [6:0]    trailer = link ? ICRC_LEN : ICRC_LEN + VCRC_LEN;
-wire [7:0]    min_end7 = {1'b0, hdr_len} + {1'b0, sth_len} + {1'b0, trailer};
-wire [CW-1:0] min_end = {{(CW-8){1'b0}}, min_end7};
+wire [7:0]    min_end = {1'b0, hdr_len} + {1'b0, sth_len} + {1'b0, trailer};
 
 // RoCEv2: where the IP length says the packet ends
 wire [CW-1:0] ip_end = is_v4 ? {{(CW-16){1'b0}}, ip4_total} + MAC_LEN
@@ -329,11 +329,25 @@ wire [6:0]    udp_off = bth_off - UDP_LEN;
 // packet end: the frame end (native), the IP end (RoCEv2)
 wire [CW-1:0] end_off = link ? ip_end : flen;
 // payload + pad = end - min_end (the ICRC and VCRC are counted in min_end)
-wire [CW-1:0] data_len = end_off - min_end;
-wire [CW-1:0] payload_len = data_len - {{(CW-2){1'b0}}, padcnt};
-
-assign pp_len  = data_len[12:0];
+assign pp_len  = end_off[12:0] - {5'd0, min_end};
 assign pkt_end = end_off[12:0];
+
+// The checks on these lengths do not wait for the OpCode table: every length is first
+// taken relative to fixed_len, the part of min_end known without the opcode (BTH offset
+// and length, STH, ICRC/VCRC), in parallel with the table; the table's ETH length then
+// enters only through a short compare. Signed, SW bits: the differences may be negative.
+localparam SW = CW + 2;
+wire [6:0]           fixed_len = bth_off + BTH_LEN + sth_len + trailer;  // at most 96
+wire signed [SW-1:0] fixed_s   = $signed({{(SW-7){1'b0}}, fixed_len});
+wire signed [SW-1:0] eth_s     = $signed({{(SW-6){1'b0}}, op_eth_len});
+wire signed [SW-1:0] pad_s     = $signed({{(SW-2){1'b0}}, padcnt});
+// frame bytes, IP bytes, packet bytes past fixed_len
+wire signed [SW-1:0] room_frame = $signed({2'b00, flen}) - fixed_s;
+wire signed [SW-1:0] room_ip    = $signed({2'b00, ip_end}) - fixed_s;
+wire signed [SW-1:0] room_data  = $signed({2'b00, end_off}) - fixed_s;  // data_len + ETH length
+wire signed [SW-1:0] room_pay   = room_data - pad_s;                    // payload_len + ETH length
+// payload_len - 4097 + ETH length: too long when not below the ETH length
+wire signed [SW-1:0] room_long  = room_pay - (MAX_PAYLOAD + 1);
 
 // ---------------------------------------------------------------------------------------
 // Checks, each as a flag
@@ -346,7 +360,7 @@ wire short_mac     = flen < MAC_LEN;
 wire short_ip      = is_v4 ? flen < MAC_LEN + IPV4_LEN : flen < MAC_LEN + IPV6_LEN;
 wire short_udp     = flen < {{(CW-7){1'b0}}, udp_off} + UDP_LEN;
 wire short_bth     = flen < {{(CW-7){1'b0}}, bth_off} + BTH_LEN;
-wire short_min     = flen < min_end;
+wire short_min     = room_frame < eth_s;                               // flen < min_end
 
 // native length fields (§7.7.8 PktLen: words LRH..ICRC; §8.3.5 PayLen: BTH..ICRC)
 wire pktlen_bad    = ({{(CW-13){1'b0}}, lrh_pktlen, 2'b00} + VCRC_LEN) != flen;
@@ -355,17 +369,19 @@ wire grh_paylen_bad = has_grh &&
 
 // RoCEv2 length fields: the IP length must end at the frame end, or inside a 60-byte
 // frame (Ethernet padding); UDP Length = UDP header through ICRC
-wire ip_len_bad    = (ip_end < min_end) || (ip_end > flen) ||
+wire ip_len_bad    = (room_ip < eth_s) || (ip_end > flen) ||          // ip_end < min_end, ...
                      (ip_end != flen && flen != ROCE_MIN_FRAME);
 wire udp_len_bad   = {{(CW-16){1'b0}}, udp_len} != ip_end - {{(CW-7){1'b0}}, udp_off};
 
 // data region (§9.2 PadCnt; payload rules of the opcode)
 wire pad_no_payload  = !op_has_payload && padcnt != 2'd0;
-wire data_no_payload = !op_has_payload && data_len != {CW{1'b0}};
-wire data_misaligned = (data_len[1:0] != 2'd0) || ({{(CW-2){1'b0}}, padcnt} > data_len);
+// (with data_len = room_data - ETH length, payload_len = room_pay - ETH length)
+wire data_no_payload = !op_has_payload && room_data != eth_s;             // data_len != 0
+wire data_misaligned = (room_data[1:0] != op_eth_len[1:0]) ||             // data_len % 4 != 0
+                       (room_pay < eth_s);                                // padcnt > data_len
 wire pad_forbidden   = (padcnt != 2'd0) && !op_pad_allowed;
-wire fixed_len_bad   = op_fixed_payload && payload_len != CNP_PAYLOAD;
-wire too_long        = payload_len > MAX_PAYLOAD;
+wire fixed_len_bad   = op_fixed_payload && room_pay != eth_s + CNP_PAYLOAD; // payload_len != 16
+wire too_long        = room_long >= eth_s;                                // payload_len > 4096
 
 // ---------------------------------------------------------------------------------------
 // The first failing check, in the model's order
