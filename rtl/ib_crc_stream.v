@@ -23,33 +23,36 @@
  *   first beats only.
  *
  * Latency / throughput
- *   One beat per clock, for every LANES. LATENCY = 4 + UNPAD_STEPS cycles, UNPAD_STEPS =
- *   ceil(PAD_W / 2), PAD_W = $clog2(BEAT_BYTES): a last beat in cycle t gives out_valid
- *   (for one cycle) and out_crc in cycle t + LATENCY; LANES = 1: 6, LANES = 4: 7,
- *   LANES = 12: 8.
+ *   One beat per clock, for every LANES. LATENCY = 3 + UNPAD_STEPS cycles, UNPAD_STEPS =
+ *   ceil(PAD_W / UNPAD_BITS), PAD_W = $clog2(BEAT_BYTES): a last beat in cycle t gives
+ *   out_valid (for one cycle) and out_crc in cycle t + LATENCY. With UNPAD_BITS = 1 (the
+ *   default): LANES = 1: 7, LANES = 4: 9, LANES = 12: 11; with UNPAD_BITS = 2: 5, 6, 7.
  *     A  per byte, whether it is covered (in_end and in_skip decoded);
  *        pad = BEAT_BYTES - in_end                                         -> registers
- *     B  uncovered bytes to zero; the starting register of a first beat carried across
- *        the whole beat (a constant, chosen by in_skip)                    -> registers
- *     C  per lane, the contribution of its 16 bytes to the register at the end of the
- *        beat (a CRC_W x 128 XOR matrix)                                   -> registers
- *     D  the loop: reg = F * reg ^ (lane contributions) ^ start, F the CRC_W x CRC_W
+ *     B  per group of GROUP_BYTES bytes, uncovered bytes zeroed, the group's
+ *        contribution to the register at the end of the beat (CRC_W x 16 XOR matrix);
+ *        the starting register of a first beat carried across the whole beat (a
+ *        constant, chosen by in_skip)                                      -> registers
+ *     C  the loop: reg = F * reg ^ (group contributions) ^ start, F the CRC_W x CRC_W
  *        matrix of one full beat of zero bytes (reg = contributions ^ start on a first
  *        beat)                                                             -> crc_reg
- *     E  UNPAD_STEPS steps; step s takes back k * 4^s zero bytes, k = pad bits
- *        [2s+1:2s], with one of three matrices (powers of the inverse zero-byte step);
- *        the last step also applies XOROUT                                 -> registers
+ *     D  UNPAD_STEPS steps; step s takes back k * 2^(UNPAD_BITS*s) zero bytes, k = the
+ *        pad bits [UNPAD_BITS*s +: UNPAD_BITS], with a matrix per k (a power of the
+ *        inverse zero-byte step); the last step also applies XOROUT        -> registers
  *   The last beat is processed as a full beat with its uncovered bytes zero, which gives
  *   the register after the covered bytes followed by `pad` zero bytes; zero bytes only
- *   multiply the register by an invertible matrix, so stage E undoes them. Likewise the
+ *   multiply the register by an invertible matrix, so stage D undoes them. Likewise the
  *   skipped bytes of a first beat are fed as zeros from a starting register that is the
  *   wanted start taken back by SKIP_BYTES zero bytes (computed at elaboration).
- *   Timing: the loop (stage D) is one XOR tree per register bit of about CRC_W/2 + LANES
- *   + 1 inputs (3 LUT4 levels at LANES = 1); stage C is an XOR tree of about 64 inputs per
- *   bit and lane (3 levels); a stage-E step is XOR trees of about CRC_W/2 inputs and a
- *   4-way select; A and B are one or two levels, split so that the in_end decode and its
- *   fan-out to every data bit do not share a cycle. All matrices are computed at
- *   elaboration from the bit-serial definition (ib_crc_functions.vh).
+ *   Timing (ECP5 LUT4, where a level costs about 1 ns with its routing): the loop (stage
+ *   C) is one XOR tree per register bit of about CRC_W/2 + 8*LANES + 1 inputs (3 levels
+ *   at LANES = 1, 4 at LANES = 4 and 12); a stage-B group is 2 levels; a stage-D step is
+ *   an XOR tree of about CRC_W/2 inputs and a select (3 levels); stage A is the in_end
+ *   decode alone, whose fan-out to every data bit lands in stage B. Measured alternatives:
+ *   the decode and the zeroing in one stage, 172 MHz after place and route at LANES = 1;
+ *   a 128-bit lane contribution per register, 161 MHz; UNPAD_BITS = 2 (three XOR trees
+ *   and a 4-way select per step), 158 MHz. All matrices are computed at elaboration from
+ *   the bit-serial definition (ib_crc_functions.vh).
  *
  * DATA FORMATS
  *   in_data is AXI4-Stream order: byte j of the beat at [8j+7:8j], entering the CRC least
@@ -80,7 +83,10 @@ module ib_crc_stream #(
     // bytes at the start of a first beat with in_skip that the CRC does not cover
     parameter SKIP_BYTES = 0,
     // bytes of 0xFF the CRC covers before the first covered byte when in_skip is set
-    parameter SKIP_ONES = 0
+    parameter SKIP_ONES = 0,
+    // bits of the pad count handled per stage-E step (1 or 2): 2 halves the steps
+    // (latency), 1 keeps each step to one XOR tree of about CRC_W/2 inputs (timing)
+    parameter UNPAD_BITS = 1
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -112,12 +118,20 @@ localparam BEAT_BITS = 8 * BEAT_BYTES;
 localparam END_W = $clog2(BEAT_BYTES + 1);
 // width of pad = BEAT_BYTES - in_end (0..BEAT_BYTES-1): number of stage-D steps
 localparam PAD_W = $clog2(BEAT_BYTES);
-// stage-E steps, two bits of pad each
-localparam UNPAD_STEPS = (PAD_W + 1) / 2;
+// stage-E steps, UNPAD_BITS bits of pad each, and the pad width they take
+localparam UNPAD_STEPS = (PAD_W + UNPAD_BITS - 1) / UNPAD_BITS;
+localparam PADX_W = UNPAD_STEPS * UNPAD_BITS;
+// choices per step
+localparam UNPAD_WAYS = 1 << UNPAD_BITS;
 // names used by ib_crc_functions.vh
 localparam [CRC_W-1:0] CRC_POLY = POLY;
 // data columns of crc_data_matrix: one lane
 localparam CRC_DATA_BITS = 128;
+// stage B sums the contribution of GROUP_BYTES bytes per register: 16 data bits, about 8
+// of them per output bit, i.e. one LUT4 level per byte (its zeroing folded in) and one
+// to join the two
+localparam GROUP_BYTES = 2;
+localparam GROUPS = BEAT_BYTES / GROUP_BYTES;
 
 `include "ib_crc_functions.vh"
 
@@ -131,6 +145,12 @@ generate
     if (!POLY[CRC_W-1]) begin : g_bad_poly
         initial begin
             $error("Error: ib_crc_stream POLY needs bit CRC_W-1 set (instance %m)");
+            $finish;
+        end
+    end
+    if (UNPAD_BITS < 1 || UNPAD_BITS > 2) begin : g_bad_unpad
+        initial begin
+            $error("Error: ib_crc_stream UNPAD_BITS must be 1 or 2 (instance %m)");
             $finish;
         end
     end
@@ -193,22 +213,50 @@ always @(posedge clk) begin
 end
 
 // ----------------------------------------------------------------------------
-// Stage B: uncovered bytes to zero, the start term of a first beat
+// Stage B: group contributions of the covered bytes, the start term of a first beat
 // ----------------------------------------------------------------------------
 reg                  b_valid_reg = 1'b0;
 reg                  b_first_reg, b_last_reg;
 reg [PAD_W-1:0]      b_pad_reg;
 reg [CRC_W-1:0]      b_start_reg;
-reg [BEAT_BITS-1:0]  b_data_reg;
+// contribution of group q (bytes GROUP_BYTES*q ..) at [CRC_W*q +: CRC_W]
+wire [CRC_W*GROUPS-1:0] b_groups;
 
-reg [BEAT_BITS-1:0]  b_data_next;
 wire [CRC_W-1:0]     b_start_next = !a_first_reg ? {CRC_W{1'b0}} :
                                     a_skip_reg ? SKIP_START_TERM : START_TERM;
 
-always @* begin
-    for (b = 0; b < BEAT_BYTES; b = b + 1)
-        b_data_next[8*b +: 8] = a_kill_reg[b] ? 8'd0 : a_data_reg[8*b +: 8];
-end
+genvar lane, grp;
+generate
+    for (lane = 0; lane < LANES; lane = lane + 1) begin : g_lane
+        // lane `lane` is followed by LANES-1-lane further lanes in the beat
+        localparam [CRC_W*CRC_DATA_BITS-1:0] LANE_M = crc_data_matrix(128 * (LANES - 1 - lane));
+
+        for (grp = 0; grp < 16 / GROUP_BYTES; grp = grp + 1) begin : g_group
+            // first byte of the group in the beat
+            localparam BYTE0 = 16 * lane + GROUP_BYTES * grp;
+
+            reg [CRC_W-1:0]             part_reg;
+            reg [CRC_W-1:0]             part_next;
+            reg [8*GROUP_BYTES-1:0]     covered;
+
+            integer i, j;
+
+            always @* begin
+                for (j = 0; j < GROUP_BYTES; j = j + 1)
+                    covered[8*j +: 8] = a_kill_reg[BYTE0 + j] ? 8'd0 : a_data_reg[8*(BYTE0 + j) +: 8];
+                for (i = 0; i < CRC_W; i = i + 1)
+                    part_next[i] = ^(LANE_M[i*CRC_DATA_BITS + 8*GROUP_BYTES*grp +: 8*GROUP_BYTES] &
+                                     covered);
+            end
+
+            always @(posedge clk) begin
+                part_reg <= part_next;
+            end
+
+            assign b_groups[CRC_W*(BYTE0 / GROUP_BYTES) +: CRC_W] = part_reg;
+        end
+    end
+endgenerate
 
 always @(posedge clk) begin
     b_valid_reg <= a_valid_reg;
@@ -216,7 +264,6 @@ always @(posedge clk) begin
     b_last_reg <= a_last_reg;
     b_pad_reg <= a_pad_reg;
     b_start_reg <= b_start_next;
-    b_data_reg <= b_data_next;
 
     if (rst) begin
         b_valid_reg <= 1'b0;
@@ -224,37 +271,32 @@ always @(posedge clk) begin
 end
 
 // ----------------------------------------------------------------------------
-// Stage C: lane contributions
+// Stage C: the CRC register (the only loop)
 // ----------------------------------------------------------------------------
+reg [CRC_W-1:0]      crc_reg = {CRC_W{1'b0}}, crc_next;
 reg                  c_valid_reg = 1'b0;
-reg                  c_first_reg, c_last_reg;
 reg [PAD_W-1:0]      c_pad_reg;
-reg [CRC_W-1:0]      c_start_reg;
-// lane contributions registered in this stage, lane i at [CRC_W*i +: CRC_W]
-wire [CRC_W*LANES-1:0] c_parts;
+// XOR of the group contributions
+reg [CRC_W-1:0]      group_sum;
 
-genvar lane;
-generate
-    for (lane = 0; lane < LANES; lane = lane + 1) begin : g_lane
-        // lane `lane` is followed by LANES-1-lane further lanes in the beat
-        localparam [CRC_W*CRC_DATA_BITS-1:0] LANE_M = crc_data_matrix(128 * (LANES - 1 - lane));
+integer q;
 
-        reg [CRC_W-1:0] part_reg;
+always @* begin
+    group_sum = {CRC_W{1'b0}};
+    for (q = 0; q < GROUPS; q = q + 1)
+        group_sum = group_sum ^ b_groups[CRC_W*q +: CRC_W];
 
-        always @(posedge clk) begin
-            part_reg <= crc_apply_data(LANE_M, b_data_reg[128*lane +: 128]);
-        end
-
-        assign c_parts[CRC_W*lane +: CRC_W] = part_reg;
+    crc_next = crc_reg;
+    if (b_valid_reg) begin
+        crc_next = crc_apply_state(BEAT_M, b_first_reg ? {CRC_W{1'b0}} : crc_reg) ^
+                   b_start_reg ^ group_sum;
     end
-endgenerate
+end
 
 always @(posedge clk) begin
-    c_valid_reg <= b_valid_reg;
-    c_first_reg <= b_first_reg;
-    c_last_reg <= b_last_reg;
+    crc_reg <= crc_next;
+    c_valid_reg <= b_valid_reg && b_last_reg;
     c_pad_reg <= b_pad_reg;
-    c_start_reg <= b_start_reg;
 
     if (rst) begin
         c_valid_reg <= 1'b0;
@@ -262,102 +304,67 @@ always @(posedge clk) begin
 end
 
 // ----------------------------------------------------------------------------
-// Stage D: the CRC register (the only loop)
+// Stage D: take back the zero bytes after the last covered byte, XOROUT
 // ----------------------------------------------------------------------------
-reg [CRC_W-1:0]      crc_reg = {CRC_W{1'b0}}, crc_next;
-reg                  d_valid_reg = 1'b0;
-reg [PAD_W-1:0]      d_pad_reg;
-// XOR of the lane contributions
-reg [CRC_W-1:0]      lane_sum;
+// step s takes back k * 2^(UNPAD_BITS*s) zero bytes, k = pad bits [UNPAD_BITS*s +: UNPAD_BITS]
+wire [CRC_W-1:0]   d_crc [0:UNPAD_STEPS];
+wire               d_valid [0:UNPAD_STEPS];
+wire [PADX_W-1:0]  d_pad [0:UNPAD_STEPS];
 
-integer l;
-
-always @* begin
-    lane_sum = {CRC_W{1'b0}};
-    for (l = 0; l < LANES; l = l + 1)
-        lane_sum = lane_sum ^ c_parts[CRC_W*l +: CRC_W];
-
-    crc_next = crc_reg;
-    if (c_valid_reg) begin
-        crc_next = crc_apply_state(BEAT_M, c_first_reg ? {CRC_W{1'b0}} : crc_reg) ^
-                   c_start_reg ^ lane_sum;
-    end
-end
-
-always @(posedge clk) begin
-    crc_reg <= crc_next;
-    d_valid_reg <= c_valid_reg && c_last_reg;
-    d_pad_reg <= c_pad_reg;
-
-    if (rst) begin
-        d_valid_reg <= 1'b0;
-    end
-end
-
-// ----------------------------------------------------------------------------
-// Stage E: take back the zero bytes after the last covered byte, XOROUT
-// ----------------------------------------------------------------------------
-// step s takes back (pad bits [2s+1:2s]) * 4^s zero bytes
-wire [CRC_W-1:0]         e_crc [0:UNPAD_STEPS];
-wire                     e_valid [0:UNPAD_STEPS];
-wire [2*UNPAD_STEPS-1:0] e_pad [0:UNPAD_STEPS];
-
-assign e_crc[0] = crc_reg;
-assign e_valid[0] = d_valid_reg;
+assign d_crc[0] = crc_reg;
+assign d_valid[0] = c_valid_reg;
 generate
-    if (2 * UNPAD_STEPS == PAD_W) begin : g_pad_even
-        assign e_pad[0] = d_pad_reg;
-    end else begin : g_pad_odd
-        assign e_pad[0] = {1'b0, d_pad_reg};
+    if (PADX_W == PAD_W) begin : g_pad_fits
+        assign d_pad[0] = c_pad_reg;
+    end else begin : g_pad_extend
+        // PADX_W - PAD_W < UNPAD_BITS <= 2
+        assign d_pad[0] = {1'b0, c_pad_reg};
     end
 endgenerate
 
-genvar step;
+genvar step, k;
 generate
     for (step = 0; step < UNPAD_STEPS; step = step + 1) begin : g_unpad
-        // inverses of 1, 2 and 3 times 4^step zero bytes
-        localparam [CRC_W*CRC_W-1:0] UNPAD1_M = crc_unshift_matrix(8 * (1 << (2 * step)));
-        localparam [CRC_W*CRC_W-1:0] UNPAD2_M = crc_unshift_matrix(16 * (1 << (2 * step)));
-        localparam [CRC_W*CRC_W-1:0] UNPAD3_M = crc_unshift_matrix(24 * (1 << (2 * step)));
         // the last step also applies XOROUT
         localparam [CRC_W-1:0] OUT_XOR = (step == UNPAD_STEPS - 1) ? XOROUT : {CRC_W{1'b0}};
 
-        reg                     step_valid_reg = 1'b0;
-        reg [CRC_W-1:0]         step_crc_reg;
-        reg [2*UNPAD_STEPS-1:0] step_pad_reg;
-        reg [CRC_W-1:0]         step_crc_next;
+        // candidate k at [CRC_W*k +: CRC_W]: the register before k * 2^(UNPAD_BITS*step)
+        // zero bytes
+        wire [CRC_W*UNPAD_WAYS-1:0] cand;
 
-        always @* begin
-            case (e_pad[step][2*step +: 2])
-                2'd0: step_crc_next = e_crc[step];
-                2'd1: step_crc_next = crc_apply_state(UNPAD1_M, e_crc[step]);
-                2'd2: step_crc_next = crc_apply_state(UNPAD2_M, e_crc[step]);
-                default: step_crc_next = crc_apply_state(UNPAD3_M, e_crc[step]);
-            endcase
-            step_crc_next = step_crc_next ^ OUT_XOR;
+        assign cand[0 +: CRC_W] = d_crc[step];
+        for (k = 1; k < UNPAD_WAYS; k = k + 1) begin : g_way
+            localparam [CRC_W*CRC_W-1:0] UNPAD_M =
+                crc_unshift_matrix(8 * k * (1 << (UNPAD_BITS * step)));
+            assign cand[CRC_W*k +: CRC_W] = crc_apply_state(UNPAD_M, d_crc[step]);
         end
 
+        reg                step_valid_reg = 1'b0;
+        reg [CRC_W-1:0]    step_crc_reg;
+        reg [PADX_W-1:0]   step_pad_reg;
+
         always @(posedge clk) begin
-            step_valid_reg <= e_valid[step];
-            step_crc_reg <= step_crc_next;
-            step_pad_reg <= e_pad[step];
+            step_valid_reg <= d_valid[step];
+            step_crc_reg <= cand[CRC_W*d_pad[step][UNPAD_BITS*step +: UNPAD_BITS] +: CRC_W] ^
+                            OUT_XOR;
+            step_pad_reg <= d_pad[step];
 
             if (rst) begin
                 step_valid_reg <= 1'b0;
             end
         end
 
-        assign e_valid[step + 1] = step_valid_reg;
-        assign e_crc[step + 1] = step_crc_reg;
-        assign e_pad[step + 1] = step_pad_reg;
+        assign d_valid[step + 1] = step_valid_reg;
+        assign d_crc[step + 1] = step_crc_reg;
+        assign d_pad[step + 1] = step_pad_reg;
     end
 endgenerate
 
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign out_valid = e_valid[UNPAD_STEPS];
-assign out_crc = e_crc[UNPAD_STEPS];
+assign out_valid = d_valid[UNPAD_STEPS];
+assign out_crc = d_crc[UNPAD_STEPS];
 
 endmodule
 

@@ -29,11 +29,11 @@
  *
  * Latency / throughput
  *   One beat per clock at every LANES, back-to-back packets without a bubble.
- *   ICRC_LATENCY = 4 + ceil($clog2(16*LANES) / 2) cycles from the in_last beat to out_valid
- *   (one cycle, out_icrc valid with it): LANES = 1: 6, LANES = 4: 7, LANES = 12: 8.
- *   Structure and timing: see ib_crc_stream (per-lane XOR matrices, a one-register loop
- *   of about 16 + LANES inputs per bit, then a log-depth tree that takes back the zero
- *   bytes after in_end).
+ *   ICRC_LATENCY = 3 + $clog2(16*LANES) cycles from the in_last beat to out_valid
+ *   (one cycle, out_icrc valid with it): LANES = 1: 7, LANES = 4: 9, LANES = 12: 11.
+ *   Structure and timing: see ib_crc_stream (XOR matrices per 2-byte group, a
+ *   one-register loop, then a log-depth chain of steps that takes back the zero bytes
+ *   after in_end).
  *
  * DATA FORMATS
  *   in_data: AXI4-Stream order, byte j of the beat at [8j+7:8j]; in_ones[j] goes with
@@ -80,11 +80,11 @@ module ib_icrc_engine #(
 // ----------------------------------------------------------------------------
 // Parameters
 // ----------------------------------------------------------------------------
-// cycles from the in_last beat to out_valid (ib_crc_stream stages A to D and the
-// ceil($clog2(16*LANES) / 2) steps of stage E); stated for the instantiating pipeline,
-// which must match it, and not used inside
+// cycles from the in_last beat to out_valid (ib_crc_stream stages A to C and the
+// $clog2(16*LANES) steps of stage D at its default UNPAD_BITS = 1); stated for the
+// instantiating pipeline, which must match it, and not used inside
 /* verilator lint_off UNUSEDPARAM */
-localparam ICRC_LATENCY = 4 + ($clog2(16 * LANES) + 1) / 2;
+localparam ICRC_LATENCY = 3 + $clog2(16 * LANES);
 /* verilator lint_on UNUSEDPARAM */
 // bytes per beat
 localparam BEAT_BYTES = 16 * LANES;

@@ -23,8 +23,8 @@
  *
  * Latency / throughput
  *   One beat per clock at every LANES, back-to-back packets without a bubble.
- *   VCRC_LATENCY = 4 + ceil($clog2(16*LANES) / 2) cycles from the in_last beat to out_valid
- *   (one cycle): LANES = 1: 6, LANES = 4: 7, LANES = 12: 8 (the same as ib_icrc_engine).
+ *   VCRC_LATENCY = 3 + $clog2(16*LANES) cycles from the in_last beat to out_valid
+ *   (one cycle): LANES = 1: 7, LANES = 4: 9, LANES = 12: 11 (the same as ib_icrc_engine).
  *   Structure: ib_crc_stream.
  *
  * DATA FORMATS
@@ -67,11 +67,11 @@ module ib_vcrc_engine #(
 // ----------------------------------------------------------------------------
 // Parameters
 // ----------------------------------------------------------------------------
-// cycles from the in_last beat to out_valid (ib_crc_stream stages A to D and the
-// ceil($clog2(16*LANES) / 2) steps of stage E); stated for the instantiating pipeline,
-// which must match it, and not used inside
+// cycles from the in_last beat to out_valid (ib_crc_stream stages A to C and the
+// $clog2(16*LANES) steps of stage D at its default UNPAD_BITS = 1); stated for the
+// instantiating pipeline, which must match it, and not used inside
 /* verilator lint_off UNUSEDPARAM */
-localparam VCRC_LATENCY = 4 + ($clog2(16 * LANES) + 1) / 2;
+localparam VCRC_LATENCY = 3 + $clog2(16 * LANES);
 /* verilator lint_on UNUSEDPARAM */
 // IBA §7.8.2: polynomial x^16 + x^12 + x^3 + x + 1 (0x100B) reflected, init and final
 // xor all ones

@@ -8,7 +8,7 @@
  * the last beat carrying in_end = covered bytes in it. Bytes past in_end on the last
  * beat, in_ones/in_roce/in_end where the engine must ignore them and the data of idle
  * cycles are random garbage. Every result must come out exactly LATENCY cycles after
- * its last beat (4 + ceil(log2(16*LANES) / 2)), and nothing may come out otherwise.
+ * its last beat (3 + ceil(log2(16*LANES))), and nothing may come out otherwise.
  *
  * Jobs, in this order for each engine:
  *   1. known answers: the check value of each CRC over ASCII "123456789" (ICRC 0xCBF43926,
@@ -561,11 +561,11 @@ int tb_crc_main(int argc, char **argv)
     }
     lanes = dut_lanes();
     beat_bytes = 16 * lanes;
-    /* ib_crc_stream: 4 stages and ceil(log2(16*LANES) / 2) steps */
+    /* ib_crc_stream at UNPAD_BITS = 1: 3 stages and log2(16*LANES) steps (rounded up) */
     unsigned pad_bits = 0;
     while ((1u << pad_bits) < beat_bytes)
         pad_bits++;
-    latency = 4 + (pad_bits + 1) / 2;
+    latency = 3 + pad_bits;
     snprintf(name, sizeof name, "crc-L%u", lanes);
     tb_result_init(&res, name);
     tb_rng_seed(&rng, seed);
