@@ -180,8 +180,8 @@ def section_clock(fpga, md):
               f"`constraints/ecp5_85f.lpf` ({TARGET_MHZ:.0f} MHz), nextpnr-ecp5 router2, seed 1. "
               "Resources are nextpnr's own counts.\n")
     md.append("| top | variant | Fmax MHz | target 200 MHz | LUT4 | FF | DP16KD | critical path "
-              "(what limits the clock) |")
-    md.append("|---|---|---|---|---|---|---|---|")
+              "(what limits the clock) | measured |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
     for p in fpga["pnr"]:
         cp = p.get("critical_path") or {}
         v = variant_of(p["params"])
@@ -190,7 +190,7 @@ def section_clock(fpga, md):
                  f"`{cp.get('start_cell')}` -> `{cp.get('end_cell')}`") if cp else "-"
         md.append(f"| {p['top']} | {variant_text(v)} | **{p['fmax_mhz']:.1f}** | "
                   f"{'met' if p['fmax_mhz'] >= TARGET_MHZ else 'NOT met'} | {p['comb']:,} | "
-                  f"{p['ff']:,} | {p['bram']} | {limit} |")
+                  f"{p['ff']:,} | {p['bram']} | {limit} | {p.get('measured', '?')} |")
     md.append("")
     best = max(fpga["pnr"], key=lambda p: p["fmax_mhz"])
     if best["fmax_mhz"] >= TARGET_MHZ:
@@ -221,8 +221,8 @@ def section_resources(fpga, md, img, plots):
     md.append(f"Fits = within the LFE5U-85F ({cap['comb']:,} LUT4, {cap['ff']:,} FF, "
               f"{cap['bram']} DP16KD); the largest ECP5, so a width that does not fit has "
               "no place and route in the open flow.\n")
-    md.append("| top | variant | LANES | LUT4 | FF | DP16KD | DSP | fits LFE5U-85F |")
-    md.append("|---|---|---|---|---|---|---|---|")
+    md.append("| top | variant | LANES | LUT4 | FF | DP16KD | DSP | fits LFE5U-85F | measured |")
+    md.append("|---|---|---|---|---|---|---|---|---|")
     for r in rows:
         v = variant_of(r["params"])
         if r.get("fits") is None:
@@ -231,7 +231,7 @@ def section_resources(fpga, md, img, plots):
             continue
         fits = "yes" if r["fits"] else "no (" + ", ".join(r.get("over", [])) + ")"
         md.append(f"| {r['top']} | {variant_text(v)} | {r['lanes']} | {r['lut4']:,} | "
-                  f"{r['ff']:,} | {r['bram']} | {r['dsp']} | {fits} |")
+                  f"{r['ff']:,} | {r['bram']} | {r['dsp']} | {fits} | {r.get('measured', '?')} |")
     md.append("")
     if plots:
         import matplotlib.pyplot as plt

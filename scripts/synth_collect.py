@@ -13,6 +13,7 @@ synthesis, where place and route has not been run.
 """
 
 import argparse
+import datetime
 import json
 import os
 import sys
@@ -31,11 +32,17 @@ def fail(msg):
 def load(path, need):
     try:
         d = json.load(open(path))
+        mtime = os.path.getmtime(path)
     except (OSError, ValueError) as e:
         fail(f"cannot read {path}: {e}")
     missing = [k for k in need if k not in d]
     if missing:
         fail(f"{path} lacks {', '.join(missing)}: not a result of the FPGA flow")
+    # when the result was written (the file's time): results are cached, so a table
+    # may mix runs of different times
+    d["measured"] = datetime.datetime.fromtimestamp(
+        mtime, datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")
+    d["source"] = path
     return d
 
 
@@ -47,7 +54,8 @@ def synth_row(r):
     """One synthesis result, with the slice cells it needs and whether they fit."""
     row = {"top": r["top"], "lanes": r["lanes"], "params": r.get("params", {}),
            "variant": variant_name(r.get("params", {})), "yosys_exit": r["yosys_exit"],
-           "wall_s": r.get("wall_s")}
+           "wall_s": r.get("wall_s"), "yosys": r.get("yosys"), "measured": r["measured"],
+           "source": r["source"]}
     if "columns" not in r:
         row["fits"] = None
         return row
@@ -78,7 +86,8 @@ def pnr_row(s):
             "met": clk.get("achieved", 0.0) >= s.get("target_mhz", 0.0),
             "comb": used("TRELLIS_COMB"), "ff": used("TRELLIS_FF"), "bram": used("DP16KD"),
             "dsp": used("MULT18X18D"), "critical_path": cp,
-            "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s")}
+            "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
+            "source": s["source"]}
 
 
 def pct(n, cap):
@@ -89,8 +98,8 @@ def table(synth, pnr):
     out = [f"Place and route (nextpnr-ecp5, {DEVICE} speed 8, out of context; "
            "resources from nextpnr's report)", "",
            "| top | LANES | parameters | target MHz | Fmax MHz | met | LUT4 (COMB) | FF | DP16KD "
-           "| DSP | critical path |",
-           "|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| DSP | critical path | measured |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for p in pnr:
         cp = p["critical_path"]
         path = (f"{cp.get('total_ns', 0):.2f} ns = {cp.get('logic_ns', 0):.2f} logic + "
@@ -99,13 +108,13 @@ def table(synth, pnr):
         out.append(f"| {p['top']} | {p['lanes']} | {p['variant']} | {p['target_mhz']:.0f} | "
                    f"{p['fmax_mhz']:.1f} | {'yes' if p['met'] else 'NO'} | "
                    f"{pct(p['comb'], CAPACITY['comb'])} | {pct(p['ff'], CAPACITY['ff'])} | "
-                   f"{p['bram']} | {p['dsp']} | {path} |")
+                   f"{p['bram']} | {p['dsp']} | {path} | {p['measured']} |")
     if not pnr:
         out.append("| (no place-and-route result) | | | | | | | | | | |")
     out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
             f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
             "| top | LANES | parameters | LUT4 | PFUMX | L6MUX21 | FF | DP16KD | DSP | fits | "
-            "Yosys s |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+            "Yosys s | measured |", "|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in synth:
         if r["fits"] is None:
             out.append(f"| {r['top']} | {r['lanes']} | {r['variant']} | Yosys exit "
@@ -114,7 +123,7 @@ def table(synth, pnr):
         fits = "yes" if r["fits"] else "no (" + ", ".join(r["over"]) + ")"
         out.append(f"| {r['top']} | {r['lanes']} | {r['variant']} | {r['lut4']:,} | "
                    f"{r['pfumx']:,} | {r['l6mux21']:,} | {r['ff']:,} | {r['bram']} | {r['dsp']} | "
-                   f"{fits} | {r['wall_s']:.0f} |")
+                   f"{fits} | {r['wall_s']:.0f} | {r['measured']} |")
     if not synth:
         out.append("| (no synthesis result) | | | | | | | | | | |")
     return "\n".join(out) + "\n"
