@@ -19,6 +19,8 @@
  *                 context in a random mode and STH size); open: the header of what
  *                 ibsec_open (the peer's engine) restores from that wire packet, which
  *                 must also be the plain packet's. Bytes after the ETHs pass unchanged.
+ *                 Also any value of the security bits with STH lengths 0, 12, 16, grown
+ *                 and shrunk, against ibsec_pkt_insert_extra / ibsec_pkt_remove_extra.
  *   aad           ibsec_aad_headers of the parsed wire packet, mask_mf 0 and 1.
  *   ones/variant  the per-bit masks recovered from crc.c's ibsec_icrc_masked_bytes (mask
  *                 of the frame AND mask of the complemented frame), then the ICRC of the
@@ -590,6 +592,53 @@ static void run_opcode_sweep(void)
     }
 }
 
+/* ib_hdr_edit with every STH length and any value of the security bits, against the
+ * model's ibsec_pkt_insert_extra (grow) and ibsec_pkt_remove_extra (shrink) with BTH
+ * byte 8 bits 6:0 then replaced (AckReq kept). */
+static void run_edit_any_secbits(unsigned count)
+{
+    static uint8_t buf[IBSEC_MAX_PKT + 64], grown[IBSEC_MAX_PKT + 64];
+    static const unsigned lens[] = { 0, 12, 16 };
+    for (unsigned k = 0; k < count; k++) {
+        enum ibsec_shape s = (enum ibsec_shape)(k % SHAPES);
+        size_t len, glen, slen;
+        struct ibsec_pkt p, pg, ps;
+        uint8_t win[HB], edited[HB], exp[HB];
+        if (gen_plain(s, -1, -2, buf, &len, &p) != 0)
+            continue;
+        tweak_plain(buf, &p, 0);
+        unsigned l = lens[k / SHAPES % 3];
+        unsigned sb = ibsec_rng_below(&rng, 128);
+        memcpy(grown, buf, len);
+        if (ibsec_pkt_insert_extra(grown, sizeof grown, &p, NULL, l, &glen, &pg) != IBSEC_PKT_OK) {
+            tb_fail(&res, "model refused to insert %u bytes", l);
+            continue;
+        }
+        size_t b8 = p.bth_off + IBSEC_BTH_BYTE_RESV7;
+        make_window(win, buf, len, len, 0);
+        dut_edit(win, p.shape, (unsigned)p.bth_off, 0, l, sb, edited);
+        n_edit++;
+        memcpy(exp, win, HB);
+        memcpy(exp, grown, p.eths_end);
+        exp[b8] = (uint8_t)((exp[b8] & 0x80u) | sb);
+        tb_check_bytes(&res, "ib_hdr_edit grow, any secbits", exp, edited, HB);
+
+        /* and back: shrink the grown packet */
+        sb = ibsec_rng_below(&rng, 128);
+        make_window(win, grown, glen, glen, 0);
+        dut_edit(win, pg.shape, (unsigned)pg.bth_off, 1, l, sb, edited);
+        n_edit++;
+        if (ibsec_pkt_remove_extra(grown, &pg, &slen, &ps) != IBSEC_PKT_OK) {
+            tb_fail(&res, "model refused to remove %u bytes", l);
+            continue;
+        }
+        memcpy(exp, win, HB);
+        memcpy(exp, grown, p.eths_end);
+        exp[b8] = (uint8_t)((exp[b8] & 0x80u) | sb);
+        tb_check_bytes(&res, "ib_hdr_edit shrink, any secbits", exp, edited, HB);
+    }
+}
+
 /* ------------------------------------------------------------------------------------ */
 /* Malformed corpus                                                                       */
 /* ------------------------------------------------------------------------------------ */
@@ -963,6 +1012,7 @@ int tb_hdr_main(int argc, char **argv)
     run_opcode_table();
     run_opcode_sweep();
     run_random(packets);
+    run_edit_any_secbits(3000);
     run_truncation(12);
     run_bitflips(3);
     run_bad_lengths(40);
