@@ -65,6 +65,7 @@
 #define TOPUP        4u             /* frames queued ahead per instance */
 #define MAX_CHANGES  64u
 #define RESET_CYCLES 3u
+#define COVER_MIN_PER_MODE 2000ul  /* runs this long must cover every combination */
 
 /* ---- frames in flight ------------------------------------------------------------ */
 
@@ -218,6 +219,8 @@ struct port {
     unsigned long by_kind[TB_K_COUNT], by_kind_ok[TB_K_COUNT];
     unsigned long by_mode[IBSEC_MODE_COUNT], by_mode_ok[IBSEC_MODE_COUNT];
     unsigned long bad_by_mode[IBSEC_MODE_COUNT][IBSEC_SHAPE_COUNT]; /* packets with a failed check */
+    /* delivered packets by mode, shape, AES key size (0: none, 1: 128, 2: 256), pad count */
+    unsigned long cover[IBSEC_MODE_COUNT][IBSEC_SHAPE_COUNT][3][4];
     unsigned long frames_in, beats_in, bytes_in, delivered, lost;
     unsigned long last_activity;
 };
@@ -386,6 +389,38 @@ static void plain_reference(const struct port *P, struct pkt *p)
     }
 }
 
+/* Coverage of a delivered packet: mode, shape, key size, pad count (BTH byte 1 bits 5:4
+ * of the plain side: the input on seal, the output on open). */
+static void note_cover(struct port *P, const struct pkt *p, const ibsec_verdict *v, const uint8_t *out)
+{
+    unsigned ks = 0;
+    if (v->mode != IBSEC_MODE_NONE && v->ctx >= 0)
+        ks = P->model.keys[P->model.ctx[v->ctx].cfg.key].key_len == 32 ? 2 : 1;
+    const uint8_t *plain = P->inst == DUT_SEAL ? p->bytes : out;
+    size_t bth = 0;
+    if (ibsec_pkt_find_bth(plain, p->len, (enum ibsec_link)p->link, &bth) != IBSEC_PKT_OK)
+        return;
+    P->cover[v->mode][p->shape % IBSEC_SHAPE_COUNT][ks][(plain[bth + 1] >> 4) & 3u]++;
+}
+
+/* Combinations hit: every secured mode x shape x key size x pad count, and mode none x
+ * shape x pad count. */
+static unsigned cover_hits(const struct port *P, unsigned *total)
+{
+    unsigned hit = 0;
+    *total = 0;
+    for (int m = 0; m < IBSEC_MODE_COUNT; m++)
+        for (int h = 0; h < IBSEC_SHAPE_COUNT; h++)
+            for (int k = 0; k < 3; k++)
+                for (int c = 0; c < 4; c++) {
+                    if ((m == IBSEC_MODE_NONE) != (k == 0))
+                        continue;
+                    (*total)++;
+                    hit += P->cover[m][h][k][c] != 0;
+                }
+    return hit;
+}
+
 /* Run the model on the oldest decided packets, as far as every change's boundary is
  * known. */
 static void evaluate(struct port *P)
@@ -420,6 +455,7 @@ static void evaluate(struct port *P)
         if (v.reason == IBSEC_R_OK) {
             P->by_kind_ok[p->kind]++;
             P->by_mode_ok[v.mode]++;
+            note_cover(P, p, &v, out);
             p->out = xmalloc(n);
             memcpy(p->out, out, n);
             p->out_len = n;
@@ -820,7 +856,7 @@ static void generate(struct tb_gen *gen, int mode)
     struct port *S = &B.port[DUT_SEAL], *O = &B.port[DUT_OPEN];
     tb_gen_plain(gen, mode, &plain, &wire);
     /* seal instance */
-    if (tb_chance(&B.rng, 8)) {
+    if (tb_chance(&B.rng, 6)) {
         static const enum tb_kind seal_bad[] = { TB_K_REUSE, TB_K_TRUNCATED, TB_K_EXTENDED,
                                                  TB_K_OVERLONG, TB_K_BAD_OPCODE, TB_K_BAD_SECBITS,
                                                  TB_K_BAD_LENGTH };
@@ -835,15 +871,15 @@ static void generate(struct tb_gen *gen, int mode)
         return;
     }
     bool secured = mode != IBSEC_MODE_NONE;
-    if (secured && tb_chance(&B.rng, 10)) {
+    if (secured && tb_chance(&B.rng, 6)) {
         tb_gen_bad_wire(gen, TB_K_TAMPER, &wire, &plain, &bad);
         fifo_push(&O->pending, pkt_new(&bad));
     }
-    if (secured && tb_chance(&B.rng, 10)) {
+    if (secured && tb_chance(&B.rng, 6)) {
         tb_gen_bad_wire(gen, TB_K_FORGE, &wire, &plain, &bad);
         fifo_push(&O->pending, pkt_new(&bad));
     }
-    if (secured && tb_chance(&B.rng, 3)) {
+    if (secured && tb_chance(&B.rng, 2)) {
         /* a burst of bad MACs: enough to raise the context's alert */
         unsigned n = tb_rand_range(&B.rng, 1, IBSEC_ALERT_DEFAULT + 1);
         for (unsigned i = 0; i < n; i++) {
@@ -851,11 +887,11 @@ static void generate(struct tb_gen *gen, int mode)
             fifo_push(&O->pending, pkt_new(&bad));
         }
     }
-    if (secured && tb_chance(&B.rng, 2)) {
+    if (secured && tb_chance(&B.rng, 1)) {
         tb_gen_bad_wire(gen, TB_K_DOWNGRADE, &wire, &plain, &bad);
         fifo_push(&O->pending, pkt_new(&bad));
     }
-    if (tb_chance(&B.rng, 8)) {
+    if (tb_chance(&B.rng, 6)) {
         static const enum tb_kind open_bad[] = { TB_K_TRUNCATED, TB_K_EXTENDED, TB_K_OVERLONG,
                                                  TB_K_BAD_OPCODE, TB_K_BAD_SECBITS, TB_K_BAD_LENGTH };
         enum tb_kind k = open_bad[tb_rand_range(&B.rng, 0, sizeof open_bad / sizeof open_bad[0] - 1)];
@@ -863,7 +899,7 @@ static void generate(struct tb_gen *gen, int mode)
         fifo_push(&O->pending, pkt_new(&bad));
     }
     fifo_push(&O->pending, pkt_new(&wire));
-    if (tb_chance(&B.rng, 5)) {
+    if (tb_chance(&B.rng, 4)) {
         tb_gen_bad_wire(gen, TB_K_REPLAY, &wire, &plain, &bad);
         fifo_push(&O->pending, pkt_new(&bad));
     }
@@ -871,7 +907,7 @@ static void generate(struct tb_gen *gen, int mode)
 
 static void new_phase(struct port *P)
 {
-    static const unsigned pcts[] = { 0, 0, 0, 5, 20, 50, 80 };
+    static const unsigned pcts[] = { 0, 0, 0, 5, 10, 25, 50 };
     P->idle_pct = pcts[tb_rand_range(&B.rng, 0, 6)];
     P->bp_pct = pcts[tb_rand_range(&B.rng, 0, 6)];
 }
@@ -880,8 +916,8 @@ static void print_tallies(void)
 {
     for (int i = 0; i < DUT_COUNT; i++) {
         struct port *P = &B.port[i];
-        printf("%s: %lu frames in, %lu delivered, %lu lost to resets\n", P->name, P->frames_in,
-               P->delivered, P->lost);
+        printf("%s: %lu frames in (%lu bytes on average), %lu delivered, %lu lost to resets\n", P->name,
+               P->frames_in, P->frames_in ? P->bytes_in / P->frames_in : 0, P->delivered, P->lost);
         printf("  %-10s %9s %9s\n", "mode", "packets", "ok");
         for (int m = 0; m < IBSEC_MODE_COUNT; m++)
             printf("  %-10s %9lu %9lu\n", ibsec_mode_name((enum ibsec_mode)m), P->by_mode[m], P->by_mode_ok[m]);
@@ -889,6 +925,8 @@ static void print_tallies(void)
         for (int k = 0; k < TB_K_COUNT; k++)
             if (P->by_kind[k])
                 printf("  %-12s %9lu %9lu\n", tb_kind_name((enum tb_kind)k), P->by_kind[k], P->by_kind_ok[k]);
+        unsigned total, hit = cover_hits(P, &total);
+        printf("  coverage: %u of %u (mode, shape, AES key size, pad count) combinations delivered\n", hit, total);
         printf("  packets with a failed check, by mode and shape:");
         bool any = false;
         for (int m = 0; m < IBSEC_MODE_COUNT; m++)
@@ -996,6 +1034,13 @@ static int random_run(const struct run_opts *o)
     }
     if (B.res.failed == 0)
         check_tables();
+    /* with enough packets every combination must have been delivered by both instances */
+    for (int i = 0; i < DUT_COUNT && o->per_mode >= COVER_MIN_PER_MODE; i++) {
+        unsigned combos, hit = cover_hits(&B.port[i], &combos);
+        char what[80];
+        snprintf(what, sizeof what, "%s: (mode, shape, key size, pad count) combinations delivered", B.port[i].name);
+        tb_check_u64(&B.res, what, combos, hit);
+    }
     print_tallies();
     printf("engine-L%u: %lu cycles, %.0f s\n", B.lanes, B.cycle, difftime(time(NULL), t0));
     tb_gen_free(&gen);

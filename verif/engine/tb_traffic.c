@@ -154,8 +154,8 @@ const char *tb_gen_length_mix(const struct tb_gen *g)
 {
     return g->full_lengths
         ? "payload: first/middle one PMTU 256..4096; last/only 1/4 edge lengths, 1/4 0..64, 1/2 0..4096"
-        : "payload: first/middle PMTU 256 (3/4) or 512..4096; last/only 1/4 edge lengths "
-          "(0..5, 15..17, 31..33, 63..65, 4093..4096), 1/2 0..128, 3/16 0..1024, 1/16 0..4096";
+        : "payload: first/middle PMTU 256 (7/8) or 512..4096; last/only 1/8 edge lengths "
+          "(0..5, 15..17, 31..33, 63..65, 4093..4096), 5/8 0..128, 3/16 0..1024, 1/16 0..4096";
 }
 
 /* Edge lengths: around the block and word boundaries and at the MTU. */
@@ -174,11 +174,11 @@ static size_t payload_len(struct tb_gen *g, const struct ibsec_opcode_info *op)
     if (op->fixed_payload != 0)
         return op->fixed_payload;
     if (op->pos == IBSEC_POS_FIRST || op->pos == IBSEC_POS_MIDDLE)
-        return ibsec_rng_below(&g->rng, 4) ? 256u : pmtus[ibsec_rng_below(&g->rng, COUNT(pmtus))];
+        return ibsec_rng_below(&g->rng, 8) ? 256u : pmtus[ibsec_rng_below(&g->rng, COUNT(pmtus))];
     size_t lo = (op->pos == IBSEC_POS_LAST) ? 1 : 0; /* a last packet carries >= 1 byte */
     uint32_t kind = ibsec_rng_below(&g->rng, 16);
     size_t len;
-    if (kind < 4)
+    if (kind < 2)
         len = edge_lens[ibsec_rng_below(&g->rng, COUNT(edge_lens))];
     else if (kind < 12)
         len = ibsec_rng_range(&g->rng, 0, 128);
