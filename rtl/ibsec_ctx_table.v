@@ -183,6 +183,8 @@ localparam [64:0] WINDOW = 65'd64;
 // in-flight queue pointer width
 localparam QW = (INFLIGHT > 1) ? $clog2(INFLIGHT) : 1;
 // last queue index (pointers wrap after it)
+// leaves of the in-flight max tree (a power of two >= INFLIGHT)
+localparam QP2 = 1 << QW;
 localparam integer  Q_LAST_I = INFLIGHT - 1;
 localparam [QW-1:0] Q_LAST = Q_LAST_I[QW-1:0];
 // OPEN as a one-bit flag
@@ -339,25 +341,34 @@ reg [65:0] rechi;
 reg [64:0] ep_e;
 reg        ep_same;
 reg        ep_accept;      // a decision happens this cycle (ok or not)
+reg [QP2-1:0]       q_match;   // queue entry i is in flight on ep_ctx
+reg [2*QP2*64-1:0]  q_max;     // max tree: node n at [64*n +: 64], leaf i at node QP2 + i
 integer qi;
+integer qn;
 
 always @* begin
     ep_ref0   = IS_OPEN ? rx_next_reg[ep_ctx*64 +: 64] : tx_next_reg[ep_ctx*64 +: 64];
     ep_bitmap = bitmap_reg[ep_ctx*64 +: 64];
-    ep_refhi  = ep_ref0;
+    // in-flight entries of ep_ctx; the largest E + 1 among them by a balanced tree
+    q_match = {QP2{1'b0}};
+    q_max   = {2*QP2*64{1'b0}};
     for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
-        if (q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx
-            && {1'b0, q_epsn_reg[qi*63 +: 63]} + 64'd1 > ep_refhi) begin
-            ep_refhi = {1'b0, q_epsn_reg[qi*63 +: 63]} + 64'd1;
+        q_match[qi] = q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx;
+        if (q_match[qi]) begin
+            q_max[(QP2 + qi)*64 +: 64] = {1'b0, q_epsn_reg[qi*63 +: 63]} + 64'd1;
         end
     end
+    for (qn = QP2 - 1; qn >= 1; qn = qn - 1) begin
+        q_max[qn*64 +: 64] = (q_max[2*qn*64 +: 64] > q_max[(2*qn + 1)*64 +: 64])
+                             ? q_max[2*qn*64 +: 64] : q_max[(2*qn + 1)*64 +: 64];
+    end
+    ep_refhi = (q_max[64 +: 64] > ep_ref0) ? q_max[64 +: 64] : ep_ref0;
     rec0  = epsn_reconstruct(ep_ref0, ep_psn);
     rechi = epsn_reconstruct(ep_refhi, ep_psn);
     ep_e  = {1'b0, rec0[63:0]};
     ep_inflight_eq = 1'b0;
     for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
-        if (q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx
-            && {2'b00, q_epsn_reg[qi*63 +: 63]} == ep_e) begin
+        if (q_match[qi] && q_epsn_reg[qi*63 +: 63] == rec0[62:0] && !rec0[63]) begin
             ep_inflight_eq = 1'b1;
         end
     end
