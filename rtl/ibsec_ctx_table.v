@@ -34,7 +34,9 @@
  *   - E equals an in-flight E_i (a replay only if that one passes);
  *   in those cases, and when the reconstructions disagree, ep_wait = 1 and nothing
  *   happens: the datapath retries. A packet whose E is above every in-flight EPSN of its
- *   context and within 2^23 of R0 (in-order traffic) never waits.
+ *   context and within 2^23 of R0 (in-order traffic) never waits. While the queue holds
+ *   INFLIGHT packets (ep_full) every open decision waits. R_hi comes from a balanced
+ *   compare tree over the queue entries of the context.
  *
  * Latency / throughput
  *   lookup, decision and commit answers are combinational; state changes at the next edge.
