@@ -237,6 +237,6 @@ report: | deps
 	  $(MAKE) --no-print-directory $$b > $(REPORT_BENCH)/$$b.txt 2>&1 || \
 	  echo "report: $$b failed (see $(REPORT_BENCH)/$$b.txt); its figures are reported missing"; done
 	@$(PYTHON) scripts/report.py gcm-json $(REPORT_BENCH)/bench-gcm.txt $(REPORT_BENCH) || true
-	@$(PYTHON) scripts/report.py gcm-json $(REPORT_BENCH)/bench-gcm-bram.txt $(REPORT_BENCH) -bram || true
+	@$(PYTHON) scripts/report.py gcm-json $(REPORT_BENCH)/bench-gcm-bram.txt $(REPORT_BENCH) bram || true
 	$(PYTHON) scripts/report.py render --fpga $(FPGA_BUILD)/fpga.json --bench $(REPORT_BENCH) \
 	  --out docs/performance.md --img docs/img

@@ -2,8 +2,8 @@
 """The performance report of ibsec: docs/performance.md and its plots, from measurements.
 
 Subcommands
-  gcm-json TEXT OUT_DIR TAG   turn the printed output of the GCM benchmark (bench-gcm,
-                              bench-gcm-bram) into OUT_DIR/gcm<TAG>-L<n>.json, one file
+  gcm-json TEXT OUT_DIR [TAG] turn the printed output of the GCM benchmark (bench-gcm,
+                              bench-gcm-bram) into OUT_DIR/gcm[-TAG]-L<n>.json, one file
                               per width found in TEXT (latency cycles, data bytes per
                               clock per message size).
   render                      write the report from
@@ -91,8 +91,9 @@ def cmd_gcm_json(args):
     for lanes, d in sorted(per.items()):
         if not d["latency"] or not d["throughput"]:
             fail(f"{args.text}: LANES = {lanes} lacks latency or throughput lines")
-        d.update({"bench": "gcm" + args.tag, "lanes": lanes, "source": args.text})
-        path = os.path.join(args.out_dir, f"gcm{args.tag}-L{lanes}.json")
+        bench = "gcm-" + args.tag if args.tag else "gcm"
+        d.update({"bench": bench, "lanes": lanes, "source": args.text})
+        path = os.path.join(args.out_dir, f"{bench}-L{lanes}.json")
         with open(path, "w") as f:
             json.dump(d, f, indent=2, sort_keys=True)
             f.write("\n")
