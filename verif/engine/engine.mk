@@ -2,20 +2,27 @@
 # seal and an open instance of rtl/ibsec_engine.v (modules found in rtl/ by name), driven
 # by the C harness tb_engine.c (with tb_traffic.c, tb_regs.c; see their headers) against
 # the C model. One build per width. Targets:
-#   vtest-engine-L<n>          ENGINE_PACKETS plain packets per mode (make test)
+#   vtest-engine-L<n>          ENGINE_PACKETS_L<n> plain packets per mode (make test)
 #   regress-long-engine-L<n>   ENGINE_LONG_PACKETS per mode, 5 modes (make regress-long)
 #   bench-engine               latency and throughput per width and mode (make bench);
 #                              CLOCK_MHZ (default 200) converts cycles to ns; also writes
 #                              $(BUILD)/bench/engine-L<n>.json (schema: verif/engine/README.md)
 #   engine-harness-selftest    the harness against a stand-in built from the model
 #                              (fake_dut.c), not the RTL: checks the harness itself
-# Knobs: SEED, ENGINE_PACKETS, ENGINE_LONG_PACKETS, CLOCK_MHZ, WAVES=1 (FST trace
+# Knobs: SEED, ENGINE_PACKETS_L<n>, ENGINE_LONG_PACKETS, CLOCK_MHZ, WAVES=1 (FST trace
 # engine.fst in the working directory; separate build folder).
 # The tables of the bench: ENGINE_KEY_SLOTS key slots and ENGINE_CTX_SLOTS contexts,
 # passed to both the RTL (-G) and the harness (-D).
 
 ENGINE_BUILD        := $(VERIF_BUILD)/engine
-ENGINE_PACKETS      ?= 2000
+# Plain packets per mode (five modes; the open instance also gets ~25 % damaged copies).
+# Measured CPU time of the current engine (one packet at a time) on the 2-core machine:
+# LANES = 1 about 24 s and LANES = 4 about 33 s per 1000 packets per mode; LANES = 12 about
+# 410 s per 1000 (the two 12-lane engines simulate at ~1,000 cycles/s), so LANES = 12 runs
+# 800 per mode to stay near the 6-minute budget of a width (see verif/engine/README.md).
+ENGINE_PACKETS_L1   ?= 10000
+ENGINE_PACKETS_L4   ?= 10000
+ENGINE_PACKETS_L12  ?= 800
 ENGINE_LONG_PACKETS ?= 200000
 CLOCK_MHZ           ?= 200
 ENGINE_KEY_SLOTS    := 8
@@ -48,7 +55,7 @@ $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb: $(ENGINE_RTL_DEPS) verif/engine/shim.cp
 	  verif/engine/shim.cpp "$(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
 
 $(ENGINE_TARGETS): vtest-engine-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
-	$< --seed $(SEED) --packets $(ENGINE_PACKETS) --quiet
+	$< --seed $(SEED) --packets $(ENGINE_PACKETS_L$*) --quiet
 
 $(ENGINE_LONG_TARGETS): regress-long-engine-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(ENGINE_LONG_PACKETS) --quiet

@@ -1051,7 +1051,9 @@ static int random_run(const struct run_opts *o)
 /* ---- benchmark ------------------------------------------------------------------------ */
 
 #define BENCH_SIZES   4
-#define BENCH_MAX_PKT 512u
+#define BENCH_MAX_PKT 64u     /* packets of a throughput run: enough beats for a steady */
+#define BENCH_MIN_PKT 12u     /* state, at most 64 packets (the wide builds are slow)    */
+#define BENCH_BEATS   1200u
 static const size_t bench_payloads[BENCH_SIZES] = { 64, 256, 1024, 4096 };
 #define BENCH_OPCODE  0x04u   /* RC SEND Only (IBA Vol. 1 §9.2) */
 
@@ -1141,8 +1143,8 @@ static void bench_measure(struct tb_gen *gen, int mode, size_t payload, struct b
     /* throughput: back-to-back packets, steady state from the second packet's first beat
        to the last packet's first beat */
     unsigned beats = (unsigned)((frame[DUT_SEAL] + B.bpb - 1) / B.bpb);
-    unsigned n = 3000u / beats;
-    n = n < 12 ? 12 : n > BENCH_MAX_PKT ? BENCH_MAX_PKT : n;
+    unsigned n = BENCH_BEATS / beats;
+    n = n < BENCH_MIN_PKT ? BENCH_MIN_PKT : n > BENCH_MAX_PKT ? BENCH_MAX_PKT : n;
     memset(BL, 0, sizeof BL);
     BL[0].on = BL[1].on = true;
     if (bench_queue(gen, mode, payload, n, frame) != 0)
