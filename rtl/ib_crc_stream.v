@@ -243,7 +243,8 @@ generate
 
             always @* begin
                 for (j = 0; j < GROUP_BYTES; j = j + 1)
-                    covered[8*j +: 8] = a_kill_reg[BYTE0 + j] ? 8'd0 : a_data_reg[8*(BYTE0 + j) +: 8];
+                    covered[8*j +: 8] = a_kill_reg[BYTE0 + j] ? 8'd0
+                                                              : a_data_reg[8*(BYTE0 + j) +: 8];
                 for (i = 0; i < CRC_W; i = i + 1)
                     part_next[i] = ^(LANE_M[i*CRC_DATA_BITS + 8*GROUP_BYTES*grp +: 8*GROUP_BYTES] &
                                      covered);

@@ -29,8 +29,10 @@
  *
  * Latency / throughput
  *   One beat per clock at every LANES, back-to-back packets without a bubble.
- *   ICRC_LATENCY = 3 + $clog2(16*LANES) cycles from the in_last beat to out_valid
- *   (one cycle, out_icrc valid with it): LANES = 1: 7, LANES = 4: 9, LANES = 12: 11.
+ *   ICRC_LATENCY = 3 + ceil($clog2(16*LANES) / UNPAD_BITS) cycles from the in_last beat
+ *   to out_valid (one cycle, out_icrc valid with it): LANES = 1: 7, LANES = 4: 9,
+ *   LANES = 12: 11 at UNPAD_BITS = 1 (the default; 205 MHz after place and route at
+ *   LANES = 1); 5, 6, 7 at UNPAD_BITS = 2.
  *   Structure and timing: see ib_crc_stream (XOR matrices per 2-byte group, a
  *   one-register loop, then a log-depth chain of steps that takes back the zero bytes
  *   after in_end).
@@ -49,7 +51,10 @@
  */
 module ib_icrc_engine #(
     // 128-bit lanes per beat (ibsec uses 1, 4, 12)
-    parameter LANES = 1
+    parameter LANES = 1,
+    // pad bits taken back per step after the last beat (ib_crc_stream): 1 meets 200 MHz
+    // on the ECP5 at LANES = 1; 2 saves ceil(log2(16*LANES) / 2) cycles of latency
+    parameter UNPAD_BITS = 1
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -81,10 +86,10 @@ module ib_icrc_engine #(
 // Parameters
 // ----------------------------------------------------------------------------
 // cycles from the in_last beat to out_valid (ib_crc_stream stages A to C and the
-// $clog2(16*LANES) steps of stage D at its default UNPAD_BITS = 1); stated for the
-// instantiating pipeline, which must match it, and not used inside
+// ceil($clog2(16*LANES) / UNPAD_BITS) steps of stage D); stated for the instantiating
+// pipeline, which must match it, and not used inside
 /* verilator lint_off UNUSEDPARAM */
-localparam ICRC_LATENCY = 3 + $clog2(16 * LANES);
+localparam ICRC_LATENCY = 3 + ($clog2(16 * LANES) + UNPAD_BITS - 1) / UNPAD_BITS;
 /* verilator lint_on UNUSEDPARAM */
 // bytes per beat
 localparam BEAT_BYTES = 16 * LANES;
@@ -116,7 +121,8 @@ ib_crc_stream #(
     .INIT(ICRC_INIT),
     .XOROUT(ICRC_XOROUT),
     .SKIP_BYTES(ROCE_MAC_BYTES),
-    .SKIP_ONES(ROCE_LRH_STANDIN)
+    .SKIP_ONES(ROCE_LRH_STANDIN),
+    .UNPAD_BITS(UNPAD_BITS)
 ) crc_inst (
     .clk(clk),
     .rst(rst),

@@ -23,8 +23,9 @@
  *
  * Latency / throughput
  *   One beat per clock at every LANES, back-to-back packets without a bubble.
- *   VCRC_LATENCY = 3 + $clog2(16*LANES) cycles from the in_last beat to out_valid
- *   (one cycle): LANES = 1: 7, LANES = 4: 9, LANES = 12: 11 (the same as ib_icrc_engine).
+ *   VCRC_LATENCY = 3 + ceil($clog2(16*LANES) / UNPAD_BITS) cycles from the in_last beat
+ *   to out_valid (one cycle), the same as ib_icrc_engine: LANES = 1: 7, LANES = 4: 9,
+ *   LANES = 12: 11 at UNPAD_BITS = 1 (the default); 5, 6, 7 at UNPAD_BITS = 2.
  *   Structure: ib_crc_stream.
  *
  * DATA FORMATS
@@ -40,7 +41,10 @@
  */
 module ib_vcrc_engine #(
     // 128-bit lanes per beat (ibsec uses 1, 4, 12)
-    parameter LANES = 1
+    parameter LANES = 1,
+    // pad bits taken back per step after the last beat (ib_crc_stream): 1 meets 200 MHz
+    // on the ECP5 at LANES = 1; 2 saves ceil(log2(16*LANES) / 2) cycles of latency
+    parameter UNPAD_BITS = 1
 ) (
     input  wire                          clk,
     input  wire                          rst,
@@ -68,10 +72,10 @@ module ib_vcrc_engine #(
 // Parameters
 // ----------------------------------------------------------------------------
 // cycles from the in_last beat to out_valid (ib_crc_stream stages A to C and the
-// $clog2(16*LANES) steps of stage D at its default UNPAD_BITS = 1); stated for the
-// instantiating pipeline, which must match it, and not used inside
+// ceil($clog2(16*LANES) / UNPAD_BITS) steps of stage D); stated for the instantiating
+// pipeline, which must match it, and not used inside
 /* verilator lint_off UNUSEDPARAM */
-localparam VCRC_LATENCY = 3 + $clog2(16 * LANES);
+localparam VCRC_LATENCY = 3 + ($clog2(16 * LANES) + UNPAD_BITS - 1) / UNPAD_BITS;
 /* verilator lint_on UNUSEDPARAM */
 // IBA §7.8.2: polynomial x^16 + x^12 + x^3 + x + 1 (0x100B) reflected, init and final
 // xor all ones
@@ -86,7 +90,8 @@ ib_crc_stream #(
     .INIT(VCRC_INIT),
     .XOROUT(VCRC_XOROUT),
     .SKIP_BYTES(0),
-    .SKIP_ONES(0)
+    .SKIP_ONES(0),
+    .UNPAD_BITS(UNPAD_BITS)
 ) crc_inst (
     .clk(clk),
     .rst(rst),

@@ -29,16 +29,20 @@ template <typename T> static void set_wide(T &port, const uint32_t *words, unsig
 {
     port = static_cast<T>(words[0]);
     if (sizeof(T) > 4)
-        port = static_cast<T>(static_cast<uint64_t>(words[0]) | static_cast<uint64_t>(words[1]) << 32);
+        port = static_cast<T>(static_cast<uint64_t>(words[0]) |
+                              static_cast<uint64_t>(words[1]) << 32);
 }
 
-template <std::size_t N> static void set_wide(VlWide<N> &port, const uint32_t *words, unsigned nwords)
+template <std::size_t N>
+static void set_wide(VlWide<N> &port, const uint32_t *words, unsigned nwords)
 {
     for (unsigned w = 0; w < nwords && w < N; w++)
         port[w] = words[w];
 }
 
 extern "C" unsigned dut_lanes(void) { return top->lanes; }
+
+extern "C" unsigned dut_variants(void) { return top->variants; }
 
 extern "C" void dut_set_rst(int rst) { top->rst = rst ? 1 : 0; }
 
@@ -64,18 +68,18 @@ extern "C" void dut_set_vcrc(int valid, int first, int last, const uint32_t *dat
     top->vcrc_end = end;
 }
 
-extern "C" int dut_icrc_out(uint32_t *icrc)
+extern "C" int dut_icrc_out(unsigned variant, uint32_t *icrc)
 {
     top->eval();
-    *icrc = top->icrc_out;
-    return top->icrc_out_valid;
+    *icrc = variant ? top->icrc2_out : top->icrc_out;
+    return variant ? top->icrc2_out_valid : top->icrc_out_valid;
 }
 
-extern "C" int dut_vcrc_out(uint16_t *vcrc)
+extern "C" int dut_vcrc_out(unsigned variant, uint16_t *vcrc)
 {
     top->eval();
-    *vcrc = top->vcrc_out;
-    return top->vcrc_out_valid;
+    *vcrc = variant ? top->vcrc2_out : top->vcrc_out;
+    return variant ? top->vcrc2_out_valid : top->vcrc_out_valid;
 }
 
 extern "C" uint16_t dut_vcrc_extend4(uint16_t vcrc, uint32_t bytes)

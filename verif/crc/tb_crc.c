@@ -8,7 +8,9 @@
  * the last beat carrying in_end = covered bytes in it. Bytes past in_end on the last
  * beat, in_ones/in_roce/in_end where the engine must ignore them and the data of idle
  * cycles are random garbage. Every result must come out exactly LATENCY cycles after
- * its last beat (3 + ceil(log2(16*LANES))), and nothing may come out otherwise.
+ * its last beat (3 + ceil(log2(16*LANES) / UNPAD_BITS)), and nothing may come out otherwise.
+ * Each engine is checked at UNPAD_BITS = 1 and, at LANES = 1 and 4, also at UNPAD_BITS = 2
+ * (a second instance on the same inputs).
  *
  * Jobs, in this order for each engine:
  *   1. known answers: the check value of each CRC over ASCII "123456789" (ICRC 0xCBF43926,
@@ -57,6 +59,9 @@
 #define MAX_WORDS       (MAX_BEAT_BYTES / 4u)
 #define PENDING_LEN     64u
 #define EXTEND4_CHECKS  2000u
+/* instances per engine in the test top: UNPAD_BITS = 1 (variant 0) and, below LANES =
+ * 12, UNPAD_BITS = 2 (variant 1); dut_variants() says how many */
+#define VARIANTS        2u
 /* the published check strings and values (docs/packets.md §2, §3.1) */
 #define CHECK_STRING    "123456789"
 #define ICRC_CHECK      0xCBF43926u
@@ -103,15 +108,15 @@ typedef struct {
     ibsec_rng     pkt_rng;     /* the model's generator for real packets */
     uint8_t       pkt_buf[MAX_FRAME];
     struct ibsec_pkt pkt;      /* the current real packet, parsed */
-    pending       q[PENDING_LEN];
-    unsigned      q_head, q_count;
+    pending       q[VARIANTS][PENDING_LEN]; /* results due, per engine variant */
+    unsigned      q_head[VARIANTS], q_count[VARIANTS];
     unsigned long n_results, n_beats, n_idle, n_abandoned, n_lost, n_real, n_roce;
     unsigned long n_nibble;    /* real ICRC packets with a sub-byte variant field */
 } driver;
 
 static tb_result res;
 static tb_rng rng;
-static unsigned lanes, beat_bytes, latency;
+static unsigned lanes, beat_bytes, variants, latency[VARIANTS];
 static unsigned long cycle, n_random, n_resets;
 
 /* ------------------------------------------------------------------------------------ */
@@ -357,14 +362,14 @@ static int next_job(driver *d)
 /* Driving                                                                                */
 /* ------------------------------------------------------------------------------------ */
 
-static void push_pending(driver *d, const job *j)
+static void push_pending(driver *d, unsigned v, const job *j)
 {
-    if (d->q_count == PENDING_LEN) {
+    if (d->q_count[v] == PENDING_LEN) {
         tb_fail(&res, "%s: more than %u results in flight", d->name, PENDING_LEN);
         return;
     }
-    pending *p = &d->q[(d->q_head + d->q_count++) % PENDING_LEN];
-    p->due = cycle + latency;
+    pending *p = &d->q[v][(d->q_head[v] + d->q_count[v]++) % PENDING_LEN];
+    p->due = cycle + latency[v];
     p->kind = j->kind;
     memcpy(p->what, j->what, sizeof p->what);
     p->exp_model = j->exp_model;
@@ -403,7 +408,8 @@ static void drive(driver *d, int allow_beat)
         }
         d->n_beats++;
         if (last) {
-            push_pending(d, j);
+            for (unsigned v = 0; v < variants; v++)
+                push_pending(d, v, j);
             d->active = 0;
         } else if (d->beat == j->abandon_beat) {
             d->active = 0;
@@ -422,38 +428,55 @@ static void drive(driver *d, int allow_beat)
         dut_set_vcrc(valid, first, last, dw, end);
 }
 
-/* Check one engine's output of this cycle against its pending results. */
-static void check_output(driver *d)
+/* Check the output of this cycle of one engine variant against its pending results. */
+static void check_variant(driver *d, unsigned v)
 {
+    static const char *const vnames[VARIANTS] = {"UNPAD_BITS=1", "UNPAD_BITS=2"};
     uint32_t icrc = 0;
     uint16_t vcrc = 0;
-    int valid = d->is_icrc ? dut_icrc_out(&icrc) : dut_vcrc_out(&vcrc);
-    pending *p = d->q_count ? &d->q[d->q_head] : NULL;
+    int valid = d->is_icrc ? dut_icrc_out(v, &icrc) : dut_vcrc_out(v, &vcrc);
+    pending *p = d->q_count[v] ? &d->q[v][d->q_head[v]] : NULL;
+    char what[128];
     if (p && p->due == cycle) {
-        d->q_head = (d->q_head + 1) % PENDING_LEN;
-        d->q_count--;
+        d->q_head[v] = (d->q_head[v] + 1) % PENDING_LEN;
+        d->q_count[v]--;
         if (!valid) {
-            tb_fail(&res, "%s: %s: no out_valid in cycle %lu", d->name, p->what, cycle);
+            tb_fail(&res, "%s %s: %s: no out_valid in cycle %lu", d->name, vnames[v], p->what,
+                    cycle);
             return;
         }
         d->n_results++;
         if (p->kind == JOB_ICRC) {
-            char what[96];
-            snprintf(what, sizeof what, "%s vs model", p->what);
+            snprintf(what, sizeof what, "%s %s vs model", vnames[v], p->what);
             tb_check_u64(&res, what, p->exp_model, icrc);
-            snprintf(what, sizeof what, "%s vs zlib", p->what);
+            snprintf(what, sizeof what, "%s %s vs zlib", vnames[v], p->what);
             tb_check_u64(&res, what, p->exp_zlib, icrc);
         } else {
-            tb_check_u64(&res, p->what, p->exp_model, vcrc);
+            snprintf(what, sizeof what, "%s %s", vnames[v], p->what);
+            tb_check_u64(&res, what, p->exp_model, vcrc);
             if (p->kind == JOB_VCRC_PREFIX) {
-                char what[96];
-                snprintf(what, sizeof what, "%s: extend4", p->what);
+                snprintf(what, sizeof what, "%s %s: extend4", vnames[v], p->what);
                 tb_check_u64(&res, what, p->ext_expect, dut_vcrc_extend4(vcrc, p->ext_bytes));
             }
         }
     } else if (valid) {
-        tb_fail(&res, "%s: out_valid in cycle %lu with no result due", d->name, cycle);
+        tb_fail(&res, "%s %s: out_valid in cycle %lu with no result due", d->name, vnames[v],
+                cycle);
     }
+}
+
+static void check_output(driver *d)
+{
+    for (unsigned v = 0; v < variants; v++)
+        check_variant(d, v);
+}
+
+static unsigned long in_flight(const driver *d)
+{
+    unsigned long n = 0;
+    for (unsigned v = 0; v < VARIANTS; v++)
+        n += d->q_count[v];
+    return n;
 }
 
 static void reset_cycle(driver *drv, unsigned n)
@@ -467,8 +490,9 @@ static void reset_cycle(driver *drv, unsigned n)
     cycle++;
     dut_set_rst(0);
     for (unsigned i = 0; i < n; i++) {
-        drv[i].n_lost += drv[i].q_count + (unsigned long)drv[i].active;
-        drv[i].q_count = 0;
+        drv[i].n_lost += drv[i].q_count[0] + (unsigned long)drv[i].active; /* packets */
+        for (unsigned v = 0; v < VARIANTS; v++)
+            drv[i].q_count[v] = 0;
         drv[i].active = 0;
     }
 }
@@ -478,7 +502,7 @@ static void run_streams(driver *drv, unsigned n)
     for (;;) {
         int busy = 0;
         for (unsigned i = 0; i < n; i++)
-            busy |= drv[i].active || drv[i].q_count || drv[i].stage < 3;
+            busy |= drv[i].active || in_flight(&drv[i]) || drv[i].stage < 3;
         if (!busy)
             break;
         /* a reset where a packet of either engine asks for one */
@@ -560,12 +584,19 @@ int tb_crc_main(int argc, char **argv)
         }
     }
     lanes = dut_lanes();
+    variants = dut_variants();
+    if (variants < 1 || variants > VARIANTS) {
+        fprintf(stderr, "tb_crc: the test top reports %u engine variants, 1..%u expected\n",
+                variants, VARIANTS);
+        return 2;
+    }
     beat_bytes = 16 * lanes;
-    /* ib_crc_stream at UNPAD_BITS = 1: 3 stages and log2(16*LANES) steps (rounded up) */
+    /* ib_crc_stream: 3 stages and ceil(log2(16*LANES) / UNPAD_BITS) steps */
     unsigned pad_bits = 0;
     while ((1u << pad_bits) < beat_bytes)
         pad_bits++;
-    latency = 3 + pad_bits;
+    latency[0] = 3 + pad_bits;
+    latency[1] = 3 + (pad_bits + 1) / 2;
     snprintf(name, sizeof name, "crc-L%u", lanes);
     tb_result_init(&res, name);
     tb_rng_seed(&rng, seed);
@@ -587,13 +618,17 @@ int tb_crc_main(int argc, char **argv)
     dut_set_rst(0);
     run_streams(drv, 2);
 
-    printf("crc-L%u: seed %lu, latency %u cycles, %lu extend4 checks, %lu cycles, %lu resets\n",
-           lanes, seed, latency, ext_checks, cycle, n_resets);
+    printf("crc-L%u: seed %lu, latency %u cycles (UNPAD_BITS = 1)", lanes, seed, latency[0]);
+    if (variants > 1)
+        printf(" and %u (UNPAD_BITS = 2)", latency[1]);
+    printf(", %lu extend4 checks, %lu cycles, %lu resets\n", ext_checks, cycle, n_resets);
     for (unsigned i = 0; i < 2; i++)
-        printf("crc-L%u: %s: %lu jobs (%lu real packets%s), %lu results checked, %lu beats, "
+        printf("crc-L%u: %s: %lu jobs (%lu real packets%s), %lu results checked "
+               "(%u instance%s), %lu beats, "
                "%lu idle cycles, %lu abandoned, %lu lost to resets\n",
                lanes, drv[i].name, drv[i].njobs, drv[i].n_real,
-               drv[i].is_icrc ? "" : ", native only", drv[i].n_results, drv[i].n_beats,
+               drv[i].is_icrc ? "" : ", native only", drv[i].n_results, variants,
+               variants > 1 ? "s" : "", drv[i].n_beats,
                drv[i].n_idle, drv[i].n_abandoned, drv[i].n_lost);
     printf("crc-L%u: ICRC: %lu random RoCEv2 starts, %lu real packets with a sub-byte variant "
            "field ORed into the data\n", lanes, drv[0].n_roce, drv[0].n_nibble);

@@ -21,15 +21,18 @@ int tb_crc_main(int argc, char **argv);
 
 /* harness -> shim */
 unsigned dut_lanes(void);
+/* instances per engine in the test top (1, or 2 with the UNPAD_BITS = 2 pair) */
+unsigned dut_variants(void);
 void     dut_set_rst(int rst);
 /* ib_icrc_engine inputs: data 4*LANES words, ones LANES/2 words (16*LANES bits) */
 void     dut_set_icrc(int valid, int first, int last, int roce, const uint32_t *data,
                       const uint32_t *ones, unsigned end);
 /* ib_vcrc_engine inputs: data 4*LANES words */
 void     dut_set_vcrc(int valid, int first, int last, const uint32_t *data, unsigned end);
-/* outputs of the current cycle: returns out_valid, copies the value */
-int      dut_icrc_out(uint32_t *icrc);
-int      dut_vcrc_out(uint16_t *vcrc);
+/* outputs of the current cycle of engine variant 0 (UNPAD_BITS = 1) or 1 (UNPAD_BITS = 2):
+ * returns out_valid, copies the value */
+int      dut_icrc_out(unsigned variant, uint32_t *icrc);
+int      dut_vcrc_out(unsigned variant, uint16_t *vcrc);
 /* ib_vcrc_extend4, combinational */
 uint16_t dut_vcrc_extend4(uint16_t vcrc, uint32_t bytes);
 void     dut_tick(void);
