@@ -25,7 +25,8 @@
  *   One beat per clock at every LANES, back-to-back packets without a bubble.
  *   VCRC_LATENCY = 3 + ceil($clog2(16*LANES) / UNPAD_BITS) cycles from the in_last beat
  *   to out_valid (one cycle), the same as ib_icrc_engine: LANES = 1: 7, LANES = 4: 9,
- *   LANES = 12: 11 at UNPAD_BITS = 1 (the default); 5, 6, 7 at UNPAD_BITS = 2.
+ *   LANES = 12: 11 at UNPAD_BITS = 1 (the default; 220 MHz after place and route at
+ *   LANES = 1); 5, 6, 7 at UNPAD_BITS = 2.
  *   Structure: ib_crc_stream.
  *
  * DATA FORMATS
