@@ -46,13 +46,14 @@
  *   wanted start taken back by SKIP_BYTES zero bytes (computed at elaboration).
  *   Timing (ECP5 LUT4, where a level costs about 1 ns with its routing): the loop (stage
  *   C) is one XOR tree per register bit of about CRC_W/2 + 8*LANES + 1 inputs (3 levels
- *   at LANES = 1, 4 at LANES = 4 and 12); a stage-B group is 2 levels; a stage-D step is
- *   an XOR tree of about CRC_W/2 inputs and a select (3 levels); stage A is the in_end
- *   decode alone, whose fan-out to every data bit lands in stage B. Measured alternatives:
- *   the decode and the zeroing in one stage, 172 MHz after place and route at LANES = 1;
- *   a 128-bit lane contribution per register, 161 MHz; UNPAD_BITS = 2 (three XOR trees
- *   and a 4-way select per step), 158 MHz. All matrices are computed at elaboration from
- *   the bit-serial definition (ib_crc_functions.vh).
+ *   for up to 64 inputs, LANES = 1 and 4; 4 at LANES = 12); a stage-B group is 2 levels;
+ *   a stage-D step is an XOR tree of about CRC_W/2 inputs and a select (3 levels); stage
+ *   A is the in_end decode alone, whose fan-out to every data bit lands in stage B.
+ *   ib_icrc_engine at LANES = 1 routes at 205 MHz (ECP5-85 speed 8, nextpnr, out of
+ *   context). Measured alternatives: the decode and the zeroing in one stage, 172 MHz; a
+ *   128-bit lane contribution per register, 161 MHz; UNPAD_BITS = 2 (three XOR trees and a
+ *   4-way select per step), 158 MHz. All matrices are computed at elaboration from the
+ *   bit-serial definition (ib_crc_functions.vh).
  *
  * DATA FORMATS
  *   in_data is AXI4-Stream order: byte j of the beat at [8j+7:8j], entering the CRC least
@@ -116,9 +117,9 @@ localparam BEAT_BYTES = 16 * LANES;
 localparam BEAT_BITS = 8 * BEAT_BYTES;
 // width of in_end (0..BEAT_BYTES)
 localparam END_W = $clog2(BEAT_BYTES + 1);
-// width of pad = BEAT_BYTES - in_end (0..BEAT_BYTES-1): number of stage-D steps
+// width of pad = BEAT_BYTES - in_end (0..BEAT_BYTES-1), the zero bytes stage D takes back
 localparam PAD_W = $clog2(BEAT_BYTES);
-// stage-E steps, UNPAD_BITS bits of pad each, and the pad width they take
+// stage-D steps, UNPAD_BITS bits of pad each, and the pad width they take
 localparam UNPAD_STEPS = (PAD_W + UNPAD_BITS - 1) / UNPAD_BITS;
 localparam PADX_W = UNPAD_STEPS * UNPAD_BITS;
 // choices per step
