@@ -776,6 +776,12 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
     memset(c, 0, sizeof *c);
     c->slot = tb_rand_range(&B.rng, 0, TB_KEY_SLOTS - 1);
     c->install = !tb_chance(&B.rng, 12);
+    /* a cleared slot is installed again by the next change (no_key for a while) */
+    for (unsigned k = 0; k < TB_KEY_SLOTS; k++)
+        if (!P->cfg.a.keys[k].valid) {
+            c->slot = k;
+            c->install = true;
+        }
     c->key_len = tb_chance(&B.rng, 50) ? 32 : 16;
     tb_rand_bytes(&B.rng, c->key, c->key_len);
     tb_rand_bytes(&B.rng, c->salt, sizeof c->salt);
@@ -992,7 +998,9 @@ static int random_run(const struct run_opts *o)
     time_t t0 = time(NULL);
     for (;;) {
         struct port *S = &B.port[DUT_SEAL], *O = &B.port[DUT_OPEN];
-        while (generated < total && (S->pending.n < TOPUP || O->pending.n < TOPUP)) {
+        /* both instances are kept a few frames ahead, no more: the open instance's frames
+           are sealed when generated, so a long queue would carry old keys past a change */
+        while (generated < total && S->pending.n < TOPUP && O->pending.n < TOPUP) {
             generate(&gen, (int)(generated % IBSEC_MODE_COUNT));
             generated++;
             for (int i = 0; i < DUT_COUNT; i++)

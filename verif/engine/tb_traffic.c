@@ -14,7 +14,7 @@
 #define TB_FREE_PKEY  0x7F00u    /* P_Keys at or above this select no P_Key context */
 #define TB_N_SECURED  14u        /* contexts 0..13 secured, 14 and 15 mode none */
 #define TB_NEAR_END_CTX 5u       /* the context started 40 EPSNs before 2^63 */
-#define TB_NEAR_END_GAP 1500u
+#define TB_NEAR_END_GAP 3000u
 
 static const char *const kind_names[TB_K_COUNT] = {
     "normal", "tamper", "forge", "badtag", "replay", "reuse", "truncated", "extended",

@@ -80,7 +80,7 @@ struct tb_gen_frame {
  * contexts 0..13 every secured mode x STH size, on AES-128 and AES-256 keys (key slot
  * i mod TB_KEY_SLOTS, so each key serves at most two contexts), 14 and 15 mode none; QP
  * and P_Key selectors; start EPSNs below multiples of 2^24 (the PSN wraps) and, with
- * `near_end`, one context 1500 packets from 2^63 (epsn_exhausted). 0 ok, -1 (message). */
+ * `near_end`, one context 3000 EPSNs from 2^63 (epsn_exhausted). 0 ok, -1 (message). */
 int  tb_config_make(struct tb_config *cfg, ibsec_rng *r, int lanes, bool near_end);
 /* Build engine e (not initialised) from the configuration: what a reset and a
  * re-configuration give. peer: the open side (ibsec_engine_make_peer). 0 / -1. */
