@@ -16,7 +16,7 @@
 #   vectors the packet harness vector files: records per kind and header shape, alerts.
 #   gcm     the GCM harness vector file is present (count of vectors).
 #   rtl     the packet engine RTL (verif/engine bench, built by `make demo` at LANES = 1, 4,
-#           12 when rtl/ibsec_engine.v exists): per width a short mixed regression of
+#           12 once verif/engine/engine.mk enables it): per width a short mixed regression of
 #           RTL_PACKETS plain packets per mode (default 60) with bad input, key changes and
 #           a reset, every output and status compared with the model; then the 1 KiB
 #           benchmark (latency and throughput per mode).

@@ -9,7 +9,8 @@
 #   make demo             builds the model, writes the vectors, seals and opens them with
 #                         ibsec_pcap, checks that tshark reads the pcaps, runs the packet
 #                         engine RTL bench at LANES = 1, 4, 12 (DEMO_RTL_PACKETS plain
-#                         packets per mode), and prints a summary table (scripts/demo.sh).
+#                         packets per mode; once verif/engine/engine.mk enables it), and
+#                         prints a summary table (scripts/demo.sh).
 
 VEC_DIR   := $(BUILD)/vectors
 VEC_COUNT ?= 500
@@ -26,7 +27,7 @@ endif
 
 DEMO_RTL_PACKETS ?= 60
 # the packet engine benches, once they pass against the engine RTL (verif/engine/engine.mk)
-DEMO_RTL_BINS := $(if $(filter 1,$(ENGINE_IN_TEST)),$(if $(wildcard rtl/ibsec_engine.v),$(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)/Vtb)))
+DEMO_RTL_BINS := $(if $(filter 1,$(ENGINE_DEMO)),$(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)/Vtb))
 
 demo: deps model vectors $(DEMO_RTL_BINS)
 	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT) $(DEMO_RTL_PACKETS)

@@ -84,12 +84,15 @@ engine-harness-selftest: $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb
 
 TEST_TARGETS         += engine-harness-selftest
 
-# The engine's RTL (rtl/ibsec_engine.v) is being integrated: its targets join make test,
-# make regress-long and make bench only once they pass against it (ENGINE_IN_TEST = 1).
-# Until then run them by name.
-ENGINE_IN_TEST := 0
-ifeq ($(ENGINE_IN_TEST)$(if $(wildcard rtl/ibsec_engine.v),y,n),1y)
-TEST_TARGETS         += $(ENGINE_TARGETS)
-REGRESS_LONG_TARGETS += $(ENGINE_LONG_TARGETS)
+# The engine's RTL (rtl/ibsec_engine.v) is being integrated: a width joins make test and
+# make regress-long (and the bench and the demo, once every width does) only after its
+# vtest-engine target has passed against the committed engine. Others run by name.
+ENGINE_TEST_WIDTHS :=
+ifneq ($(wildcard rtl/ibsec_engine.v),)
+TEST_TARGETS         += $(addprefix vtest-engine-L,$(ENGINE_TEST_WIDTHS))
+REGRESS_LONG_TARGETS += $(addprefix regress-long-engine-L,$(ENGINE_TEST_WIDTHS))
+ifeq ($(strip $(ENGINE_TEST_WIDTHS)),$(strip $(LANES_LIST)))
 BENCH_TARGETS        += bench-engine
+ENGINE_DEMO          := 1
+endif
 endif
