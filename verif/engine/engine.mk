@@ -75,10 +75,16 @@ $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb-bug: verif/engine/fake_d
 	  -Iverif/engine $< $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO) -o $@
 
 engine-harness-selftest: $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb-bug
-	@set -o pipefail; $(ENGINE_BUILD)/selftest/tb --seed $(SEED) --packets 400 --quiet | tail -n 1
-	@if $(ENGINE_BUILD)/selftest/tb-bug --seed $(SEED) --packets 100 --quiet >$(ENGINE_BUILD)/selftest/bug.log; then \
-	  echo "engine-harness-selftest: the harness passed a broken stand-in"; echo "0 passed, 1 failed"; exit 1; \
-	else echo "engine-harness-selftest: broken stand-in caught ($$(tail -n 1 $(ENGINE_BUILD)/selftest/bug.log))"; fi
+	@d=$(ENGINE_BUILD)/selftest; \
+	$$d/tb --seed $(SEED) --packets 400 --quiet > $$d/good.log; good=$$?; \
+	$$d/tb-bug --seed $(SEED) --packets 100 --quiet > $$d/bug.log; bug=$$?; \
+	line=$$(grep -E '^engine-L[0-9]+: [0-9]+ passed, [0-9]+ failed$$' $$d/good.log | tail -n 1); \
+	p=$$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/' <<<"$${line:-x: 0 passed, 1 failed}"); \
+	f=$$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/' <<<"$${line:-x: 0 passed, 1 failed}"); \
+	[ $$good = 0 ] || { f=$$((f + 1)); echo "FAIL: the harness fails against the faithful stand-in ($$d/good.log)"; }; \
+	if [ $$bug = 0 ]; then f=$$((f + 1)); echo "FAIL: the harness passes a broken stand-in ($$d/bug.log)"; \
+	else p=$$((p + 1)); echo "broken stand-in caught: $$(tail -n 1 $$d/bug.log)"; fi; \
+	echo "engine-harness-selftest: $$p passed, $$f failed"; [ $$f = 0 ]
 
 .SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
 
