@@ -207,7 +207,7 @@ struct port {
     struct fifo   decided;         /* status seen, model not yet run */
     struct fifo   expect;          /* model's outputs not yet matched */
     struct fifo   got;             /* RTL outputs not yet matched */
-    uint8_t       obuf[TB_MAX_FRAME + 16 * 12];
+    uint8_t       obuf[IBSEC_MAX_PKT + 16 * 12];
     size_t        olen;
     int           ouser;
     unsigned long t_first_out;

@@ -354,6 +354,28 @@ static void extend_frame(struct tb_gen *g, struct tb_gen_frame *f, size_t max_ex
     f->len += n;
 }
 
+/* A RoCEv2 frame of TB_HUGE_MIN..TB_HUGE_MAX bytes: the frame with random bytes behind it,
+ * its IPv4 Total Length (checksum recomputed) or IPv6 Payload Length and its UDP Length
+ * set so that the IP packet ends at byte 8191 (2^13 - 1) or at the end of the frame. */
+static void huge_frame(struct tb_gen *g, struct tb_gen_frame *f)
+{
+    size_t target = ibsec_rng_range(&g->rng, TB_HUGE_MIN, TB_HUGE_MAX);
+    if (f->len < IBSEC_MAC_LEN + IBSEC_IPV6_LEN + IBSEC_UDP_LEN || target <= f->len)
+        return;
+    extend_frame(g, f, target - f->len);
+    f->len = target;
+    bool v4 = ibsec_get_be16(f->bytes + 12) == IBSEC_ETHERTYPE_IPV4;
+    size_t ip = IBSEC_MAC_LEN, udp = ip + (v4 ? IBSEC_IPV4_LEN : IBSEC_IPV6_LEN);
+    size_t end = ibsec_rng_below(&g->rng, 2) ? 8191u : f->len;
+    if (v4) {
+        ibsec_put_be16(f->bytes + ip + 2, (uint16_t)(end - ip));
+        ibsec_put_be16(f->bytes + ip + 10, ibsec_ipv4_checksum(f->bytes + ip));
+    } else {
+        ibsec_put_be16(f->bytes + ip + 4, (uint16_t)(end - udp));
+    }
+    ibsec_put_be16(f->bytes + udp + 4, (uint16_t)(end - udp));
+}
+
 /* Over-long: either a packet whose payload grows past 4096 with every length field
  * consistent (too_long), or junk behind the frame up to TB_OVERLONG_MAX bytes past the
  * largest packet. */
@@ -374,6 +396,10 @@ static void overlong_frame(struct tb_gen *g, struct tb_gen_frame *f, size_t sth)
                 return;
             }
         }
+    }
+    if (f->link == IBSEC_LINK_ROCE && ibsec_rng_below(&g->rng, 3) == 0) {
+        huge_frame(g, f);
+        return;
     }
     size_t target = IBSEC_MAX_PKT + ibsec_rng_range(&g->rng, 1, TB_OVERLONG_MAX);
     if (target > f->len)

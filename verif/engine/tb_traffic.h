@@ -25,7 +25,12 @@
 
 /* Largest frame the bench sends: a maximal packet plus junk behind it (over-long). */
 #define TB_OVERLONG_MAX 320u
-#define TB_MAX_FRAME    (IBSEC_MAX_PKT + TB_OVERLONG_MAX)
+/* Huge RoCEv2 frames: around 8191 bytes, the largest length a 13-bit field holds, with the
+ * IP and UDP lengths ending at byte 8191 or at the frame's end (the engine must count the
+ * frame length past 13 bits to give the model's reason). */
+#define TB_HUGE_MIN     8100u
+#define TB_HUGE_MAX     8300u
+#define TB_MAX_FRAME    TB_HUGE_MAX
 /* Earlier frames kept for replays and nonce reuse. */
 #define TB_HISTORY      64u
 
@@ -39,7 +44,8 @@ enum tb_kind {
     TB_K_REUSE,        /* seal: an earlier plain packet again (nonce reuse) */
     TB_K_TRUNCATED,    /* cut short anywhere */
     TB_K_EXTENDED,     /* random bytes appended (length fields disagree) */
-    TB_K_OVERLONG,     /* longer than any packet: payload > 4096 or junk past the maximum */
+    TB_K_OVERLONG,     /* longer than any packet: payload > 4096, junk past the maximum, or a
+                          huge RoCEv2 frame of 8100..8300 bytes */
     TB_K_BAD_OPCODE,   /* BTH OpCode replaced by an unknown one, CRCs recomputed */
     TB_K_BAD_SECBITS,  /* BTH byte 8 bits 6:0 set (seal) / a reserved combination (open) */
     TB_K_BAD_LENGTH,   /* a length field changed, CRCs recomputed */
