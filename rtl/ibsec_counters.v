@@ -70,17 +70,34 @@ reg [REASONS*64-1:0] count_reg = {REASONS*64{1'b0}}, count_next;
 // ----------------------------------------------------------------------------
 // Read and increment
 // ----------------------------------------------------------------------------
-wire rd_in_range  = {26'd0, rd_index} < REASONS;
-wire inc_in_range = {26'd0, inc_reason} < REASONS;
+// The multiplexers are AND-OR over explicit indices: a variable part-select of the flat
+// vector (count_reg[i*64 +: 64]) would synthesize to a shifter over all of it.
+reg [63:0] rd_sel;
+reg [63:0] inc_sel;
+reg [63:0] inc_sum;
+integer ri;
 
-assign rd_value = rd_in_range ? count_reg[rd_index*64 +: 64] : 64'd0;
+assign rd_value = rd_sel;
 
 always @* begin
+    rd_sel  = 64'd0;
+    inc_sel = 64'd0;
+    for (ri = 0; ri < REASONS; ri = ri + 1) begin
+        if (rd_index == ri[5:0]) begin
+            rd_sel = rd_sel | count_reg[ri*64 +: 64];
+        end
+        if (inc_reason == ri[5:0]) begin
+            inc_sel = inc_sel | count_reg[ri*64 +: 64];
+        end
+    end
+    inc_sum    = inc_sel + 64'd1;
     count_next = count_reg;
-    if (clear) begin
-        count_next = {REASONS*64{1'b0}};
-    end else if (inc_valid && inc_in_range) begin
-        count_next[inc_reason*64 +: 64] = count_reg[inc_reason*64 +: 64] + 64'd1;
+    for (ri = 0; ri < REASONS; ri = ri + 1) begin
+        if (clear) begin
+            count_next[ri*64 +: 64] = 64'd0;
+        end else if (inc_valid && inc_reason == ri[5:0]) begin
+            count_next[ri*64 +: 64] = inc_sum;
+        end
     end
 end
 

@@ -272,10 +272,6 @@ reg [QW-1:0]             q_tail_reg = {QW{1'b0}}, q_tail_next;
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-wire [CTX_W-1:0] q_head_ctx  = q_ctx_reg[q_head_reg*CTX_W +: CTX_W];
-wire [62:0]      q_head_epsn = q_epsn_reg[q_head_reg*63 +: 63];
-
-assign ep_full      = q_vld_reg[q_tail_reg];
 assign inflight_any = |q_vld_reg;
 assign cm_ctx       = q_head_ctx;
 assign cm_epsn      = q_head_epsn;
@@ -284,29 +280,102 @@ assign alert_flags  = alert_reg;
 // P_Key bit 15 (membership) is not part of the selector (wire-format.md §9)
 wire unused_pkey_membership = lk_pkey[15];
 
-// read-back, masked by the valid bit (the model zeroes a cleared context)
-wire rd_in_range = {24'd0, rd_idx} < CTX_SLOTS;
-wire [CTX_W-1:0] rd_i = rd_idx[CTX_W-1:0];
-assign rd_valid       = rd_in_range && valid_reg[rd_i];
-assign rd_sel         = rd_valid && sel_reg[rd_i];
-assign rd_match       = rd_valid ? match_reg[rd_i*24 +: 24] : 24'd0;
-assign rd_mode        = rd_valid ? mode_reg[rd_i*3 +: 3] : 3'd0;
-assign rd_sth_code    = rd_valid ? sth_reg[rd_i*3 +: 3] : 3'd0;
-assign rd_dir         = rd_valid && dir_reg[rd_i];
-assign rd_key         = rd_valid ? key_reg[rd_i*8 +: 8] : 8'd0;
-assign rd_thresh      = rd_valid ? thresh_reg[rd_i*32 +: 32] : 32'd0;
-assign rd_tx_next     = rd_valid ? tx_next_reg[rd_i*64 +: 64] : 64'd0;
-assign rd_rx_next     = rd_valid ? rx_next_reg[rd_i*64 +: 64] : 64'd0;
-assign rd_bitmap      = rd_valid ? bitmap_reg[rd_i*64 +: 64] : 64'd0;
-assign rd_fail        = rd_valid ? fail_reg[rd_i*32 +: 32] : 32'd0;
-assign rd_alert       = rd_valid && alert_reg[rd_i];
-assign rd_alert_count = rd_valid ? alert_cnt_reg[rd_i*32 +: 32] : 32'd0;
+// ----------------------------------------------------------------------------
+// Selection of one context's or one queue entry's fields. Every multiplexer is an
+// AND-OR over explicit indices: a variable part-select of a flat vector (x[i*64 +: 64])
+// makes synthesis build a shifter over the whole vector, many times larger.
+// ----------------------------------------------------------------------------
+reg [CTX_W-1:0] q_head_ctx;
+reg [62:0]      q_head_epsn;
+reg             q_head_vld;
+reg             q_tail_vld;
+reg [63:0]      ep_tx_sel, ep_rx_sel, ep_bm_sel;      // context ep_ctx
+reg [63:0]      cm_rx_sel, cm_bm_sel;                 // context of the queue head
+reg [31:0]      cm_fail_sel, cm_thresh_sel, cm_alert_cnt_sel;
+reg             cm_alert_sel;
+reg             rd_valid_sel, rd_sel_sel, rd_dir_sel, rd_alert_sel;   // context rd_idx
+reg [23:0]      rd_match_sel;
+reg [2:0]       rd_mode_sel, rd_sth_sel;
+reg [7:0]       rd_key_sel;
+reg [31:0]      rd_thresh_sel, rd_fail_sel, rd_alert_cnt_sel;
+reg [63:0]      rd_tx_sel, rd_rx_sel, rd_bm_sel;
+integer si;
+integer sq;
 
-// lookup results for the selected context
-assign lk_mode     = mode_reg[lk_ctx*3 +: 3];
-assign lk_sth_code = sth_reg[lk_ctx*3 +: 3];
-assign lk_dir      = dir_reg[lk_ctx];
-assign lk_key      = key_reg[lk_ctx*8 +: 8];
+always @* begin
+    q_head_ctx  = {CTX_W{1'b0}};
+    q_head_epsn = 63'd0;
+    q_head_vld  = 1'b0;
+    q_tail_vld  = 1'b0;
+    for (sq = 0; sq < INFLIGHT; sq = sq + 1) begin
+        if (q_head_reg == sq[QW-1:0]) begin
+            q_head_ctx  = q_head_ctx | q_ctx_reg[sq*CTX_W +: CTX_W];
+            q_head_epsn = q_head_epsn | q_epsn_reg[sq*63 +: 63];
+            q_head_vld  = q_head_vld | q_vld_reg[sq];
+        end
+        if (q_tail_reg == sq[QW-1:0]) begin
+            q_tail_vld = q_tail_vld | q_vld_reg[sq];
+        end
+    end
+end
+
+always @* begin
+    ep_tx_sel = 64'd0; ep_rx_sel = 64'd0; ep_bm_sel = 64'd0;
+    cm_rx_sel = 64'd0; cm_bm_sel = 64'd0;
+    cm_fail_sel = 32'd0; cm_thresh_sel = 32'd0; cm_alert_cnt_sel = 32'd0; cm_alert_sel = 1'b0;
+    rd_valid_sel = 1'b0; rd_sel_sel = 1'b0; rd_dir_sel = 1'b0; rd_alert_sel = 1'b0;
+    rd_match_sel = 24'd0; rd_mode_sel = 3'd0; rd_sth_sel = 3'd0; rd_key_sel = 8'd0;
+    rd_thresh_sel = 32'd0; rd_fail_sel = 32'd0; rd_alert_cnt_sel = 32'd0;
+    rd_tx_sel = 64'd0; rd_rx_sel = 64'd0; rd_bm_sel = 64'd0;
+    for (si = 0; si < CTX_SLOTS; si = si + 1) begin
+        if (ep_ctx == si[CTX_W-1:0]) begin
+            ep_tx_sel = ep_tx_sel | tx_next_reg[si*64 +: 64];
+            ep_rx_sel = ep_rx_sel | rx_next_reg[si*64 +: 64];
+            ep_bm_sel = ep_bm_sel | bitmap_reg[si*64 +: 64];
+        end
+        if (q_head_ctx == si[CTX_W-1:0]) begin
+            cm_rx_sel        = cm_rx_sel | rx_next_reg[si*64 +: 64];
+            cm_bm_sel        = cm_bm_sel | bitmap_reg[si*64 +: 64];
+            cm_fail_sel      = cm_fail_sel | fail_reg[si*32 +: 32];
+            cm_thresh_sel    = cm_thresh_sel | thresh_reg[si*32 +: 32];
+            cm_alert_cnt_sel = cm_alert_cnt_sel | alert_cnt_reg[si*32 +: 32];
+            cm_alert_sel     = cm_alert_sel | alert_reg[si];
+        end
+        // read-back, masked by the valid bit (the model zeroes a cleared context)
+        if (rd_idx == si[7:0] && valid_reg[si]) begin
+            rd_valid_sel     = 1'b1;
+            rd_sel_sel       = sel_reg[si];
+            rd_dir_sel       = dir_reg[si];
+            rd_alert_sel     = alert_reg[si];
+            rd_match_sel     = match_reg[si*24 +: 24];
+            rd_mode_sel      = mode_reg[si*3 +: 3];
+            rd_sth_sel       = sth_reg[si*3 +: 3];
+            rd_key_sel       = key_reg[si*8 +: 8];
+            rd_thresh_sel    = thresh_reg[si*32 +: 32];
+            rd_fail_sel      = fail_reg[si*32 +: 32];
+            rd_alert_cnt_sel = alert_cnt_reg[si*32 +: 32];
+            rd_tx_sel        = tx_next_reg[si*64 +: 64];
+            rd_rx_sel        = rx_next_reg[si*64 +: 64];
+            rd_bm_sel        = bitmap_reg[si*64 +: 64];
+        end
+    end
+end
+
+assign ep_full        = q_tail_vld;
+assign rd_valid       = rd_valid_sel;
+assign rd_sel         = rd_sel_sel;
+assign rd_match       = rd_match_sel;
+assign rd_mode        = rd_mode_sel;
+assign rd_sth_code    = rd_sth_sel;
+assign rd_dir         = rd_dir_sel;
+assign rd_key         = rd_key_sel;
+assign rd_thresh      = rd_thresh_sel;
+assign rd_tx_next     = rd_tx_sel;
+assign rd_rx_next     = rd_rx_sel;
+assign rd_bitmap      = rd_bm_sel;
+assign rd_fail        = rd_fail_sel;
+assign rd_alert       = rd_alert_sel;
+assign rd_alert_count = rd_alert_cnt_sel;
 
 // ----------------------------------------------------------------------------
 // Lookup: QP contexts first, then P_Key contexts (wire-format.md §9)
@@ -315,6 +384,10 @@ reg [CTX_SLOTS-1:0] hit_qp;
 reg [CTX_SLOTS-1:0] hit_pk;
 reg [CTX_W-1:0]     idx_qp;
 reg [CTX_W-1:0]     idx_pk;
+reg [CTX_SLOTS-1:0] hit_one;   // the selected context, one-hot (or none)
+reg [2:0]           lk_mode_sel, lk_sth_sel;
+reg [7:0]           lk_key_sel;
+reg                 lk_dir_sel;
 integer li;
 
 always @* begin
@@ -327,9 +400,27 @@ always @* begin
         if (hit_qp[li]) idx_qp = idx_qp | li[CTX_W-1:0];
         if (hit_pk[li]) idx_pk = idx_pk | li[CTX_W-1:0];
     end
-    lk_hit = |hit_qp || |hit_pk;
-    lk_ctx = |hit_qp ? idx_qp : idx_pk;
+    lk_hit  = |hit_qp || |hit_pk;
+    lk_ctx  = |hit_qp ? idx_qp : idx_pk;
+    hit_one = |hit_qp ? hit_qp : hit_pk;
+    lk_mode_sel = 3'd0;
+    lk_sth_sel  = 3'd0;
+    lk_key_sel  = 8'd0;
+    lk_dir_sel  = 1'b0;
+    for (li = 0; li < CTX_SLOTS; li = li + 1) begin
+        if (hit_one[li]) begin
+            lk_mode_sel = lk_mode_sel | mode_reg[li*3 +: 3];
+            lk_sth_sel  = lk_sth_sel | sth_reg[li*3 +: 3];
+            lk_key_sel  = lk_key_sel | key_reg[li*8 +: 8];
+            lk_dir_sel  = lk_dir_sel | dir_reg[li];
+        end
+    end
 end
+
+assign lk_mode     = lk_mode_sel;
+assign lk_sth_code = lk_sth_sel;
+assign lk_dir      = lk_dir_sel;
+assign lk_key      = lk_key_sel;
 
 // ----------------------------------------------------------------------------
 // EPSN decision
@@ -349,8 +440,8 @@ integer qi;
 integer qn;
 
 always @* begin
-    ep_ref0   = IS_OPEN ? rx_next_reg[ep_ctx*64 +: 64] : tx_next_reg[ep_ctx*64 +: 64];
-    ep_bitmap = bitmap_reg[ep_ctx*64 +: 64];
+    ep_ref0   = IS_OPEN ? ep_rx_sel : ep_tx_sel;
+    ep_bitmap = ep_bm_sel;
     // in-flight entries of ep_ctx; the largest E + 1 among them by a balanced tree
     q_match = {QP2{1'b0}};
     q_max   = {2*QP2*64{1'b0}};
@@ -425,11 +516,11 @@ reg        up_alert;
 reg        cm_do;
 
 always @* begin
-    cm_do      = IS_OPEN && cm_valid && q_vld_reg[q_head_reg];
-    cm_rx_next = rx_next_reg[q_head_ctx*64 +: 64];
-    cm_bitmap  = bitmap_reg[q_head_ctx*64 +: 64];
-    cm_fail    = fail_reg[q_head_ctx*32 +: 32];
-    cm_thresh  = thresh_reg[q_head_ctx*32 +: 32];
+    cm_do      = IS_OPEN && cm_valid && q_head_vld;
+    cm_rx_next = cm_rx_sel;
+    cm_bitmap  = cm_bm_sel;
+    cm_fail    = cm_fail_sel;
+    cm_thresh  = cm_thresh_sel;
     cm_shift   = {1'b0, q_head_epsn} - cm_rx_next + 64'd1;
     up_rx_next = cm_rx_next;
     up_bitmap  = cm_bitmap;
@@ -450,7 +541,7 @@ always @* begin
         if (cm_fail != 32'hFFFF_FFFF) begin
             up_fail = cm_fail + 32'd1;
         end
-        if (cm_thresh != 32'd0 && up_fail >= cm_thresh && !alert_reg[q_head_ctx]) begin
+        if (cm_thresh != 32'd0 && up_fail >= cm_thresh && !cm_alert_sel) begin
             up_alert = 1'b1;
             cm_alert = cm_do;
         end
@@ -501,7 +592,7 @@ end
 // ----------------------------------------------------------------------------
 // Next state
 // ----------------------------------------------------------------------------
-wire [CTX_W-1:0] cmd_i = cmd_idx[CTX_W-1:0];
+integer ni;
 
 always @* begin
     valid_next     = valid_reg;
@@ -524,62 +615,72 @@ always @* begin
     q_head_next    = q_head_reg;
     q_tail_next    = q_tail_reg;
 
-    // seal: ibsec_epsn_tx_commit as soon as the decision is ok
-    if (!IS_OPEN && ep_accept && ep_reason == R_OK) begin
-        tx_next_next[ep_ctx*64 +: 64] = ep_e[63:0] + 64'd1;
-    end
-
-    // open: an ok decision enters the queue
-    if (IS_OPEN && ep_accept && ep_reason == R_OK) begin
-        q_vld_next[q_tail_reg]                 = 1'b1;
-        q_ctx_next[q_tail_reg*CTX_W +: CTX_W]  = ep_ctx;
-        q_epsn_next[q_tail_reg*63 +: 63]       = ep_e[62:0];
-        q_tail_next = (q_tail_reg == Q_LAST) ? {QW{1'b0}} : q_tail_reg + 1'b1;
-    end
-
-    // open: commit of the head
-    if (cm_do) begin
-        q_vld_next[q_head_reg]            = 1'b0;
-        q_head_next = (q_head_reg == Q_LAST) ? {QW{1'b0}} : q_head_reg + 1'b1;
-        rx_next_next[q_head_ctx*64 +: 64] = up_rx_next;
-        bitmap_next[q_head_ctx*64 +: 64]  = up_bitmap;
-        fail_next[q_head_ctx*32 +: 32]    = up_fail;
-        if (up_alert) begin
-            alert_next[q_head_ctx]             = 1'b1;
-            alert_cnt_next[q_head_ctx*32 +: 32] = alert_cnt_reg[q_head_ctx*32 +: 32] + 32'd1;
+    // in-flight queue: an ok open decision enters at the tail, a commit leaves the head
+    for (ni = 0; ni < INFLIGHT; ni = ni + 1) begin
+        if (cm_do && q_head_reg == ni[QW-1:0]) begin
+            q_vld_next[ni] = 1'b0;
+        end
+        if (IS_OPEN && ep_accept && ep_reason == R_OK && q_tail_reg == ni[QW-1:0]) begin
+            q_vld_next[ni]                 = 1'b1;
+            q_ctx_next[ni*CTX_W +: CTX_W]  = ep_ctx;
+            q_epsn_next[ni*63 +: 63]       = ep_e[62:0];
         end
     end
+    if (IS_OPEN && ep_accept && ep_reason == R_OK) begin
+        q_tail_next = (q_tail_reg == Q_LAST) ? {QW{1'b0}} : q_tail_reg + 1'b1;
+    end
+    if (cm_do) begin
+        q_head_next = (q_head_reg == Q_LAST) ? {QW{1'b0}} : q_head_reg + 1'b1;
+    end
 
-    // commands (no packet in flight while they run)
-    if (cmd_valid && cmd_err == ERR_NONE) begin
-        case (cmd_op)
-            CMD_WRITE: begin
-                valid_next[cmd_i]               = 1'b1;
-                sel_next[cmd_i]                 = cmd_sel;
-                match_next[cmd_i*24 +: 24]      = cmd_match[23:0];
-                mode_next[cmd_i*3 +: 3]         = cmd_mode;
-                sth_next[cmd_i*3 +: 3]          = cmd_sth_code;
-                dir_next[cmd_i]                 = cmd_dir;
-                key_next[cmd_i*8 +: 8]          = cmd_key;
-                thresh_next[cmd_i*32 +: 32]     = cmd_thresh;
-                tx_next_next[cmd_i*64 +: 64]    = cmd_tx_next;
-                rx_next_next[cmd_i*64 +: 64]    = cmd_rx_next;
-                // every EPSN below the configured rx_next counts as seen (wire-format.md §6)
-                bitmap_next[cmd_i*64 +: 64]     = {64{1'b1}};
-                fail_next[cmd_i*32 +: 32]       = 32'd0;
-                alert_next[cmd_i]               = 1'b0;
-                alert_cnt_next[cmd_i*32 +: 32]  = 32'd0;
+    for (ni = 0; ni < CTX_SLOTS; ni = ni + 1) begin
+        // seal: ibsec_epsn_tx_commit as soon as the decision is ok
+        if (!IS_OPEN && ep_accept && ep_reason == R_OK && ep_ctx == ni[CTX_W-1:0]) begin
+            tx_next_next[ni*64 +: 64] = ep_e[63:0] + 64'd1;
+        end
+
+        // open: commit of the head
+        if (cm_do && q_head_ctx == ni[CTX_W-1:0]) begin
+            rx_next_next[ni*64 +: 64] = up_rx_next;
+            bitmap_next[ni*64 +: 64]  = up_bitmap;
+            fail_next[ni*32 +: 32]    = up_fail;
+            if (up_alert) begin
+                alert_next[ni]             = 1'b1;
+                alert_cnt_next[ni*32 +: 32] = cm_alert_cnt_sel + 32'd1;
             end
-            CMD_CLEAR: begin
-                valid_next[cmd_i] = 1'b0;
-                alert_next[cmd_i] = 1'b0;
-            end
-            CMD_CLEAR_ALERT: begin
-                alert_next[cmd_i] = 1'b0;
-            end
-            default: begin
-            end
-        endcase
+        end
+
+        // commands (no packet in flight while they run)
+        if (cmd_valid && cmd_err == ERR_NONE && cmd_idx == ni[7:0]) begin
+            case (cmd_op)
+                CMD_WRITE: begin
+                    valid_next[ni]              = 1'b1;
+                    sel_next[ni]                = cmd_sel;
+                    match_next[ni*24 +: 24]     = cmd_match[23:0];
+                    mode_next[ni*3 +: 3]        = cmd_mode;
+                    sth_next[ni*3 +: 3]         = cmd_sth_code;
+                    dir_next[ni]                = cmd_dir;
+                    key_next[ni*8 +: 8]         = cmd_key;
+                    thresh_next[ni*32 +: 32]    = cmd_thresh;
+                    tx_next_next[ni*64 +: 64]   = cmd_tx_next;
+                    rx_next_next[ni*64 +: 64]   = cmd_rx_next;
+                    // every EPSN below the configured rx_next counts as seen (wire-format.md §6)
+                    bitmap_next[ni*64 +: 64]    = {64{1'b1}};
+                    fail_next[ni*32 +: 32]      = 32'd0;
+                    alert_next[ni]              = 1'b0;
+                    alert_cnt_next[ni*32 +: 32] = 32'd0;
+                end
+                CMD_CLEAR: begin
+                    valid_next[ni] = 1'b0;
+                    alert_next[ni] = 1'b0;
+                end
+                CMD_CLEAR_ALERT: begin
+                    alert_next[ni] = 1'b0;
+                end
+                default: begin
+                end
+            endcase
+        end
     end
 end
 

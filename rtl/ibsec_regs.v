@@ -268,6 +268,18 @@ wire        busy  = (state_reg != S_IDLE);
 wire        unused_byte_offset = ^reg_addr[1:0];
 // KEY_DATA i holds key bytes 4i..4i+3, i.e. key_data_reg[255-32i -: 32]: word 7 - i
 wire [2:0]  key_word = ~waddr[2:0];
+reg  [31:0] key_data_word;
+integer     kd;
+integer     kw;
+
+always @* begin
+    key_data_word = 32'd0;
+    for (kd = 0; kd < 8; kd = kd + 1) begin
+        if (key_word == kd[2:0]) begin
+            key_data_word = key_data_reg[kd*32 +: 32];
+        end
+    end
+end
 
 // staged command fields
 wire [7:0]  key_cmd_slot   = key_cmd_reg[7:0];
@@ -314,9 +326,29 @@ assign m_key_aes256 = key_cmd_aes256;
 assign m_key_data   = key_data_reg;
 
 assign lk_key        = tbl_lk_key[KEY_W-1:0];
-assign lk_key_valid  = {24'd0, tbl_lk_key} < KEY_SLOTS && key_valid_reg[lk_key];
-assign lk_key_aes256 = key_aes256_reg[lk_key];
-assign lk_salt       = key_slot_salt_reg[lk_key*32 +: 32];
+assign lk_key_valid  = lk_kvalid_sel;
+assign lk_key_aes256 = lk_kaes_sel;
+assign lk_salt       = lk_salt_sel;
+
+// the key entry of the looked-up context (AND-OR over explicit slot indices: a variable
+// part-select of the flat salt vector would synthesize to a shifter)
+reg        lk_kvalid_sel;
+reg        lk_kaes_sel;
+reg [31:0] lk_salt_sel;
+integer    ks;
+
+always @* begin
+    lk_kvalid_sel = 1'b0;
+    lk_kaes_sel   = 1'b0;
+    lk_salt_sel   = 32'd0;
+    for (ks = 0; ks < KEY_SLOTS; ks = ks + 1) begin
+        if (tbl_lk_key == ks[7:0]) begin
+            lk_kvalid_sel = key_valid_reg[ks];
+            lk_kaes_sel   = key_aes256_reg[ks];
+            lk_salt_sel   = key_slot_salt_reg[ks*32 +: 32];
+        end
+    end
+end
 
 // ----------------------------------------------------------------------------
 // Context table and counters
@@ -444,7 +476,16 @@ always @* begin
             rd_latch_hi = cnt_rd_value[63:32];
         end
     end else if (waddr[9:3] == A_ALERT_SUM_TOP) begin
-        rd_word = alert_words[waddr[2:0]*32 +: 32];
+        case (waddr[2:0])
+            3'd0: rd_word = alert_words[0*32 +: 32];
+            3'd1: rd_word = alert_words[1*32 +: 32];
+            3'd2: rd_word = alert_words[2*32 +: 32];
+            3'd3: rd_word = alert_words[3*32 +: 32];
+            3'd4: rd_word = alert_words[4*32 +: 32];
+            3'd5: rd_word = alert_words[5*32 +: 32];
+            3'd6: rd_word = alert_words[6*32 +: 32];
+            default: rd_word = alert_words[7*32 +: 32];
+        endcase
     end else begin
         case (waddr)
             A_ID:           rd_word = REG_ID_VALUE;
@@ -491,7 +532,7 @@ always @* begin
             A_RD_THRESH:    rd_word = snap_thresh_reg;
             default: begin
                 if (waddr[9:3] == A_KEY_DATA0[9:3]) begin
-                    rd_word = key_data_reg[key_word*32 +: 32];
+                    rd_word = key_data_word;
                 end
             end
         endcase
@@ -585,7 +626,11 @@ always @* begin
                 end
                 default: begin
                     if (waddr[9:3] == A_KEY_DATA0[9:3]) begin
-                        key_data_next[key_word*32 +: 32] = reg_wdata;
+                        for (kw = 0; kw < 8; kw = kw + 1) begin
+                            if (key_word == kw[2:0]) begin
+                                key_data_next[kw*32 +: 32] = reg_wdata;
+                            end
+                        end
                     end
                 end
             endcase
@@ -646,7 +691,11 @@ always @* begin
             if (m_key_ready) begin
                 key_valid_next[key_cmd_s]               = 1'b1;
                 key_aes256_next[key_cmd_s]              = key_cmd_aes256;
-                key_slot_salt_next[key_cmd_s*32 +: 32]  = key_salt_reg;
+                for (kw = 0; kw < KEY_SLOTS; kw = kw + 1) begin
+                    if (key_cmd_s == kw[KEY_W-1:0]) begin
+                        key_slot_salt_next[kw*32 +: 32] = key_salt_reg;
+                    end
+                end
                 state_next = S_IDLE;
             end
         end
