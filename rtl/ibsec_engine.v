@@ -5,8 +5,9 @@
  * ibsec_open.c). Architecture, buffers and cycle counts: docs/packet-engine.md.
  *
  * Function
- *   Store-and-forward: a packet is accepted whole into the input buffer, its first
- *   HDR_BYTES bytes into a header register, then processed in passes driven by one beat
+ *   Store-and-forward: a packet is accepted whole into one of the two slots of the input
+ *   buffer, its first CAP_BYTES bytes into a header register, then processed in passes
+ *   driven by one beat
  *   composer (ibsec_realign) that builds every stream the engine needs from the header
  *   register and a realigned range of a buffer:
  *     parse   ib_hdr_parse on the header register (steps 1-3)
@@ -24,9 +25,11 @@
  *   Packets leave and are reported in input order.
  *
  * Latency / throughput
- *   The passes do not overlap: the engine holds one packet at a time. A packet of N
- *   beats costs about N (input) + N (check, open) + N (crypt) + N (egress) + ~40 cycles
- *   (see docs/packet-engine.md for the exact figures per pass).
+ *   Ingress overlaps the processing: while one slot's packet is processed, the next
+ *   frame enters the other slot. The processing passes of a packet run one after the
+ *   other: about N (check, open) + M (crypt) + P (egress) beats + ~45 cycles for a frame
+ *   of N beats, GCM message of M beats and output of P beats; ingress takes N cycles
+ *   (see docs/packet-engine.md for the figures per pass).
  *
  * Reset
  *   rst (synchronous, active high) discards the packet in flight, clears the tables,
@@ -115,6 +118,9 @@ localparam [13:0] W14 = W[13:0];
 localparam HDR_BYTES = 128;
 // front vector of the composer: the header and a 16-byte STH behind it
 localparam FRONT_BYTES = HDR_BYTES + 16;
+// bytes captured at the start of the frame: the header window and a 16-byte STH behind
+// the longest header (RoCEv2 over IPv6 with 40 bytes of ETHs ends at byte 114)
+localparam CAP_BYTES = HDR_BYTES + 16;
 // largest frame kept: IBSEC_MAX_PKT (cmodel/ib_pkt.h) = 14 + 40 + 8 + 12 + 32 + 64 + 4096
 // + 3 + 4 + 2 = 4275 bytes; longer frames are consumed, never parsed as valid
 localparam MAX_FRAME = 4275;
@@ -164,7 +170,7 @@ localparam [6:0] STH128_LEN = 7'd16;
 localparam [4:0] ICRC_MAC_TAG_LEN = 5'd4;
 
 // engine states
-localparam [3:0] ST_IN        = 4'd0;   // accept the frame
+localparam [3:0] ST_IN        = 4'd0;   // wait for a complete frame in the next slot
 localparam [3:0] ST_PARSE     = 4'd1;   // register the parser's outputs
 localparam [3:0] ST_CHECK_GO  = 4'd2;   // open: start the CRC check pass
 localparam [3:0] ST_CHECK     = 4'd3;   // open: CRC check pass running
@@ -288,10 +294,17 @@ reg [3:0]               state_reg, state_next;
 reg [1:0]               job_reg, job_next;
 
 // input
-reg [8*HDR_BYTES-1:0]   hdr_reg, hdr_next;
+reg [8*CAP_BYTES-1:0]   hdr_reg, hdr_next;
 reg [12:0]              frame_len_reg, frame_len_next;
-reg [8:0]               wbeat_reg, wbeat_next;
 reg                     link_reg, link_next;
+// ingress: two input slots, filled in turn, processed in turn
+reg [8*CAP_BYTES-1:0]   ing_hdr_reg, ing_hdr_next;
+reg [12:0]              ing_len_reg, ing_len_next;
+reg                     ing_link_reg, ing_link_next;
+reg [8:0]               wbeat_reg, wbeat_next;
+reg                     in_slot_reg, in_slot_next;
+reg                     proc_slot_reg, proc_slot_next;
+reg [1:0]               slot_full_reg, slot_full_next;
 
 // parse results
 reg [1:0]               pr_shape_reg;
@@ -398,7 +411,8 @@ wire [8*HDR_BYTES-1:0]  edit_out;
 wire                    egress_phase = (state_reg == ST_EGRESS_GO) || (state_reg == ST_EGRESS) ||
                                        (state_reg == ST_TAIL0) || (state_reg == ST_TAIL1) ||
                                        (state_reg == ST_DRAIN);
-wire [8*HDR_BYTES-1:0]  mask_in = (OPEN != 0 && !egress_phase) ? hdr_reg : edit_out;
+wire [8*HDR_BYTES-1:0]  hdr_window = hdr_reg[8*HDR_BYTES-1:0];
+wire [8*HDR_BYTES-1:0]  mask_in = (OPEN != 0 && !egress_phase) ? hdr_window : edit_out;
 wire [8*HDR_BYTES-1:0]  mask_aad;
 wire [6:0]              mask_aad_len;
 wire [8*HDR_BYTES-1:0]  mask_ones;
@@ -512,7 +526,7 @@ wire [15:0] rx_vcrc = tail_fields[47:32];
 // the received tag: the ICRC field (icrc-mac) or the STH behind the headers
 /* verilator lint_off UNUSEDSIGNAL */
 // the STH is 12 or 16 bytes: the 16 bytes behind the headers are the candidates
-wire [8*HDR_BYTES-1:0] hdr_from_sth = hdr_reg >> (8 * pr_hdr_len_reg);
+wire [8*CAP_BYTES-1:0] hdr_from_sth = hdr_reg >> (8 * pr_hdr_len_reg);
 /* verilator lint_on UNUSEDSIGNAL */
 wire [127:0] rx_tag = (d_apply_reg == M_ICRC_MAC) ? {96'd0, rx_icrc_field_reg} : hdr_from_sth[127:0];
 wire [4:0]   tag_len = (d_apply_reg == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
@@ -551,7 +565,7 @@ end
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign s_axis_tready = (state_reg == ST_IN);
+assign s_axis_tready = !slot_full_reg[in_slot_reg];
 assign m_axis_tdata  = fifo_m_data[DW-1:0];
 assign m_axis_tkeep  = fifo_m_data[DW +: W];
 assign m_axis_tlast  = fifo_m_data[FIFO_W-1];
@@ -573,7 +587,7 @@ assign st_alert   = d_alert_reg;
 ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES)
 ) hdr_parse (
-    .hdr       (hdr_reg),
+    .hdr       (hdr_window),
     .frame_len (frame_len_reg),
     .link      (link_reg),
     .is_open   (OPEN != 0),
@@ -597,7 +611,7 @@ ib_hdr_parse #(
 ib_hdr_edit #(
     .HDR_BYTES (HDR_BYTES)
 ) hdr_edit (
-    .hdr_in  (hdr_reg),
+    .hdr_in  (hdr_window),
     .shape   (pr_shape_reg),
     .bth_off (pr_bth_off_reg),
     .shrink  (OPEN != 0),
@@ -673,14 +687,14 @@ ibsec_regs #(
 
 ibsec_pkt_buffer #(
     .WIDTH (DW),
-    .DEPTH (BUF_DEPTH)
+    .DEPTH (2 * BUF_DEPTH)
 ) in_buffer (
     .clk     (clk),
     .wr_en   (in_beat && ({23'd0, wbeat_reg} < BUF_DEPTH)),
-    .wr_addr (wbeat_reg[BUF_AW-1:0]),
+    .wr_addr ({in_slot_reg, wbeat_reg[BUF_AW-1:0]}),
     .wr_data (s_axis_tdata),
     .rd_en   (cz_rd_en),
-    .rd_addr (cz_rd_addr),
+    .rd_addr ({proc_slot_reg, cz_rd_addr}),
     .rd_data (inbuf_rd_data)
 );
 
@@ -901,6 +915,12 @@ always @* begin
     hdr_next           = hdr_reg;
     frame_len_next     = frame_len_reg;
     wbeat_next         = wbeat_reg;
+    ing_hdr_next       = ing_hdr_reg;
+    ing_len_next       = ing_len_reg;
+    ing_link_next      = ing_link_reg;
+    in_slot_next       = in_slot_reg;
+    proc_slot_next     = proc_slot_reg;
+    slot_full_next     = slot_full_reg;
     link_next          = link_reg;
     icrc_done_next     = icrc_done_reg;
     icrc_val_next      = icrc_val_reg;
@@ -949,32 +969,42 @@ always @* begin
             tag_next = gcm_m_tag;
     end
 
+    // ingress: the frame into the free input slot, its header and length beside it
+    if (in_beat) begin
+        if (wbeat_reg == 9'd0)
+            ing_link_next = s_axis_tuser;
+        // header register: frame bytes 0 .. CAP_BYTES - 1
+        for (hi = 0; hi < CAP_BYTES; hi = hi + 1) begin
+            if ({23'd0, wbeat_reg} == hi / W)
+                ing_hdr_next[8*hi +: 8] = s_axis_tkeep[hi % W] ? s_axis_tdata[8*(hi % W) +: 8]
+                                                               : 8'd0;
+            else if (wbeat_reg == 9'd0)
+                ing_hdr_next[8*hi +: 8] = 8'd0;
+        end
+        // frame length, saturated at 8191 (ib_hdr_parse LEN_W = 13)
+        if (wbeat_reg == 9'd0)
+            ing_len_next = {{(13-NW){1'b0}}, keep_count(s_axis_tkeep)};
+        else if ({1'b0, ing_len_reg} + {{(14-NW){1'b0}}, keep_count(s_axis_tkeep)} > 14'd8191)
+            ing_len_next = 13'd8191;
+        else
+            ing_len_next = ing_len_reg + {{(13-NW){1'b0}}, keep_count(s_axis_tkeep)};
+        if (wbeat_reg != 9'h1ff)
+            wbeat_next = wbeat_reg + 1'b1;
+        if (s_axis_tlast) begin
+            wbeat_next = 9'd0;
+            slot_full_next[in_slot_reg] = 1'b1;
+            in_slot_next = !in_slot_reg;
+        end
+    end
+
     case (state_reg)
         ST_IN: begin
-            if (in_beat) begin
-                if (wbeat_reg == 9'd0)
-                    link_next = s_axis_tuser;
-                // header register: frame bytes 0 .. HDR_BYTES - 1
-                for (hi = 0; hi < HDR_BYTES; hi = hi + 1) begin
-                    if ({23'd0, wbeat_reg} == hi / W)
-                        hdr_next[8*hi +: 8] = s_axis_tkeep[hi % W] ? s_axis_tdata[8*(hi % W) +: 8]
-                                                                   : 8'd0;
-                    else if (wbeat_reg == 9'd0)
-                        hdr_next[8*hi +: 8] = 8'd0;
-                end
-                // frame length, saturated at 8191 (ib_hdr_parse LEN_W = 13)
-                if (wbeat_reg == 9'd0)
-                    frame_len_next = {{(13-NW){1'b0}}, keep_count(s_axis_tkeep)};
-                else if ({1'b0, frame_len_reg} + {{(14-NW){1'b0}}, keep_count(s_axis_tkeep)} > 14'd8191)
-                    frame_len_next = 13'd8191;
-                else
-                    frame_len_next = frame_len_reg + {{(13-NW){1'b0}}, keep_count(s_axis_tkeep)};
-                if (wbeat_reg != 9'h1ff)
-                    wbeat_next = wbeat_reg + 1'b1;
-                if (s_axis_tlast) begin
-                    wbeat_next = 9'd0;
-                    state_next = ST_PARSE;
-                end
+            // the next packet in input order is complete in its slot: take its header
+            if (slot_full_reg[proc_slot_reg]) begin
+                hdr_next       = ing_hdr_reg;
+                frame_len_next = ing_len_reg;
+                link_next      = ing_link_reg;
+                state_next     = ST_PARSE;
             end
         end
         ST_PARSE: begin
@@ -1122,6 +1152,8 @@ always @* begin
             st_valid_next = 1'b1;
             cnt_valid     = 1'b1;
             busy_pkt_next = 1'b0;
+            slot_full_next[proc_slot_reg] = 1'b0;
+            proc_slot_next = !proc_slot_reg;
             state_next    = ST_IN;
         end
     endcase
@@ -1134,6 +1166,12 @@ always @(posedge clk) begin
     hdr_reg           <= hdr_next;
     frame_len_reg     <= frame_len_next;
     wbeat_reg         <= wbeat_next;
+    ing_hdr_reg       <= ing_hdr_next;
+    ing_len_reg       <= ing_len_next;
+    ing_link_reg      <= ing_link_next;
+    in_slot_reg       <= in_slot_next;
+    proc_slot_reg     <= proc_slot_next;
+    slot_full_reg     <= slot_full_next;
     link_reg          <= link_next;
     icrc_done_reg     <= icrc_done_next;
     icrc_val_reg      <= icrc_val_next;
@@ -1189,6 +1227,9 @@ always @(posedge clk) begin
         state_reg     <= ST_IN;
         job_reg       <= JOB_NONE;
         wbeat_reg     <= 9'd0;
+        in_slot_reg   <= 1'b0;
+        proc_slot_reg <= 1'b0;
+        slot_full_reg <= 2'b00;
         icrc_done_reg <= 1'b0;
         vcrc_done_reg <= 1'b0;
         busy_pkt_reg  <= 1'b0;
