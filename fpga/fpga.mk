@@ -154,6 +154,7 @@ fpga-pnr-L1: $(NEXTPNR) | deps
 # A run is "top:lanes:variant"; a variant is a set of parameters of the top:
 #   lut        the defaults (STAGES_PER_ROUND = 1, S-boxes in LUTs): what the packet
 #              engine instantiates today
+#   lut2       STAGES_PER_ROUND = 2, S-boxes in LUTs
 #   bram       STAGES_PER_ROUND = 2, SBOX_IMPL = 1: S-boxes in DP16KD block RAM
 #   seal, open the packet engine (ibsec_engine OPEN = 0 / 1) with its defaults
 #   seal-bram, open-bram  the engine with STAGES_PER_ROUND = 2 and gcm_core's SBOX_IMPL
@@ -161,6 +162,7 @@ fpga-pnr-L1: $(NEXTPNR) | deps
 #              the top, as long as the engine does not pass SBOX_IMPL down itself)
 FPGA_VARIANT_lut  :=
 FPGA_VARIANT_bram := STAGES_PER_ROUND=2 SBOX_IMPL=1
+FPGA_VARIANT_lut2 := STAGES_PER_ROUND=2
 FPGA_VARIANT_seal := OPEN=0
 FPGA_VARIANT_open := OPEN=1
 FPGA_VARIANT_seal-bram := OPEN=0 STAGES_PER_ROUND=2
@@ -173,9 +175,9 @@ FPGA_ENGINE := $(if $(wildcard rtl/ibsec_engine.v),ibsec_engine,)
 FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) \
                    $(if $(FPGA_ENGINE),$(foreach v,seal open seal-bram open-bram,ibsec_engine:1:$(v)))
 # place and route at LANES = 1 (only what fits an LFE5U-85F: see docs/fpga.md)
-# (aes_pipeline:1:lut: the default core does not fit, its AES half gives an upper bound
-# of its clock; it takes half an hour)
-FPGA_PNR_RUNS   ?= aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut \
+# (aes_pipeline:1:lut and lut2: the LUT core does not fit, its AES half gives an upper
+# bound of its clock; each takes half an hour)
+FPGA_PNR_RUNS   ?= aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut aes_pipeline:1:lut2 \
                    $(if $(FPGA_ENGINE),ibsec_engine:1:seal-bram ibsec_engine:1:open-bram)
 
 fpga_field = $(word $(2),$(subst :, ,$(1)))
@@ -217,7 +219,8 @@ fpga-pnr:
 
 fpga-table: | deps
 	@$(PYTHON) scripts/synth_collect.py --out $(FPGA_BUILD) \
-	  --synth $(wildcard $(FPGA_SYNTH_JSON)) --pnr $(wildcard $(FPGA_PNR_JSON))
+	  --synth $(wildcard $(FPGA_SYNTH_JSON)) --pnr $(wildcard $(FPGA_PNR_JSON)) \
+	  --unfinished $(foreach j,$(FPGA_PNR_JSON),$(if $(wildcard $(j)),,$(dir $(j))))
 
 fpga: | deps
 	@$(MAKE) --no-print-directory fpga-synth

@@ -173,7 +173,7 @@ def fmt_ns(cycles, mhz):
 
 def section_clock(fpga, md):
     md.append("## Clock after place and route (LANES = 1, LFE5U-85F, speed 8)\n")
-    if not fpga or not fpga.get("pnr"):
+    if not fpga or not (fpga.get("pnr") or fpga.get("pnr_unfinished")):
         md.append("**Missing:** no place-and-route result (`make fpga` writes "
                   "`build/fpga/fpga.json`).\n")
         return
@@ -193,8 +193,11 @@ def section_clock(fpga, md):
                   f"{'met' if p['fmax_mhz'] >= TARGET_MHZ else 'NOT met'} | {p['comb']:,} | "
                   f"{p['ff']:,} | {p['bram']} | {limit} | {p.get('measured', '?')} |")
     md.append("")
-    best = max(fpga["pnr"], key=lambda p: p["fmax_mhz"])
-    if best["fmax_mhz"] >= TARGET_MHZ:
+    best = max(fpga["pnr"], key=lambda p: p["fmax_mhz"], default=None)
+    if best is None:
+        md.append(f"**The {TARGET_MHZ:.0f} MHz target is not shown to be met**: no place and "
+                  "route finished.\n")
+    elif best["fmax_mhz"] >= TARGET_MHZ:
         md.append(f"The {TARGET_MHZ:.0f} MHz target is met by {best['top']} "
                   f"({variant_text(variant_of(best['params']))}).\n")
     else:
@@ -206,6 +209,12 @@ def section_clock(fpga, md):
                   "routing. docs/fpga.md discusses the limits (the DP16KD clock-to-output of "
                   "a block RAM read without its output register, the LUT S-boxes' depth and "
                   "congestion).\n")
+    for u in fpga.get("pnr_unfinished", []):
+        est = u.get("placement_estimate_mhz")
+        md.append(f"**Unfinished:** place and route of {u['top']} ({u['variant']}) left no "
+                  "report (nextpnr stopped or was stopped before the end of routing); "
+                  + (f"its last estimate, after placement, was {est:.1f} MHz. " if est else "")
+                  + f"Log: `{u['log']}` ({u['measured']}).\n")
     for t in ("ibsec_engine",):
         if not any(p["top"] == t for p in fpga["pnr"]):
             md.append(f"**Missing:** no place and route of the packet engine ({t}, seal and "
@@ -300,8 +309,9 @@ def section_latency(clocks, gcm, eng, md, img, plots):
         else:
             md.append(f"| {variant_text(v)} | {lanes} | {ff} | {lt} | missing: {src} | n/a | "
                       "n/a | n/a |")
-    if not gcm:
-        md.append("| **missing** | | | | no bench-gcm output in the bench folder | | | |")
+    for lanes in sorted(set(LINK_OF_LANES) - {l for (b, l) in gcm if b == "gcm"}):
+        md.append(f"| {variant_text('lut')} | {lanes} | **missing** | | no bench-gcm figures "
+                  "for this width in the bench folder | | | |")
     md.append("")
     md.append("### Packet engine (ibsec_engine, `make bench-engine`)\n")
     if not eng:

@@ -2,6 +2,7 @@
 """Collect the results of the FPGA flow into one JSON file and one table.
 
 Usage: synth_collect.py --out DIR --synth SYNTH_JSON... --pnr PNR_SUMMARY_JSON...
+                        [--unfinished PNR_DIR...]
 
 SYNTH_JSON: results of `synth.py run` (Yosys synth_ecp5 resource counts of one top at
 one width, one parameter variant). PNR_SUMMARY_JSON: pnr_summary.json of
@@ -9,13 +10,16 @@ scripts/synth_pnr_report.py (read from nextpnr-ecp5's own --report: achieved Fma
 critical paths, device use). Writes DIR/fpga.json and DIR/fpga.md (a Markdown table)
 and prints the table. Each synthesis row also says whether the counts fit an
 LFE5U-85F (the capacities below, nextpnr's device table); that is an estimate from
-synthesis, where place and route has not been run.
+synthesis, where place and route has not been run. --unfinished names place-and-route
+folders without a summary (nextpnr stopped or still running): each is listed with the
+last Fmax estimate its pnr.log printed (after placement, before routing), marked as such.
 """
 
 import argparse
 import datetime
 import json
 import os
+import re
 import sys
 
 # LFE5U-85F capacities (nextpnr-ecp5 --85k utilization report: TRELLIS_COMB, TRELLIS_FF,
@@ -90,11 +94,26 @@ def pnr_row(s):
             "source": s["source"]}
 
 
+def unfinished_row(d):
+    """A place and route that left no summary: the last Fmax estimate in its log."""
+    log = os.path.join(d, "pnr.log")
+    if not os.path.isfile(log):
+        return None
+    est = re.findall(r"Max frequency for clock '([^']+)': ([0-9.]+) MHz", open(log, errors="replace").read())
+    name = os.path.basename(d.rstrip("/"))
+    m = re.fullmatch(r"pnr-(\w+?)_L(\d+)_([\w-]+)", name)
+    return {"run": name, "top": m.group(1) if m else name, "lanes": int(m.group(2)) if m else 0,
+            "variant": m.group(3) if m else "?", "log": log,
+            "placement_estimate_mhz": float(est[-1][1]) if est else None,
+            "measured": datetime.datetime.fromtimestamp(os.path.getmtime(log),
+                                                        datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
+
+
 def pct(n, cap):
     return f"{n:,} ({100.0 * n / cap:.1f} %)"
 
 
-def table(synth, pnr):
+def table(synth, pnr, unfinished):
     out = [f"Place and route (nextpnr-ecp5, {DEVICE} speed 8, out of context; "
            "resources from nextpnr's report)", "",
            "| top | LANES | parameters | target MHz | Fmax MHz | met | LUT4 (COMB) | FF | DP16KD "
@@ -110,7 +129,12 @@ def table(synth, pnr):
                    f"{pct(p['comb'], CAPACITY['comb'])} | {pct(p['ff'], CAPACITY['ff'])} | "
                    f"{p['bram']} | {p['dsp']} | {path} | {p['measured']} |")
     if not pnr:
-        out.append("| (no place-and-route result) | | | | | | | | | | |")
+        out.append("| (no place-and-route result) | | | | | | | | | | | |")
+    for u in unfinished:
+        est = (f"{u['placement_estimate_mhz']:.1f} MHz estimated after placement"
+               if u["placement_estimate_mhz"] else "no estimate")
+        out.append(f"| {u['top']} | {u['lanes']} | {u['variant']} | | unfinished: {est} | | | | "
+                   f"| | nextpnr left no report ({u['log']}) | {u['measured']} |")
     out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
             f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
             "| top | LANES | parameters | LUT4 | PFUMX | L6MUX21 | FF | DP16KD | DSP | fits | "
@@ -134,21 +158,24 @@ def main():
     ap.add_argument("--out", required=True)
     ap.add_argument("--synth", nargs="*", default=[])
     ap.add_argument("--pnr", nargs="*", default=[])
+    ap.add_argument("--unfinished", nargs="*", default=[])
     args = ap.parse_args()
     synth = [synth_row(load(p, ["top", "lanes", "yosys_exit"])) for p in args.synth]
     pnr = [pnr_row(load(p, ["top", "lanes", "fmax", "utilization"])) for p in args.pnr]
     synth.sort(key=lambda r: (r["top"], r["variant"], r["lanes"]))
     pnr.sort(key=lambda r: (r["top"], r["variant"], r["lanes"]))
     os.makedirs(args.out, exist_ok=True)
-    doc = {"device": DEVICE, "speed": 8, "capacity": CAPACITY, "synth": synth, "pnr": pnr}
+    unfinished = [u for u in (unfinished_row(d) for d in args.unfinished) if u]
+    doc = {"device": DEVICE, "speed": 8, "capacity": CAPACITY, "synth": synth, "pnr": pnr,
+           "pnr_unfinished": unfinished}
     with open(os.path.join(args.out, "fpga.json"), "w") as f:
         json.dump(doc, f, indent=2, sort_keys=True)
         f.write("\n")
-    text = table(synth, pnr)
+    text = table(synth, pnr, unfinished)
     with open(os.path.join(args.out, "fpga.md"), "w") as f:
         f.write(text)
     print(text, end="")
-    print(f"fpga: {len(pnr)} place-and-route and {len(synth)} synthesis results in "
+    print(f"fpga: {len(pnr)} place-and-route ({len(unfinished)} unfinished) and {len(synth)} synthesis results in "
           f"{os.path.join(args.out, 'fpga.json')} and fpga.md")
     return 0
 
