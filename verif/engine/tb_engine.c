@@ -40,7 +40,7 @@
  *            clock (the fraction of clocks with an input transfer).
  *   Printed as a table and written as JSON (--json FILE; schema in verif/engine/README.md).
  *
- * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--bench]
+ * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge] [--bench]
  *            [--bench-payload 64|256|1024|4096] [--clock MHZ] [--json FILE] [--quiet]
  * Last line: "engine-L<n>: N passed, N failed" (bench: figures only).
  */
@@ -65,7 +65,8 @@
 #define TOPUP        4u             /* frames queued ahead per instance */
 #define MAX_CHANGES  64u
 #define RESET_CYCLES 3u
-#define COVER_MIN_PER_MODE 2000ul  /* runs this long must cover every combination */
+#define COVER_MIN_PER_MODE 2000ul
+#define DUMP_MAX     256u           /* bytes of a failing frame printed */  /* runs this long must cover every combination */
 
 /* ---- frames in flight ------------------------------------------------------------ */
 
@@ -359,8 +360,10 @@ static void check_status(struct port *P, const struct pkt *p, const ibsec_verdic
     note_bad(P, p);
     if (!B.quiet && B.res.failed < 3) {
         /* the frame of the first failures, for a report */
-        printf("  frame of %s packet %lu, %zu bytes:", P->name, p->index, p->len);
-        for (size_t i = 0; i < p->len; i++)
+        size_t shown = p->len < DUMP_MAX ? p->len : DUMP_MAX;
+        printf("  frame of %s packet %lu, %zu bytes%s:", P->name, p->index, p->len,
+               shown < p->len ? " (the first 256)" : "");
+        for (size_t i = 0; i < shown; i++)
             printf("%s%02x", i % 32 ? "" : "\n    ", p->bytes[i]);
         printf("\n");
     }
@@ -852,6 +855,7 @@ struct run_opts {
     unsigned long per_mode;
     bool          full_lengths;
     bool          resets;
+    bool          huge;           /* huge RoCEv2 frames among the over-long ones */
 };
 
 /* Queue the traffic that one plain packet brings: the plain packet and its bad copies for
@@ -961,6 +965,7 @@ static int random_run(const struct run_opts *o)
         return 1;
     if (tb_gen_init(&gen, o->seed ^ 0x5eed, &cfg, (int)B.lanes, o->full_lengths) != 0)
         return 1;
+    gen.huge = o->huge;
     for (int i = 0; i < DUT_COUNT; i++) {
         struct port *P = &B.port[i];
         if (tb_config_load(&cfg, &P->cfg.a, false) != 0 || port_load_models(P) != 0)
@@ -1274,7 +1279,7 @@ static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--bench]\n"
+    fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge] [--bench]\n"
                     "           [--bench-payload 64|256|1024|4096] [--clock MHZ] [--json FILE] [--quiet]\n");
 }
 
@@ -1292,7 +1297,7 @@ static int parse_ulong(const char *opt, const char *s, unsigned long *v)
 
 int tb_engine_main(int argc, char **argv)
 {
-    struct run_opts o = { .seed = 1, .per_mode = 200, .full_lengths = false, .resets = true };
+    struct run_opts o = { .seed = 1, .per_mode = 200, .full_lengths = false, .resets = true, .huge = true };
     bool bench = false;
     unsigned long bench_payload = 0;
     double clock = 200.0;
@@ -1311,6 +1316,8 @@ int tb_engine_main(int argc, char **argv)
             o.full_lengths = true;
         } else if (!strcmp(a, "--no-reset")) {
             o.resets = false;
+        } else if (!strcmp(a, "--no-huge")) {
+            o.huge = false;
         } else if (!strcmp(a, "--bench")) {
             bench = true;
         } else if (!strcmp(a, "--clock") && has_arg) {

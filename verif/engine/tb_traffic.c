@@ -125,6 +125,7 @@ int tb_gen_init(struct tb_gen *g, uint64_t seed, const struct tb_config *cfg, in
     ibsec_rng_seed(&g->rng, seed);
     g->lanes = lanes;
     g->full_lengths = full_lengths;
+    g->huge = true;
     if (tb_config_load(cfg, &g->tx, false) != 0)
         return -1;
     for (unsigned i = 0; i < TB_CTX_SLOTS; i++)
@@ -397,7 +398,7 @@ static void overlong_frame(struct tb_gen *g, struct tb_gen_frame *f, size_t sth)
             }
         }
     }
-    if (f->link == IBSEC_LINK_ROCE && ibsec_rng_below(&g->rng, 3) == 0) {
+    if (f->link == IBSEC_LINK_ROCE && ibsec_rng_below(&g->rng, 3) == 0 && g->huge) {
         huge_frame(g, f);
         return;
     }

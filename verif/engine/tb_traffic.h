@@ -64,6 +64,7 @@ struct tb_gen {
     ibsec_rng rng;
     int       lanes;
     bool      full_lengths;     /* payload lengths 0..4096 uniform-ish (regress) or small-biased */
+    bool      huge;             /* huge RoCEv2 frames among the over-long ones (default on) */
     ibsec_engine tx;            /* endpoint A sealing the open instance's traffic */
     uint64_t  next_epsn[TB_CTX_SLOTS];
     /* earlier genuine frames: sealed (for replays) and plain (for nonce reuse) */
