@@ -23,61 +23,74 @@
  * r'[CRC_W-1] = r[0], and r[i] = r'[i-1] ^ (CRC_POLY[i-1] & r[0]) for i >= 1.
  */
 
-// Register after nbits zero input bits, as a matrix over the starting register.
+// Elaboration speed: every step below updates the whole matrix with a few vector
+// operations (a shift by one row and one masked XOR) instead of a loop over the rows, so
+// that synthesis front ends that interpret constant functions slowly (Yosys) elaborate
+// LANES = 12 in seconds.
+
+// Register after nbits zero input bits, as a matrix over the starting register: per
+// step, row i <- row i+1 ^ (CRC_POLY[i] ? row 0 : 0), with a zero row above the top one.
 function [CRC_W*CRC_W-1:0] crc_state_matrix(input integer nbits);
     integer s, i;
-    reg [CRC_W*CRC_W-1:0] m;
-    reg [CRC_W-1:0] fb;
+    reg [CRC_W*CRC_W-1:0] m, poly_rows, fb_rows;
     begin
         m = {CRC_W*CRC_W{1'b0}};
         for (i = 0; i < CRC_W; i = i + 1)
             m[i*CRC_W + i] = 1'b1;
+        // row i all ones where CRC_POLY[i] is set: the rows the feedback goes into
+        poly_rows = {CRC_W*CRC_W{1'b0}};
+        for (i = 0; i < CRC_W; i = i + 1)
+            if (CRC_POLY[i])
+                poly_rows[i*CRC_W +: CRC_W] = {CRC_W{1'b1}};
         for (s = 0; s < nbits; s = s + 1) begin
-            fb = m[0 +: CRC_W];
-            for (i = 0; i < CRC_W - 1; i = i + 1)
-                m[i*CRC_W +: CRC_W] = m[(i+1)*CRC_W +: CRC_W] ^ ({CRC_W{CRC_POLY[i]}} & fb);
-            m[(CRC_W-1)*CRC_W +: CRC_W] = {CRC_W{CRC_POLY[CRC_W-1]}} & fb;
+            fb_rows = {CRC_W{m[0 +: CRC_W]}};
+            m = (m >> CRC_W) ^ (poly_rows & fb_rows);
         end
         crc_state_matrix = m;
     end
 endfunction
 
-// Register BEFORE nbits zero input bits, as a matrix over the register after them
-// (the inverse of crc_state_matrix(nbits)).
+// Register BEFORE nbits zero input bits, as a matrix over the register after them (the
+// inverse of crc_state_matrix(nbits)): per step, with r0 = the top row, row 0 <- r0 and
+// row i <- row i-1 ^ (CRC_POLY[i-1] ? r0 : 0).
 function [CRC_W*CRC_W-1:0] crc_unshift_matrix(input integer nbits);
     integer s, i;
-    reg [CRC_W*CRC_W-1:0] m;
-    reg [CRC_W-1:0] r0;
+    reg [CRC_W*CRC_W-1:0] m, poly_rows, r0_rows;
     begin
         m = {CRC_W*CRC_W{1'b0}};
         for (i = 0; i < CRC_W; i = i + 1)
             m[i*CRC_W + i] = 1'b1;
+        // row 0 and the rows i where CRC_POLY[i-1] is set receive r0
+        poly_rows = {CRC_W*CRC_W{1'b0}};
+        poly_rows[0 +: CRC_W] = {CRC_W{1'b1}};
+        for (i = 1; i < CRC_W; i = i + 1)
+            if (CRC_POLY[i - 1])
+                poly_rows[i*CRC_W +: CRC_W] = {CRC_W{1'b1}};
         for (s = 0; s < nbits; s = s + 1) begin
-            r0 = m[(CRC_W-1)*CRC_W +: CRC_W];
-            for (i = CRC_W - 1; i > 0; i = i - 1)
-                m[i*CRC_W +: CRC_W] = m[(i-1)*CRC_W +: CRC_W] ^ ({CRC_W{CRC_POLY[i-1]}} & r0);
-            m[0 +: CRC_W] = r0;
+            r0_rows = {CRC_W{m[(CRC_W-1)*CRC_W +: CRC_W]}};
+            m = (m << CRC_W) ^ (poly_rows & r0_rows);
         end
         crc_unshift_matrix = m;
     end
 endfunction
 
 // Contribution of CRC_DATA_BITS data bits fed into a zero register and followed by
-// nzero zero bits, as a matrix over the data bits.
+// nzero zero bits, as a matrix over the data bits (data bit s enters in step s).
 function [CRC_W*CRC_DATA_BITS-1:0] crc_data_matrix(input integer nzero);
     integer s, i;
-    reg [CRC_W*CRC_DATA_BITS-1:0] m;
+    reg [CRC_W*CRC_DATA_BITS-1:0] m, poly_rows;
     reg [CRC_DATA_BITS-1:0] fb;
     begin
         m = {CRC_W*CRC_DATA_BITS{1'b0}};
+        poly_rows = {CRC_W*CRC_DATA_BITS{1'b0}};
+        for (i = 0; i < CRC_W; i = i + 1)
+            if (CRC_POLY[i])
+                poly_rows[i*CRC_DATA_BITS +: CRC_DATA_BITS] = {CRC_DATA_BITS{1'b1}};
         for (s = 0; s < CRC_DATA_BITS + nzero; s = s + 1) begin
             fb = m[0 +: CRC_DATA_BITS];
             if (s < CRC_DATA_BITS)
                 fb[s] = ~fb[s];
-            for (i = 0; i < CRC_W - 1; i = i + 1)
-                m[i*CRC_DATA_BITS +: CRC_DATA_BITS] = m[(i+1)*CRC_DATA_BITS +: CRC_DATA_BITS] ^
-                                                     ({CRC_DATA_BITS{CRC_POLY[i]}} & fb);
-            m[(CRC_W-1)*CRC_DATA_BITS +: CRC_DATA_BITS] = {CRC_DATA_BITS{CRC_POLY[CRC_W-1]}} & fb;
+            m = (m >> CRC_DATA_BITS) ^ (poly_rows & {CRC_W{fb}});
         end
         crc_data_matrix = m;
     end
