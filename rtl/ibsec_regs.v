@@ -582,6 +582,7 @@ always @* begin
     cmd_decided_next    = cmd_decided_reg;
     tbl_cmd_valid       = 1'b0;
     cnt_clear           = 1'b0;
+    kw                  = 0;      // loop index, assigned on every path (no latch)
 
     // DECIDED: a packet decided this cycle (a waiting EPSN step is a retry)
     if (dec_pkt && !busy && !(ep_valid && ep_wait)) begin
