@@ -8,7 +8,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-apt_pkgs=(build-essential pkg-config libssl-dev verilator iverilog tshark python3 python3-venv python3-pip)
+apt_pkgs=(build-essential pkg-config libssl-dev zlib1g-dev verilator iverilog tshark python3 python3-venv python3-pip)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")
