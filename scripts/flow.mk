@@ -26,8 +26,8 @@ ifneq ($(GCMVEC),)
 endif
 
 DEMO_RTL_PACKETS ?= 60
-# the packet engine benches, once they pass against the engine RTL (verif/engine/engine.mk)
-DEMO_RTL_BINS := $(if $(filter 1,$(ENGINE_DEMO)),$(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)/Vtb))
+# the packet engine benches of the widths that pass against the engine RTL (verif/engine/engine.mk)
+DEMO_RTL_BINS := $(foreach l,$(ENGINE_DEMO_WIDTHS),$(ENGINE_BUILD)/L$(l)/Vtb)
 
 demo: deps model vectors $(DEMO_RTL_BINS)
-	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT) $(DEMO_RTL_PACKETS)
+	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT) $(DEMO_RTL_PACKETS) "$(ENGINE_DEMO_WIDTHS)"
