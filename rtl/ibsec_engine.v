@@ -121,6 +121,11 @@ localparam FRONT_BYTES = HDR_BYTES + 16;
 // bytes captured at the start of the frame: the header window and a 16-byte STH behind
 // the longest header (RoCEv2 over IPv6 with 40 bytes of ETHs ends at byte 114)
 localparam CAP_BYTES = HDR_BYTES + 16;
+// frame length counter: 17 bits, saturated, so that the parser judges every over-long
+// frame exactly as the model (a RoCEv2 IP length can describe a packet ending at byte
+// 14 + 65535; ib_hdr_parse LEN_W)
+localparam LEN_W = 17;
+localparam [LEN_W-1:0] LEN_MAX = {LEN_W{1'b1}};
 // largest frame kept: IBSEC_MAX_PKT (cmodel/ib_pkt.h) = 14 + 40 + 8 + 12 + 32 + 64 + 4096
 // + 3 + 4 + 2 = 4275 bytes; longer frames are consumed, never parsed as valid
 localparam MAX_FRAME = 4275;
@@ -295,11 +300,11 @@ reg [1:0]               job_reg, job_next;
 
 // input
 reg [8*CAP_BYTES-1:0]   hdr_reg, hdr_next;
-reg [12:0]              frame_len_reg, frame_len_next;
+reg [LEN_W-1:0]         frame_len_reg, frame_len_next;
 reg                     link_reg, link_next;
 // ingress: two input slots, filled in turn, processed in turn
 reg [8*CAP_BYTES-1:0]   ing_hdr_reg, ing_hdr_next;
-reg [12:0]              ing_len_reg, ing_len_next;
+reg [LEN_W-1:0]         ing_len_reg, ing_len_next;
 reg                     ing_link_reg, ing_link_next;
 reg [8:0]               wbeat_reg, wbeat_next;
 reg                     in_slot_reg, in_slot_next;
@@ -585,7 +590,8 @@ assign st_alert   = d_alert_reg;
 // Submodules
 // ----------------------------------------------------------------------------
 ib_hdr_parse #(
-    .HDR_BYTES (HDR_BYTES)
+    .HDR_BYTES (HDR_BYTES),
+    .LEN_W     (LEN_W)
 ) hdr_parse (
     .hdr       (hdr_window),
     .frame_len (frame_len_reg),
@@ -981,13 +987,13 @@ always @* begin
             else if (wbeat_reg == 9'd0)
                 ing_hdr_next[8*hi +: 8] = 8'd0;
         end
-        // frame length, saturated at 8191 (ib_hdr_parse LEN_W = 13)
+        // frame length, saturated at 2^LEN_W - 1 (ib_hdr_parse's frame_len)
         if (wbeat_reg == 9'd0)
-            ing_len_next = {{(13-NW){1'b0}}, keep_count(s_axis_tkeep)};
-        else if ({1'b0, ing_len_reg} + {{(14-NW){1'b0}}, keep_count(s_axis_tkeep)} > 14'd8191)
-            ing_len_next = 13'd8191;
+            ing_len_next = {{(LEN_W-NW){1'b0}}, keep_count(s_axis_tkeep)};
+        else if ({1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, keep_count(s_axis_tkeep)} > {1'b0, LEN_MAX})
+            ing_len_next = LEN_MAX;
         else
-            ing_len_next = ing_len_reg + {{(13-NW){1'b0}}, keep_count(s_axis_tkeep)};
+            ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, keep_count(s_axis_tkeep)};
         if (wbeat_reg != 9'h1ff)
             wbeat_next = wbeat_reg + 1'b1;
         if (s_axis_tlast) begin
