@@ -176,8 +176,7 @@ section_rtl() {
       RTL_ROWS+=("$(printf "%-6s  not built (engine bench not enabled: verif/engine/engine.mk)" "L$l")"); continue
     fi
     log=$OUT/rtl-L$l.log; json=$OUT/rtl-bench-L$l.json
-    # --no-huge: as in make test (verif/engine/engine.mk): RoCEv2 frames past 8191 bytes left out
-    "$bin" --seed "$SEED" --packets "$RTL_PACKETS" --quiet --no-huge > "$log" 2>&1; rc=$?
+    "$bin" --seed "$SEED" --packets "$RTL_PACKETS" --quiet > "$log" 2>&1; rc=$?
     check "$rc" "RTL regression at LANES = $l (see $log)"
     line=$(grep -E '^engine-L[0-9]+: [0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
     fails=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"${line:-x 1 failed}")
