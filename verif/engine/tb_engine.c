@@ -6,7 +6,9 @@
  * Random run (default, --packets N per mode):
  *   - configuration: endpoint A of tb_traffic.h (every secured mode x STH size on AES-128
  *     and AES-256 keys, two mode-none contexts, QP and P_Key selectors, EPSNs that wrap
- *     the 24-bit PSN, random ALLOW_PLAIN and MASK_MF); the seal instance is written with
+ *     the 24-bit PSN, random ALLOW_PLAIN; MASK_MF on for odd seeds, off for even ones, so
+ *     the marking-field mask of docs/availability.md §2.4 is exercised by the default
+ *     seed 1); the seal instance is written with
  *     A, the open instance with ibsec_engine_make_peer(A), both through the register bus;
  *   - traffic: plain packets from the model's generator, the five modes in turn (mode
  *     none: a mode-none context or no context), random shape, every opcode, payload
@@ -963,6 +965,8 @@ static int random_run(const struct run_opts *o)
     struct tb_config cfg;
     if (tb_config_make(&cfg, &cfg_rng, (int)B.lanes, true) != 0)
         return 1;
+    /* Marking-field mask (native GRH): on for odd seeds, off for even ones. */
+    cfg.a.mask_mf = (o->seed & 1u) != 0;
     if (tb_gen_init(&gen, o->seed ^ 0x5eed, &cfg, (int)B.lanes, o->full_lengths) != 0)
         return 1;
     gen.huge = o->huge;
