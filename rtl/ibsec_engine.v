@@ -58,6 +58,8 @@ module ibsec_engine #(
     parameter CTX_SLOTS = 16,
     // register stages per AES round in gcm_core (1 or 2)
     parameter STAGES_PER_ROUND = 1,
+    // gcm_core's S-boxes: 0 = LUT tables, 1 = block RAM (needs STAGES_PER_ROUND = 2)
+    parameter SBOX_IMPL = 0,
     // width of a context index (derived; do not override)
     parameter CTX_W = (CTX_SLOTS > 1) ? $clog2(CTX_SLOTS) : 1
 ) (
@@ -763,7 +765,8 @@ sync_fifo #(
 gcm_core #(
     .LANES            (LANES),
     .KEY_SLOTS        (KEY_SLOTS),
-    .STAGES_PER_ROUND (STAGES_PER_ROUND)
+    .STAGES_PER_ROUND (STAGES_PER_ROUND),
+    .SBOX_IMPL        (SBOX_IMPL)
 ) gcm (
     .clk            (clk),
     .rst            (rst),
