@@ -919,6 +919,8 @@ end
 // ----------------------------------------------------------------------------
 integer hi;
 always @* begin
+    // the header loop index is assigned on every path, so synthesis infers no latch for it
+    hi                 = 0;
     state_next         = state_reg;
     job_next           = job_reg;
     hdr_next           = hdr_reg;
