@@ -61,6 +61,8 @@ module ibsec_engine #(
     parameter CTX_SLOTS = 16,
     // register stages per AES round in gcm_core (1 or 2)
     parameter STAGES_PER_ROUND = 1,
+    // gcm_core's S-boxes: 0 = LUT tables, 1 = block RAM (needs STAGES_PER_ROUND = 2)
+    parameter SBOX_IMPL = 0,
     // width of a context index (derived; do not override)
     parameter CTX_W = (CTX_SLOTS > 1) ? $clog2(CTX_SLOTS) : 1
 ) (
@@ -1138,7 +1140,8 @@ sync_fifo #(.WIDTH (GQ_W), .DEPTH (GQ_DEPTH)) gq (
 gcm_core #(
     .LANES            (LANES),
     .KEY_SLOTS        (KEY_SLOTS),
-    .STAGES_PER_ROUND (STAGES_PER_ROUND)
+    .STAGES_PER_ROUND (STAGES_PER_ROUND),
+    .SBOX_IMPL        (SBOX_IMPL)
 ) gcm (
     .clk            (clk),
     .rst            (rst),
@@ -1296,6 +1299,8 @@ ib_vcrc_extend4 o_vcrc_extend (
 // ----------------------------------------------------------------------------
 integer hi;
 always @* begin
+    // the header loop index is assigned on every path, so synthesis infers no latch for it
+    hi             = 0;
     ing_hdr_next   = ing_hdr_reg;
     ing_len_next   = ing_len_reg;
     ing_link_next  = ing_link_reg;

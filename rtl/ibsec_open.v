@@ -20,6 +20,8 @@ module ibsec_open #(
     parameter CTX_SLOTS = 16,
     // register stages per AES round in gcm_core (1 or 2)
     parameter STAGES_PER_ROUND = 1,
+    // gcm_core's S-boxes: 0 = LUT tables, 1 = block RAM (needs STAGES_PER_ROUND = 2)
+    parameter SBOX_IMPL = 0,
     // width of a context index (derived; do not override)
     parameter CTX_W = (CTX_SLOTS > 1) ? $clog2(CTX_SLOTS) : 1
 ) (
@@ -74,7 +76,8 @@ ibsec_engine #(
     .OPEN             (1),
     .KEY_SLOTS        (KEY_SLOTS),
     .CTX_SLOTS        (CTX_SLOTS),
-    .STAGES_PER_ROUND (STAGES_PER_ROUND)
+    .STAGES_PER_ROUND (STAGES_PER_ROUND),
+    .SBOX_IMPL        (SBOX_IMPL)
 ) engine (
     .clk           (clk),
     .rst           (rst),

@@ -141,6 +141,29 @@ void tb_unpack_axis(uint8_t *bytes, size_t nbytes, const uint32_t *words)
         bytes[j] = (uint8_t)(words[j / 4] >> (8 * (j % 4)));
 }
 
+int tb_axis_frame_beat(tb_rng *r, const uint8_t *frame, size_t n, size_t beat_idx, unsigned bpb,
+                       uint32_t *data, uint32_t *keep)
+{
+    uint8_t beat[16 * 12];
+    size_t off = beat_idx * bpb, take = n - off < bpb ? n - off : bpb;
+    memcpy(beat, frame + off, take);
+    for (size_t j = take; j < bpb; j++)
+        beat[j] = (uint8_t)tb_rand32(r);
+    memset(keep, 0, (bpb + 31) / 32 * sizeof *keep);
+    for (size_t j = 0; j < take; j++)
+        keep[j / 32] |= 1u << (j % 32);
+    tb_pack_axis(data, bpb / 4, beat, bpb);
+    return off + take == n;
+}
+
+unsigned tb_axis_keep_bytes(const uint32_t *keep, unsigned bpb)
+{
+    unsigned nk = 0;
+    while (nk < bpb && (keep[nk / 32] >> (nk % 32) & 1u))
+        nk++;
+    return nk;
+}
+
 void tb_pack_block_be(uint32_t *words, unsigned lane, const uint8_t block[16])
 {
     /* block byte k sits at bits [128*lane + 127 - 8k -: 8], i.e. little-endian byte 15-k of the lane */

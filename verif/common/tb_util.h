@@ -50,6 +50,14 @@ void tb_hex(char *out, const uint8_t *p, size_t n); /* out must hold 2n+1 */
 /* AXI4-Stream order: byte j of `bytes` -> bits [8j+7:8j] of the wide word array */
 void tb_pack_axis(uint32_t *words, size_t nwords, const uint8_t *bytes, size_t nbytes);
 void tb_unpack_axis(uint8_t *bytes, size_t nbytes, const uint32_t *words);
+/* Input beat `beat_idx` of a frame of n bytes on a bus of bpb bytes per beat (at most 192):
+ * data words (4 per 16 bytes) and a prefix tkeep of ceil(bpb / 32) words. Bytes past the
+ * frame's end are undefined on the bus, so they are filled with noise from r. Returns 1 when
+ * this beat is the frame's last (tlast). */
+int tb_axis_frame_beat(tb_rng *r, const uint8_t *frame, size_t n, size_t beat_idx, unsigned bpb,
+                       uint32_t *data, uint32_t *keep);
+/* Valid bytes of a beat: the length of tkeep's prefix of ones (at most bpb). */
+unsigned tb_axis_keep_bytes(const uint32_t *keep, unsigned bpb);
 /* big-endian 128-bit block at bit offset 128*lane: byte 0 -> bits [128*lane+127 : 128*lane+120] */
 void tb_pack_block_be(uint32_t *words, unsigned lane, const uint8_t block[16]);
 void tb_unpack_block_be(uint8_t block[16], const uint32_t *words, unsigned lane);

@@ -328,7 +328,7 @@ int tb_ddpm_main(int argc, char **argv)
     }
 
     uint32_t data[MAX_WORDS], keep[6], odata[MAX_WORDS], okeep[6], zero_user[4] = { 0 };
-    uint8_t beat[16 * 12], obeat[16 * 12];
+    uint8_t obeat[16 * 12];
     static uint8_t got[PKT_CAP + 16 * 12];
     uint32_t count[14], tally[14] = { 0 };
     unsigned long seen[IBSEC_DDPM_OUT_COUNT] = { 0 };
@@ -390,19 +390,12 @@ int tb_ddpm_main(int argc, char **argv)
         }
         if (!holding && !blocked && in_pkt < npkts && tb_chance(&T, in_rate)) {
             const pkt_t *p = &pk[in_pkt];
-            size_t off = (size_t)in_beat * BB, n = p->n - off < BB ? p->n - off : BB;
-            memcpy(beat, p->in + off, n);
-            for (size_t j = n; j < BB; j++)
-                beat[j] = (uint8_t)tb_rand32(&T);  /* bytes past the end: noise */
-            memset(keep, 0, sizeof keep);
-            for (size_t j = 0; j < n; j++)
-                keep[j / 32] |= 1u << (j % 32);
-            tb_pack_axis(data, 4 * lanes, beat, BB);
+            int last = tb_axis_frame_beat(&T, p->in, p->n, (size_t)in_beat, BB, data, keep);
             /* tuser matters on the first beat only: noise on the others */
             uint32_t user[4];
             for (int j = 0; j < 4; j++)
                 user[j] = in_beat == 0 ? p->user[j] : tb_rand32(&T);
-            dut_set_in(1, data, keep, off + n == p->n, user);
+            dut_set_in(1, data, keep, last, user);
             holding = 1;
         }
         if (!holding)
@@ -426,9 +419,7 @@ int tb_ddpm_main(int argc, char **argv)
                 lat_max = lat > lat_max ? lat : lat_max;
             }
             last_out = cyc;
-            unsigned nk = 0;
-            while (nk < BB && (okeep[nk / 32] >> (nk % 32) & 1u))
-                nk++;
+            unsigned nk = tb_axis_keep_bytes(okeep, BB);
             if (!olast && nk != BB)
                 tb_fail(&R, "cycle %ld: output beat not last but tkeep not all ones", cyc);
             if (out_bytes + nk <= (long)sizeof got)

@@ -248,7 +248,7 @@ int tb_sif_main(int argc, char **argv)
     unsigned in_rate = 100, out_rate = 100;
     unsigned long seen_out[IBSEC_SIF_OUT_COUNT] = { 0 }, seen_inst[IBSEC_SIF_INSTALL_COUNT] = { 0 };
     uint32_t data[MAX_WORDS], keep[6], odata[MAX_WORDS], okeep[6];
-    uint8_t beat[16 * 12], obeat[16 * 12];
+    uint8_t obeat[16 * 12];
     static uint8_t got[IBSEC_MAX_PKT];
     long resets = 0, abandoned = 0, lost = 0;
     unsigned long long total_flushes = 0;
@@ -297,17 +297,8 @@ int tb_sif_main(int argc, char **argv)
             pkt_t *p = &pk[in_pkt];
             if (in_beat == 0 && epoch_pos >= EPOCH_SM_END)
                 give_valid_key(p, &ep);
-            size_t off = (size_t)in_beat * BB, n = p->n - off < BB ? p->n - off : BB;
-            memset(beat, 0, BB);
-            memcpy(beat, p->b + off, n);
-            /* bytes past the end of the packet are not defined: fill them with noise */
-            for (size_t j = n; j < BB; j++)
-                beat[j] = (uint8_t)tb_rand32(&T);
-            memset(keep, 0, sizeof keep);
-            for (size_t j = 0; j < n; j++)
-                keep[j / 32] |= 1u << (j % 32);
-            tb_pack_axis(data, 4 * lanes, beat, BB);
-            dut_set_in(1, data, keep, off + n == p->n);
+            int last = tb_axis_frame_beat(&T, p->b, p->n, (size_t)in_beat, BB, data, keep);
+            dut_set_in(1, data, keep, last);
             holding = 1;
         }
         if (!holding)
@@ -342,9 +333,7 @@ int tb_sif_main(int argc, char **argv)
                 lat_max = lat > lat_max ? lat : lat_max;
             }
             last_out = cyc;
-            unsigned nk = 0;
-            while (nk < BB && (okeep[nk / 32] >> (nk % 32) & 1u))
-                nk++;
+            unsigned nk = tb_axis_keep_bytes(okeep, BB);
             if (!olast && nk != BB)
                 tb_fail(&R, "cycle %ld: output beat not last but tkeep not all ones", cyc);
             if (out_bytes + nk <= (long)sizeof got)
