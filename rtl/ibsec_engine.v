@@ -146,9 +146,9 @@ localparam NW = $clog2(W + 1);
 // descriptor FIFOs: ingress -> parse (IQ), parse/check -> decide (CQ), decide -> crypt
 // (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag)
 localparam IQ_DEPTH = 4;
-localparam CQ_DEPTH = 4;
+localparam CQ_DEPTH = 8;
 localparam DQ_DEPTH = 2;
-localparam XQ_DEPTH = 8;
+localparam XQ_DEPTH = 16;
 // gcm_core input FIFO and output FIFO: a beat is issued while two places are free (the
 // beat on the composer's tap and the one issued now); the output FIFO also covers the
 // CRC latency, so that the egress stream does not stop at the patched tail of a packet
