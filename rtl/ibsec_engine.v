@@ -216,14 +216,16 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Functions
 // ----------------------------------------------------------------------------
-// bytes set in a tkeep prefix mask
+// bytes set in a tkeep prefix mask (counted per 16-byte lane: short loops, which the
+// simulator unrolls; one loop over W > 64 bytes would run byte by byte)
 function [NW-1:0] keep_count;
     input [W-1:0] keep;
-    integer i;
+    integer i, j;
     begin
         keep_count = {NW{1'b0}};
-        for (i = 0; i < W; i = i + 1)
-            keep_count = keep_count + {{(NW-1){1'b0}}, keep[i]};
+        for (i = 0; i < LANES; i = i + 1)
+            for (j = 0; j < 16; j = j + 1)
+                keep_count = keep_count + {{(NW-1){1'b0}}, keep[16*i + j]};
     end
 endfunction
 
@@ -271,16 +273,6 @@ function [6:0] secbits_encode;
             M_STH_AEAD: secbits_encode = {2'b00, 2'd3, code};
             default:    secbits_encode = 7'h00;
         endcase
-    end
-endfunction
-
-// byte mask to bit mask
-function [DW-1:0] keep_bits;
-    input [W-1:0] m;
-    integer i;
-    begin
-        for (i = 0; i < W; i = i + 1)
-            keep_bits[8*i +: 8] = {8{m[i]}};
     end
 endfunction
 
@@ -365,6 +357,37 @@ reg                     st_valid_reg, st_valid_next;
 // ----------------------------------------------------------------------------
 // input handshake
 wire in_beat = s_axis_tvalid && s_axis_tready;
+
+// the input beat's bytes that can fall into the header register (the first KEPT_BYTES),
+// those outside tkeep as zero, and the beat's byte count
+localparam KEPT_BYTES = (W < CAP_BYTES) ? W : CAP_BYTES;
+wire [8*KEPT_BYTES-1:0] in_kept_data;
+wire [NW-1:0] in_keep_count = keep_count(s_axis_tkeep);
+// the ingress header register after an input beat: the beat's bytes where they fall
+// into frame bytes 0 .. CAP_BYTES - 1, the rest cleared on a first beat, else kept
+wire [8*CAP_BYTES-1:0] ing_hdr_cap;
+// bit masks of the tail beats' tkeep
+wire [DW-1:0] tail_bits0, tail_bits1;
+// all of these by generate, a slice per byte or per beat (loops over more than 64 bytes
+// would stay run-time loops over the wide vectors in Verilator)
+genvar kb;
+generate
+    for (kb = 0; kb < W; kb = kb + 1) begin : g_keep_bits
+        assign tail_bits0[8*kb +: 8] = {8{tail_keep_reg[0][kb]}};
+        assign tail_bits1[8*kb +: 8] = {8{tail_keep_reg[1][kb]}};
+    end
+    for (kb = 0; kb < KEPT_BYTES; kb = kb + 1) begin : g_kept
+        assign in_kept_data[8*kb +: 8] = s_axis_tdata[8*kb +: 8] & {8{s_axis_tkeep[kb]}};
+    end
+    for (kb = 0; kb * W < CAP_BYTES; kb = kb + 1) begin : g_cap
+        // header bytes kb*W .. kb*W + CB - 1 come from input beat kb
+        localparam CB = (CAP_BYTES - kb * W < W) ? CAP_BYTES - kb * W : W;
+        localparam [8:0] KB9 = kb;
+        assign ing_hdr_cap[8*W*kb +: 8*CB] = (wbeat_reg == KB9) ? in_kept_data[8*CB-1:0] :
+                                             (wbeat_reg == 9'd0) ? {8*CB{1'b0}} :
+                                             ing_hdr_reg[8*W*kb +: 8*CB];
+    end
+endgenerate
 
 // parser
 wire [5:0]  p_reason;
@@ -558,12 +581,10 @@ wire [2*DW-1:0] tail_patched = (tail_pair & ~({{(2*DW-48){1'b0}}, crc_field_mask
 
 // egress front: edited header up to hdr_len, then the STH (the tag's first L bytes)
 reg [8*FRONT_BYTES-1:0] egress_front;
-integer fi;
+// the edited header's bytes below hdr_len
+wire [8*HDR_BYTES-1:0]  edit_head = edit_out & ~({8*HDR_BYTES{1'b1}} << (8 * pr_hdr_len_reg));
 always @* begin
-    egress_front = {8*FRONT_BYTES{1'b0}};
-    for (fi = 0; fi < HDR_BYTES; fi = fi + 1)
-        if (fi < pr_hdr_len_reg)
-            egress_front[8*fi +: 8] = edit_out[8*fi +: 8];
+    egress_front = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, edit_head};
     if (OPEN == 0 && mode_has_sth(d_apply_reg))
         egress_front = egress_front |
                        ({{(8*FRONT_BYTES-128){1'b0}}, gcm_tag_stream} << (8 * pr_hdr_len_reg));
@@ -903,12 +924,12 @@ always @* begin
         ST_TAIL0: begin
             fifo_s_valid = 1'b1;
             fifo_s_data  = {tail_last_reg[0], {LANES{1'b0}}, tail_keep_reg[0],
-                            tail_patched[DW-1:0] & keep_bits(tail_keep_reg[0])};
+                            tail_patched[DW-1:0] & tail_bits0};
         end
         ST_TAIL1: begin
             fifo_s_valid = 1'b1;
             fifo_s_data  = {tail_last_reg[1], {LANES{1'b0}}, tail_keep_reg[1],
-                            tail_patched[2*DW-1:DW] & keep_bits(tail_keep_reg[1])};
+                            tail_patched[2*DW-1:DW] & tail_bits1};
         end
         default: ;
     endcase
@@ -917,10 +938,7 @@ end
 // ----------------------------------------------------------------------------
 // Control
 // ----------------------------------------------------------------------------
-integer hi;
 always @* begin
-    // the header loop index is assigned on every path, so synthesis infers no latch for it
-    hi                 = 0;
     state_next         = state_reg;
     job_next           = job_reg;
     hdr_next           = hdr_reg;
@@ -985,20 +1003,14 @@ always @* begin
         if (wbeat_reg == 9'd0)
             ing_link_next = s_axis_tuser;
         // header register: frame bytes 0 .. CAP_BYTES - 1
-        for (hi = 0; hi < CAP_BYTES; hi = hi + 1) begin
-            if ({23'd0, wbeat_reg} == hi / W)
-                ing_hdr_next[8*hi +: 8] = s_axis_tkeep[hi % W] ? s_axis_tdata[8*(hi % W) +: 8]
-                                                               : 8'd0;
-            else if (wbeat_reg == 9'd0)
-                ing_hdr_next[8*hi +: 8] = 8'd0;
-        end
+        ing_hdr_next = ing_hdr_cap;
         // frame length, saturated at 2^LEN_W - 1 (ib_hdr_parse's frame_len)
         if (wbeat_reg == 9'd0)
-            ing_len_next = {{(LEN_W-NW){1'b0}}, keep_count(s_axis_tkeep)};
-        else if ({1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, keep_count(s_axis_tkeep)} > {1'b0, LEN_MAX})
+            ing_len_next = {{(LEN_W-NW){1'b0}}, in_keep_count};
+        else if ({1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, in_keep_count} > {1'b0, LEN_MAX})
             ing_len_next = LEN_MAX;
         else
-            ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, keep_count(s_axis_tkeep)};
+            ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, in_keep_count};
         if (wbeat_reg != 9'h1ff)
             wbeat_next = wbeat_reg + 1'b1;
         if (s_axis_tlast) begin

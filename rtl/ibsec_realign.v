@@ -140,16 +140,6 @@ function [W-1:0] prefix;
     end
 endfunction
 
-// byte mask to bit mask
-function [DW-1:0] bytes_to_bits;
-    input [W-1:0] m;
-    integer i;
-    begin
-        for (i = 0; i < W; i = i + 1)
-            bytes_to_bits[8*i +: 8] = {8{m[i]}};
-    end
-endfunction
-
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
@@ -212,6 +202,16 @@ wire [W-1:0]    m_dst   = prefix(bytes_below({1'b0, dst_off_reg}, base_b_reg));
 wire [W-1:0]    m_src   = prefix(bytes_below({1'b0, dst_end_reg}, base_b_reg)) & ~m_dst;
 wire [W-1:0]    m_keep  = m_front | (prefix(bytes_below({1'b0, total_end_reg}, base_b_reg)) & ~m_dst);
 
+// the byte masks as bit masks, a slice per byte by generate (a loop over W > 64 bytes
+// would stay a run-time loop over the wide vector in Verilator)
+wire [DW-1:0]   front_bits, src_bits;
+generate
+    for (gi = 0; gi < W; gi = gi + 1) begin : g_bits
+        assign front_bits[8*gi +: 8] = {8{m_front[gi]}};
+        assign src_bits[8*gi +: 8]   = {8{m_src[gi]}};
+    end
+endgenerate
+
 reg [LANES-1:0] user_int;
 integer li;
 always @* begin
@@ -227,7 +227,7 @@ assign rd_en     = rd_en_int;
 assign rd_addr   = rd_addr_int;
 assign tap_valid = b_valid_reg;
 assign tap_index = index_b_reg;
-assign tap_data  = (bytes_to_bits(m_front) & front_beat) | (bytes_to_bits(m_src) & src_beat);
+assign tap_data  = (front_bits & front_beat) | (src_bits & src_beat);
 assign tap_keep  = m_keep;
 assign tap_last  = base_b_reg + W14 >= {1'b0, total_end_reg};
 assign tap_user  = user_int;
