@@ -330,8 +330,10 @@ reg  [31:0]            x_clen_reg, x_clen_next;             // data bytes so far
 // Wires
 // ----------------------------------------------------------------------------
 // key table storage
-wire [KEY_SLOTS*256-1:0]   slot_key;
-wire [NSETS*NPOW*128-1:0]  hset_mem;           // set s, power p+1 at [128*(NPOW*s+p) +: 128]
+// one array element per register (no flat vector: a simulator would assemble the
+// NSETS*NPOW*128 bits anew every cycle)
+wire [255:0]               slot_key [0:KEY_SLOTS-1];
+wire [127:0]               hset_mem [0:NSETS*NPOW-1];   // set s, power p+1 at NPOW*s+p
 reg                        key_we;             // commit: write inst_key_reg to inst_slot_reg
 reg                        hp_we;              // write one H power
 reg  [SET_WIDTH-1:0]       hp_wset;
@@ -397,7 +399,7 @@ generate
             end
         end
 
-        assign slot_key[256*gs +: 256] = key_reg;
+        assign slot_key[gs] = key_reg;
     end
 
     for (gs = 0; gs < NSETS; gs = gs + 1) begin : g_hset
@@ -410,7 +412,7 @@ generate
                 end
             end
 
-            assign hset_mem[128*(NPOW*gs + gp) +: 128] = h_reg;
+            assign hset_mem[NPOW*gs + gp] = h_reg;
         end
     end
 endgenerate
@@ -471,7 +473,7 @@ always @* begin
     for (is = 0; is < KEY_SLOTS; is = is + 1) begin
         if ({{(32-SLOT_WIDTH){1'b0}}, s_axis_slot} == is) begin
             in_slot_ok     = slot_valid_reg[is];
-            in_slot_key    = slot_key[256*is +: 256];
+            in_slot_key    = slot_key[is];
             in_slot_aes256 = slot_aes256_reg[is];
             in_slot_bank   = slot_bank_reg[is];
         end
@@ -609,7 +611,7 @@ reg                   x_cap_j0;
 reg  [127:0]          x_mask;
 reg  [127:0]          x_xored;
 reg  [127:0]          x_ct;
-integer xl, xs;
+integer xl, xs, xp;
 
 always @* begin
     x_out_data   = {LANES*128{1'b0}};
@@ -673,7 +675,8 @@ always @* begin
     x_g_hpow_next = {NPOW*128{1'b0}};
     for (xs = 0; xs < NSETS; xs = xs + 1) begin
         if ({{(32-SET_WIDTH){1'b0}}, xu_set} == xs) begin
-            x_g_hpow_next = hset_mem[NPOW*128*xs +: NPOW*128];
+            for (xp = 0; xp < NPOW; xp = xp + 1)
+                x_g_hpow_next[128*xp +: 128] = hset_mem[NPOW*xs + xp];
         end
     end
 end

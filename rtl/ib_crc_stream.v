@@ -183,18 +183,24 @@ reg [BEAT_BYTES-1:0] a_kill_reg;
 reg [BEAT_BITS-1:0]  a_data_reg;
 
 reg [PAD_W-1:0]      a_pad_next;
-reg [BEAT_BYTES-1:0] a_kill_next;
+wire [BEAT_BYTES-1:0] a_kill_next;
 // BEAT_BYTES - in_end: below BEAT_BYTES for a legal in_end (1..BEAT_BYTES), so only
 // its PAD_W low bits are kept
 /* verilator lint_off UNUSEDSIGNAL */
 reg [END_W-1:0]      pad_full;
 /* verilator lint_on UNUSEDSIGNAL */
 
-integer b;
+// one decode per byte, unrolled by generate (a loop over BEAT_BYTES > 64 bytes would stay
+// a run-time loop in Verilator)
+genvar kb;
+generate
+    for (kb = 0; kb < BEAT_BYTES; kb = kb + 1) begin : g_kill
+        localparam [END_W-1:0] KB = kb;
+        assign a_kill_next[kb] = (in_last && KB >= in_end) || (in_first && in_skip && kb < SKIP_BYTES);
+    end
+endgenerate
 
 always @* begin
-    for (b = 0; b < BEAT_BYTES; b = b + 1)
-        a_kill_next[b] = (in_last && b >= in_end) || (in_first && in_skip && b < SKIP_BYTES);
     pad_full = BEAT_BYTES[END_W-1:0] - in_end;
     a_pad_next = in_last ? pad_full[PAD_W-1:0] : {PAD_W{1'b0}};
 end
@@ -220,8 +226,9 @@ reg                  b_valid_reg = 1'b0;
 reg                  b_first_reg, b_last_reg;
 reg [PAD_W-1:0]      b_pad_reg;
 reg [CRC_W-1:0]      b_start_reg;
-// contribution of group q (bytes GROUP_BYTES*q ..) at [CRC_W*q +: CRC_W]
-wire [CRC_W*GROUPS-1:0] b_groups;
+// contribution of group q (bytes GROUP_BYTES*q ..); one array element per group, not a
+// CRC_W*GROUPS-bit vector, which a simulator would assemble anew every cycle
+wire [CRC_W-1:0]     b_groups [0:GROUPS-1];
 
 wire [CRC_W-1:0]     b_start_next = !a_first_reg ? {CRC_W{1'b0}} :
                                     a_skip_reg ? SKIP_START_TERM : START_TERM;
@@ -255,7 +262,7 @@ generate
                 part_reg <= part_next;
             end
 
-            assign b_groups[CRC_W*(BYTE0 / GROUP_BYTES) +: CRC_W] = part_reg;
+            assign b_groups[BYTE0 / GROUP_BYTES] = part_reg;
         end
     end
 endgenerate
@@ -286,7 +293,7 @@ integer q;
 always @* begin
     group_sum = {CRC_W{1'b0}};
     for (q = 0; q < GROUPS; q = q + 1)
-        group_sum = group_sum ^ b_groups[CRC_W*q +: CRC_W];
+        group_sum = group_sum ^ b_groups[q];
 
     crc_next = crc_reg;
     if (b_valid_reg) begin

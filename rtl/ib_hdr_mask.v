@@ -60,10 +60,10 @@ module ib_hdr_mask #(
     input  wire [1:0]             shape,     // enum ibsec_shape (from ib_hdr_parse)
     input  wire [6:0]             hdr_len,   // bytes from frame byte 0 through the last ETH
     input  wire                   mask_mf,   // native GRH: the DDPM Marking Field is variant too
-    output reg  [8*AAD_BYTES-1:0] aad,       // H, byte 0 at [7:0], zero from aad_len on
+    output wire [8*AAD_BYTES-1:0] aad,       // H, byte 0 at [7:0], zero from aad_len on
     output wire [6:0]             aad_len,   // hdr_len (native) or hdr_len - 14 + 8 (RoCEv2);
                                              // a multiple of 4 for every parsed header
-    output reg  [HDR_BYTES-1:0]   variant,   // bit i: frame byte i is replaced by ff in the ICRC
+    output wire [HDR_BYTES-1:0]   variant,   // bit i: frame byte i is replaced by ff in the ICRC
     output reg  [8*HDR_BYTES-1:0] ones       // bit 8i+j: bit j of frame byte i is variant
 );
 
@@ -155,11 +155,14 @@ always @* begin
     endcase
 end
 
-integer i;
-always @* begin
-    for (i = 0; i < HDR_BYTES; i = i + 1)
-        variant[i] = &ones[8*i +: 8];
-end
+// per byte by generate (unrolled at any HDR_BYTES; a loop of more than 64 iterations
+// would stay a run-time loop over the wide vectors in Verilator)
+genvar i;
+generate
+    for (i = 0; i < HDR_BYTES; i = i + 1) begin : g_variant
+        assign variant[i] = &ones[8*i +: 8];
+    end
+endgenerate
 
 // ---------------------------------------------------------------------------------------
 // H
@@ -173,19 +176,28 @@ assign aad_len = roce ? hdr_len - ROCE_SHIFT : hdr_len;
 // H is a whole number of 4-byte words for every shape (LRH 8, GRH 40, BTH 12, the
 // 8 bytes of ones, IPv4 20, IPv6 40, UDP 8, ETHs of 4, 8, 16 or 28 bytes), so bytes are
 // cleared a word at a time: word w is kept while w < aad_len / 4.
-integer j;
-always @* begin
-    for (j = 0; j < AAD_BYTES; j = j + 1) begin
-        if (j / 4 >= aad_len[6:2])
-            aad[8*j +: 8] = 8'h00;
-        else if (!roce)
-            aad[8*j +: 8] = (j < HDR_BYTES) ? masked[8*j +: 8] : 8'h00;
-        else if (j < LRH_STANDIN)
-            aad[8*j +: 8] = 8'hff;
-        else
-            aad[8*j +: 8] = (j + ROCE_SHIFT < HDR_BYTES) ? masked[8*(j + ROCE_SHIFT) +: 8] : 8'h00;
+genvar j;
+generate
+    for (j = 0; j < AAD_BYTES; j = j + 1) begin : g_aad
+        // the byte of H at j when it is kept: native frame byte j; RoCEv2 the LRH stand-in,
+        // then frame byte j + ROCE_SHIFT
+        wire [7:0] native_byte;
+        wire [7:0] roce_byte;
+        if (j < HDR_BYTES) begin : g_native
+            assign native_byte = masked[8*j +: 8];
+        end else begin : g_native_none
+            assign native_byte = 8'h00;
+        end
+        if (j < LRH_STANDIN) begin : g_roce_lrh
+            assign roce_byte = 8'hff;
+        end else if (j + ROCE_SHIFT < HDR_BYTES) begin : g_roce
+            assign roce_byte = masked[8*(j + ROCE_SHIFT) +: 8];
+        end else begin : g_roce_none
+            assign roce_byte = 8'h00;
+        end
+        assign aad[8*j +: 8] = (j / 4 >= aad_len[6:2]) ? 8'h00 : roce ? roce_byte : native_byte;
     end
-end
+endgenerate
 
 endmodule
 

@@ -105,14 +105,15 @@ localparam ROCE_LRH_STANDIN = 8;
 // ----------------------------------------------------------------------------
 // Variant bytes to ones
 // ----------------------------------------------------------------------------
-reg [128*LANES-1:0] data_ones;
+wire [128*LANES-1:0] data_ones;
 
-integer b;
-
-always @* begin
-    for (b = 0; b < BEAT_BYTES; b = b + 1)
-        data_ones[8*b +: 8] = in_data[8*b +: 8] | {8{in_ones[b]}};
-end
+// per byte by generate (unrolled at every LANES)
+genvar b;
+generate
+    for (b = 0; b < BEAT_BYTES; b = b + 1) begin : g_ones
+        assign data_ones[8*b +: 8] = in_data[8*b +: 8] | {8{in_ones[b]}};
+    end
+endgenerate
 
 ib_crc_stream #(
     .LANES(LANES),

@@ -170,15 +170,6 @@ function [W-1:0] prefix;
     end
 endfunction
 
-// byte mask to bit mask
-function [DW-1:0] bytes_to_bits;
-    input [W-1:0] m;
-    integer i;
-    begin
-        for (i = 0; i < W; i = i + 1)
-            bytes_to_bits[8*i +: 8] = {8{m[i]}};
-    end
-endfunction
 
 // ----------------------------------------------------------------------------
 // Registers
@@ -286,6 +277,17 @@ wire [2*DW-1:0] window = {rd_hi, rd_lo};
 wire [2*DW-1:0] window_shifted = window >> (8 * b_shift_reg);
 /* verilator lint_on UNUSEDSIGNAL */
 
+// the byte masks of the beat on tap as bit masks, a slice per byte by generate (a loop
+// over more than 64 bytes would stay a run-time loop over the wide vectors in Verilator)
+wire [DW-1:0]   b_mf_bits, b_ms_bits;
+genvar bi;
+generate
+    for (bi = 0; bi < W; bi = bi + 1) begin : g_bits
+        assign b_mf_bits[8*bi +: 8] = {8{b_mf_reg[bi]}};
+        assign b_ms_bits[8*bi +: 8] = {8{b_ms_reg[bi]}};
+    end
+endgenerate
+
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
@@ -295,8 +297,7 @@ assign rd_en         = issue;
 assign rd_addr       = ra_reg;
 assign tap_valid     = b_valid_reg;
 assign tap_first     = b_first_reg;
-assign tap_data      = (bytes_to_bits(b_mf_reg) & b_front_reg) |
-                       (bytes_to_bits(b_ms_reg) & window_shifted[DW-1:0]);
+assign tap_data      = (b_mf_bits & b_front_reg) | (b_ms_bits & window_shifted[DW-1:0]);
 assign tap_keep      = b_keep_reg;
 assign tap_last      = b_last_reg;
 assign tap_user      = b_user_reg;

@@ -224,13 +224,16 @@ endgenerate
 // Functions
 // ----------------------------------------------------------------------------
 // bytes set in a tkeep prefix mask
+// (counted per 16-byte lane: short loops, which the simulator unrolls; one loop over
+// W > 64 bytes would run byte by byte)
 function [NW-1:0] keep_count;
     input [W-1:0] keep;
-    integer i;
+    integer i, j;
     begin
         keep_count = {NW{1'b0}};
-        for (i = 0; i < W; i = i + 1)
-            keep_count = keep_count + {{(NW-1){1'b0}}, keep[i]};
+        for (i = 0; i < LANES; i = i + 1)
+            for (j = 0; j < 16; j = j + 1)
+                keep_count = keep_count + {{(NW-1){1'b0}}, keep[16*i + j]};
     end
 endfunction
 
@@ -281,15 +284,6 @@ function [6:0] secbits_encode;
     end
 endfunction
 
-// byte mask to bit mask
-function [DW-1:0] keep_bits;
-    input [W-1:0] m;
-    integer i;
-    begin
-        for (i = 0; i < W; i = i + 1)
-            keep_bits[8*i +: 8] = {8{m[i]}};
-    end
-endfunction
 
 // byte reversal of a 16-byte tag: gcm_core's byte 0 at [127:120] -> byte 0 at [7:0]
 function [127:0] tag_to_stream;
@@ -435,6 +429,31 @@ reg                        x_crypted;
 // Wires
 // ----------------------------------------------------------------------------
 wire in_beat = s_axis_tvalid && s_axis_tready;
+
+// the input beat's bytes that can fall into the header register (the first KEPT_BYTES),
+// those outside tkeep as zero, and the beat's byte count
+localparam KEPT_BYTES = (W < CAP_BYTES) ? W : CAP_BYTES;
+wire [8*KEPT_BYTES-1:0] in_kept_data;
+wire [NW-1:0] in_keep_count = keep_count(s_axis_tkeep);
+// the ingress header register after an input beat: the beat's bytes where they fall
+// into frame bytes 0 .. CAP_BYTES - 1, the rest cleared on a first beat, else kept
+wire [8*CAP_BYTES-1:0] ing_hdr_cap;
+// all of these by generate, a slice per byte or per beat (loops over more than 64 bytes
+// would stay run-time loops over the wide vectors in Verilator)
+genvar kb;
+generate
+    for (kb = 0; kb < KEPT_BYTES; kb = kb + 1) begin : g_kept
+        assign in_kept_data[8*kb +: 8] = s_axis_tdata[8*kb +: 8] & {8{s_axis_tkeep[kb]}};
+    end
+    for (kb = 0; kb * W < CAP_BYTES; kb = kb + 1) begin : g_cap
+        // header bytes kb*W .. kb*W + CB - 1 come from input beat kb
+        localparam CB = (CAP_BYTES - kb * W < W) ? CAP_BYTES - kb * W : W;
+        localparam [8:0] KB9 = kb;
+        assign ing_hdr_cap[8*W*kb +: 8*CB] = (wbeat_reg == KB9) ? in_kept_data[8*CB-1:0] :
+                                             (wbeat_reg == 9'd0) ? {8*CB{1'b0}} :
+                                             ing_hdr_reg[8*W*kb +: 8*CB];
+    end
+endgenerate
 
 // IQ: complete frames
 wire                    iq_s_ready, iq_m_valid;
@@ -681,12 +700,10 @@ wire [ET_W-1:0] ez_tag_in = {x_link, x_enc, x_nb, x_crypted ? x_mb : {RAW{1'b0}}
 
 // egress front: edited header up to hdr_len, then the STH (the tag's first L bytes)
 reg [8*FRONT_BYTES-1:0] x_front;
-integer fi;
+// the edited header's bytes below hdr_len
+wire [8*HDR_BYTES-1:0]  x_edit_head = x_edit & ~({8*HDR_BYTES{1'b1}} << (8 * x_hdr_len));
 always @* begin
-    x_front = {8*FRONT_BYTES{1'b0}};
-    for (fi = 0; fi < HDR_BYTES; fi = fi + 1)
-        if (fi < x_hdr_len)
-            x_front[8*fi +: 8] = x_edit[8*fi +: 8];
+    x_front = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, x_edit_head};
     if (OPEN == 0 && mode_has_sth(x_apply))
         x_front = x_front | ({{(8*FRONT_BYTES-128){1'b0}}, x_tag} << (8 * x_hdr_len));
 end
@@ -723,6 +740,13 @@ wire [DW-1:0]           o_data;
 wire [NW-1:0]           o_lsh;
 wire [2:0]              o_rsh;
 assign {o_link, o_last, o_keep, o_data, o_fld0, o_lsh, o_fld1, o_rsh} = oq_m_data;
+// bit mask of the output beat's tkeep (by generate, as the header capture above)
+wire [DW-1:0]           o_keep_bits;
+generate
+    for (kb = 0; kb < W; kb = kb + 1) begin : g_keep_bits
+        assign o_keep_bits[8*kb +: 8] = {8{o_keep[kb]}};
+    end
+endgenerate
 wire                    eicrc_valid, evcrc_valid;
 wire [31:0]             eicrc_out;
 wire [15:0]             evcrc_out;
@@ -761,7 +785,7 @@ wire         in_store = {23'd0, wbeat_reg} < BUF_BEATS;
 wire [RAW+8:0] wbeat_x = {{RAW{1'b0}}, wbeat_reg};
 /* verilator lint_on UNUSEDSIGNAL */
 assign s_axis_tready = iq_s_ready && (!in_store || in_used < RING_BEATS);
-assign m_axis_tdata  = o_data | (o_patch & keep_bits(o_keep));
+assign m_axis_tdata  = o_data | (o_patch & o_keep_bits);
 assign m_axis_tkeep  = o_keep;
 assign m_axis_tlast  = o_last;
 assign m_axis_tvalid = out_valid;
@@ -887,6 +911,7 @@ generate
         wire [6:0]             k_aad_len0, k_aad_len1;
         wire [HDR_BYTES-1:0]   k_var0, k_var1;
         wire [LANES-1:0]       kz_tap_user;
+        wire [W-1:0]           kz_tap_keep;
         wire                   kz_idle;
         wire [NW-1:0]          kz_tap_lsh_unused;
         /* verilator lint_on UNUSEDSIGNAL */
@@ -895,7 +920,6 @@ generate
         wire [DW-1:0]          kz_rd_lo, kz_rd_hi;
         wire                   kz_tap_valid, kz_tap_first, kz_tap_last;
         wire [DW-1:0]          kz_tap_data, kz_tap_aux0, kz_tap_aux1;
-        wire [W-1:0]           kz_tap_keep;
         wire                   kz_tap_crc_valid, kz_tap_crc_last, kz_tap_fld0, kz_tap_fld1;
         wire [NW-1:0]          kz_tap_crc_end, kz_tap_fld_lsh;
         wire [2:0]             kz_tap_fld_rsh;
@@ -909,7 +933,6 @@ generate
         // three CRC engines have the same latency (their out_valid rise together)
         wire                   kc_s_ready, kx_s_ready;
         wire [$clog2(CQ_DEPTH*2):0] kc_count, kx_count;
-        wire [DW-1:0]          kz_beat_keep;
         /* verilator lint_on UNUSEDSIGNAL */
         reg  [47:0]            rx_acc_reg;
         /* verilator lint_off UNUSEDSIGNAL */ // the 6 field bytes of the shifted beat
@@ -918,7 +941,6 @@ generate
         wire [47:0]            kz_left = kz_tap_data[47:0] << (8 * kz_tap_fld_rsh);
         wire [47:0]            rx_now = kz_tap_fld0 ? kz_right[47:0]
                                       : (rx_acc_reg | (kz_tap_fld1 ? kz_left : 48'd0));
-        assign kz_beat_keep = keep_bits(kz_tap_keep);
         assign kz_tap_lsh_unused = kz_tap_fld_lsh;
 
         ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) k_mask0 (
@@ -1297,10 +1319,7 @@ ib_vcrc_extend4 o_vcrc_extend (
 // ----------------------------------------------------------------------------
 // Control
 // ----------------------------------------------------------------------------
-integer hi;
 always @* begin
-    // the header loop index is assigned on every path, so synthesis infers no latch for it
-    hi             = 0;
     ing_hdr_next   = ing_hdr_reg;
     ing_len_next   = ing_len_reg;
     ing_link_next  = ing_link_reg;
@@ -1340,20 +1359,14 @@ always @* begin
             ing_base_next = wp_reg[RAW-1:0];
         end
         // header register: frame bytes 0 .. CAP_BYTES - 1
-        for (hi = 0; hi < CAP_BYTES; hi = hi + 1) begin
-            if ({23'd0, wbeat_reg} == hi / W)
-                ing_hdr_next[8*hi +: 8] = s_axis_tkeep[hi % W] ? s_axis_tdata[8*(hi % W) +: 8]
-                                                               : 8'd0;
-            else if (wbeat_reg == 9'd0)
-                ing_hdr_next[8*hi +: 8] = 8'd0;
-        end
+        ing_hdr_next = ing_hdr_cap;
         // frame length, saturated at 2^LEN_W - 1 (ib_hdr_parse's frame_len)
         if (wbeat_reg == 9'd0)
-            ing_len_next = {{(LEN_W-NW){1'b0}}, keep_count(s_axis_tkeep)};
-        else if ({1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, keep_count(s_axis_tkeep)} > {1'b0, LEN_MAX})
+            ing_len_next = {{(LEN_W-NW){1'b0}}, in_keep_count};
+        else if ({1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, in_keep_count} > {1'b0, LEN_MAX})
             ing_len_next = LEN_MAX;
         else
-            ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, keep_count(s_axis_tkeep)};
+            ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, in_keep_count};
         if (in_store)
             wp_next = wp_reg + 1'b1;
         if (wbeat_reg != 9'h1ff)
