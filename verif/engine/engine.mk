@@ -16,8 +16,9 @@
 
 ENGINE_BUILD        := $(VERIF_BUILD)/engine
 # Plain packets per mode (five modes; the open instance also gets ~25 % damaged copies).
-# Measured time of the pipelined engine on the loaded 2-core machine (wall): LANES = 1
-# about 42 s and LANES = 4 about 38 s per 1000 packets per mode; LANES = 12 about 410 s
+# Measured time of the pipelined engine on the shared 2-core machine (wall): LANES = 1
+# about 8 s and LANES = 4 about 8 s per 1000 packets per mode (up to 42 s and 38 s while
+# the machine was loaded by other runs); LANES = 12 about 410 s
 # per 1000 measured on the earlier one-packet-at-a-time engine (the two 12-lane engines
 # simulate at ~1,000 cycles/s), so LANES = 12 runs 800 per mode to stay near the 6-minute
 # budget of a width (see verif/engine/README.md).
@@ -103,10 +104,9 @@ TEST_TARGETS         += engine-harness-selftest
 # LANES = 4 against the same engine: seed 1, 2,000 packets per mode (the make-test count,
 # MASK_MF on): 53,780 passed, 0 failed, 62 s; with ENGINE_PACKETS_L4=10000 (before MASK_MF
 # was exercised): 261,923 passed, 0 failed, 654 s on the loaded machine.
-# The pipelined engine (stages overlapped, engine-pipeline branch), seed 1: LANES = 1,
-# 10,000 per mode: 263,042 passed, 0 failed, 2.8 M cycles, 424 s wall on the loaded
-# machine; LANES = 4, 2,000 per mode: 53,629 passed, 0 failed, 77 s; seed 2 at LANES = 4:
-# 51,301 passed, 0 failed.
+# The pipelined engine (stages overlapped), seed 1: LANES = 1, 10,000 per mode: 263,042
+# passed, 0 failed, 2.8 M cycles, 77 s wall; LANES = 4, 2,000 per mode: 53,629 passed,
+# 0 failed, 16 s. Seed 2: LANES = 1 251,526 passed, LANES = 4 51,301 passed, 0 failed.
 # LANES = 12 is not in make test: its simulation runs at ~1,000 cycles/s.
 ENGINE_TEST_WIDTHS := 1 4
 ifneq ($(wildcard rtl/ibsec_engine.v),)
