@@ -33,6 +33,7 @@ TARGET_MHZ = 200.0            # clock on ECP5-85 speed 8, LANES = 1
 TARGET_LATENCY_NS = 100.0     # added latency per packet, every width
 BUDGET_LATENCY_NS = 320.0     # Lee & Kim §7.2: AES latency + one mult_H, per packet
 TARGET_THROUGHPUT_PCT = 99.0  # of 16 x LANES bytes per clock, packets >= 256 B
+CAPACITY_COMB = 83640         # LFE5U-85F TRELLIS_COMB (LUT4), nextpnr's device table
 
 # IBA data rate per lane in Gb/s (signalling rate x line-code efficiency): SDR 2.5 Gbaud,
 # DDR 5, QDR 10 with 8b/10b; FDR 14.0625 and EDR 25.78125 Gbaud with 64b/66b; HDR 50 and
@@ -112,9 +113,14 @@ def load_json(path):
         fail(f"cannot read {path}: {e}")
 
 
+ENGINE_TOPS = ("ibsec_seal", "ibsec_open")
+
+
 def variant_of(params):
     """Short name of a parameter set: lut (defaults), lut2 (LUT S-boxes, two stages per
-    round), bram (block RAM S-boxes); engines get seal-/open- in front."""
+    round), bram (block RAM S-boxes); engines get seal-/open- in front (OPEN parameter of
+    ibsec_engine), and table sizes other than the defaults (KEY_SLOTS = 4, CTX_SLOTS = 16)
+    are appended as -k<KEY_SLOTS>c<CTX_SLOTS>."""
     # "module.NAME" entries are defaults changed below the top (make fpga's engine runs)
     p = {k.split(".")[-1]: str(v) for k, v in (params or {}).items()}
     if p.get("SBOX_IMPL") == "1":
@@ -123,6 +129,10 @@ def variant_of(params):
         core = "lut2"
     else:
         core = "lut"
+    if "KEY_SLOTS" in p or "CTX_SLOTS" in p:
+        k, c = p.get("KEY_SLOTS", "4"), p.get("CTX_SLOTS", "16")
+        if (k, c) != ("4", "16"):
+            core += f"-k{k}c{c}"
     if "OPEN" in p:
         return ("open-" if p["OPEN"] == "1" else "seal-") + core
     return core
@@ -134,10 +144,15 @@ CORE_TEXT = {"lut": "LUT S-boxes, 1 stage per round (defaults)",
 
 
 def variant_text(v):
+    op = ""
     if v.startswith(("seal-", "open-")):
-        op, core = v.split("-", 1)
-        return f"{op} engine, {CORE_TEXT.get(core, core)}"
-    return CORE_TEXT.get(v, v)
+        op, v = v.split("-", 1)
+    core, _, tables = v.partition("-")
+    text = CORE_TEXT.get(core, core)
+    m = re.fullmatch(r"k(\d+)c(\d+)", tables)
+    if m:
+        text += f", KEY_SLOTS = {m.group(1)}, CTX_SLOTS = {m.group(2)}"
+    return f"{op} engine, {text}" if op else text
 
 
 class Clocks:
@@ -211,14 +226,23 @@ def section_clock(fpga, md):
                   "congestion).\n")
     for u in fpga.get("pnr_unfinished", []):
         est = u.get("placement_estimate_mhz")
-        md.append(f"**Unfinished:** place and route of {u['top']} ({u['variant']}) left no "
-                  "report (nextpnr stopped or was stopped before the end of routing); "
-                  + (f"its last estimate, after placement, was {est:.1f} MHz. " if est else "")
+        y = u.get("yosys")
+        md.append(f"**Unfinished:** place and route of {u['top']} ({u['variant']}, LANES = "
+                  f"{u['lanes']}) left no report: "
+                  + (f"nextpnr failed in {u.get('stopped_in', 'an unknown step')} with "
+                     f"`{u['error']}`; " if u.get("error") else
+                     f"nextpnr was stopped (time limit) in {u.get('stopped_in', 'an unknown step')}; ")
+                  + (f"its estimate after placement was {est:.1f} MHz. " if est else
+                     "it had not finished placement, so there is no clock estimate. ")
+                  + (f"Its netlist (Yosys, with the port registers): {y['comb']:,} LUT4 "
+                     f"({100.0 * y['comb'] / CAPACITY_COMB:.0f} % of the LFE5U-85F), "
+                     f"{y['ff']:,} FF, {y['bram']} DP16KD. " if y else "")
                   + f"Log: `{u['log']}` ({u['measured']}).\n")
-    for t in ("ibsec_engine",):
+    for t in ENGINE_TOPS:
         if not any(p["top"] == t for p in fpga["pnr"]):
-            md.append(f"**Missing:** no place and route of the packet engine ({t}, seal and "
-                      "open): see docs/fpga.md for why.\n")
+            md.append(f"**Missing:** no routed clock for the packet engine {t}: see the "
+                      "unfinished runs above and docs/fpga.md (\"The packet engine on the "
+                      "LFE5U-85F\").\n")
 
 
 def section_resources(fpga, md, img, plots):
@@ -242,6 +266,16 @@ def section_resources(fpga, md, img, plots):
         fits = "yes" if r["fits"] else "no (" + ", ".join(r.get("over", [])) + ")"
         md.append(f"| {r['top']} | {variant_text(v)} | {r['lanes']} | {r['lut4']:,} | "
                   f"{r['ff']:,} | {r['bram']} | {r['dsp']} | {fits} | {r.get('measured', '?')} |")
+    for u in fpga.get("pnr_unfinished", []):
+        y = u.get("yosys")
+        if not y or any(r["top"] == u["top"] and r["lanes"] == u["lanes"] and
+                        variant_of(r["params"]) == u["variant"] for r in rows):
+            continue
+        over = [k for k in ("comb", "ff", "bram", "dsp") if y[k] > cap[k]]
+        fits = "yes" if not over else "no (" + ", ".join(over) + ")"
+        md.append(f"| {u['top']} | {u['variant']} (netlist of the place-and-route run, port "
+                  f"registers included; LUT4 + 2 x CCU2C) | {u['lanes']} | {y['comb']:,} | "
+                  f"{y['ff']:,} | {y['bram']} | {y['dsp']} | {fits} | {u['measured']} |")
     md.append("")
     if plots:
         import matplotlib.pyplot as plt
