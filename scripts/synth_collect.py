@@ -137,6 +137,8 @@ def unfinished_row(d):
             "variant": m.group(3) if m else "?", "log": log,
             "placement_estimate_mhz": float(est[-1][1]) if est else None,
             "stopped_in": nextpnr_stage(text), "yosys": yosys_counts(d),
+            "nextpnr_util": {k.lower(): [int(a), int(b)] for k, a, b in re.findall(
+                r"(TRELLIS_COMB|TRELLIS_FF|DP16KD):\s+(\d+)/\s*(\d+)", text)},
             "error": next((l.strip() for l in text.splitlines() if l.startswith("ERROR:")), None),
             "measured": datetime.datetime.fromtimestamp(os.path.getmtime(log),
                                                         datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
