@@ -173,6 +173,8 @@ def table(synth, pnr, unfinished):
                f"{y['bram']} | {y['dsp']}") if y else " | | | "
         out.append(f"| {u['top']} | {u['lanes']} | {u['variant']} | | unfinished: {est} | | {res} "
                    f"| nextpnr left no report; "
+                   + "".join(f"does not fit: {k.upper()} {a:,} of {b:,}; "
+                             for k, (a, b) in sorted(u.get("nextpnr_util", {}).items()) if a > b)
                    + (f"failed in {u.get('stopped_in', '?')}: {u['error']} " if u.get("error")
                       else f"stopped in {u.get('stopped_in', '?')} ")
                    + f"({u['log']}) "
