@@ -5,34 +5,37 @@
  * ibsec_open.c). Architecture, buffers and cycle counts: docs/packet-engine.md.
  *
  * Function
- *   Store-and-forward: a packet is accepted whole into one of the two slots of the input
- *   buffer, its first CAP_BYTES bytes into a header register, then processed in passes
- *   driven by one beat
- *   composer (ibsec_realign) that builds every stream the engine needs from the header
- *   register and a realigned range of a buffer:
- *     parse   ib_hdr_parse on the header register (steps 1-3)
- *     check   (open) the received packet through ib_icrc_engine / ib_vcrc_engine
- *     decide  context lookup, key, ICRC/VCRC verdicts and EPSN in one cycle, in the
- *             model's order of checks (ibsec_regs tables); a drop ends here
- *     crypt   (secured modes) gcm_core: AAD = the masked header string H of
- *             ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or as more AAD
- *             (sth-pkt) or not at all (sth-hdr); its output into the crypt buffer
- *     verify  (open) tag comparison, commit of the EPSN window and of the failure count
- *     egress  edited header (ib_hdr_edit), STH, payload (from the crypt buffer when
- *             encrypted), then ICRC (or the tag, icrc-mac) and VCRC computed on the way
- *             out and patched into the last beats
+ *   Store-and-forward, as a pipeline of stages that work on consecutive packets at once,
+ *   handing per-packet descriptors (header register, parse results, decision, tag) from
+ *   stage to stage through FIFOs:
+ *     ingress  frames into the input ring (one beat per clock), the first CAP_BYTES bytes
+ *              into a header register; a descriptor per complete frame
+ *     parse    ib_hdr_parse on the descriptor's header (steps 1-3); on open, the check
+ *              composer streams the received packet out of the ring through ib_icrc_engine
+ *              (twice: without and with the MASK_MF variant bits) and ib_vcrc_engine
+ *     decide   context lookup, key, ICRC/VCRC verdicts and EPSN in one cycle, in the
+ *              model's order of checks (ibsec_regs tables); CONFIG (MASK_MF) sampled here,
+ *              once per packet
+ *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
+ *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
+ *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
+ *              crypt ring, the tag into the tag FIFO
+ *     egress   (open) tag comparison and commit; the egress composer builds the output:
+ *              edited header (ib_hdr_edit), STH, payload (from the crypt ring when
+ *              encrypted); the ICRC (or the tag, icrc-mac) and VCRC are computed on the
+ *              way into the output FIFO and patched into the last beats on the way out
  *   A dropped packet produces nothing on m_axis and, as every packet, one status entry.
  *   Packets leave and are reported in input order.
  *
  * Latency / throughput
- *   Ingress overlaps the processing: while one slot's packet is processed, the next
- *   frame enters the other slot. The processing passes of a packet run one after the
- *   other: about N (check, open) + M (crypt) + P (egress) beats + ~45 cycles for a frame
- *   of N beats, GCM message of M beats and output of P beats; ingress takes N cycles
- *   (see docs/packet-engine.md for the figures per pass).
+ *   Every stage takes one beat per clock and chains its packets without a bubble, so
+ *   back-to-back packets flow at one beat per clock on the link side (seal m_axis, open
+ *   s_axis). A packet waits for its own passes: about M (crypt, M beats of GCM message)
+ *   + gcm_core's latency to the tag + the output FIFO after its last input beat, plus
+ *   the check pass (N beats) on open (docs/packet-engine.md §5).
  *
  * Reset
- *   rst (synchronous, active high) discards the packet in flight, clears the tables,
+ *   rst (synchronous, active high) discards every packet in flight, clears the tables,
  *   counters and configuration (ibsec_regs) and uninstalls every key (gcm_core).
  *
  * Byte order
@@ -115,37 +118,47 @@ module ibsec_engine #(
 // bytes and bits per beat
 localparam W  = 16 * LANES;
 localparam DW = 8 * W;
-localparam [13:0] W14 = W[13:0];
-// bytes of the header register (the header modules' window)
+// bytes of the header register window seen by the header modules
 localparam HDR_BYTES = 128;
-// front vector of the composer: the header and a 16-byte STH behind it
+// front vector of the composers: the header and a 16-byte STH behind it
 localparam FRONT_BYTES = HDR_BYTES + 16;
 // bytes captured at the start of the frame: the header window and a 16-byte STH behind
 // the longest header (RoCEv2 over IPv6 with 40 bytes of ETHs ends at byte 114)
 localparam CAP_BYTES = HDR_BYTES + 16;
 // frame length counter: 17 bits, saturated, so that the parser judges every over-long
-// frame exactly as the model (a RoCEv2 IP length can describe a packet ending at byte
-// 14 + 65535; ib_hdr_parse LEN_W)
+// frame exactly as the model (ib_hdr_parse LEN_W)
 localparam LEN_W = 17;
 localparam [LEN_W-1:0] LEN_MAX = {LEN_W{1'b1}};
 // largest frame kept: IBSEC_MAX_PKT (cmodel/ib_pkt.h) = 14 + 40 + 8 + 12 + 32 + 64 + 4096
 // + 3 + 4 + 2 = 4275 bytes; longer frames are consumed, never parsed as valid
 localparam MAX_FRAME = 4275;
 localparam BUF_BEATS = (MAX_FRAME + W - 1) / W;
-localparam BUF_AW = $clog2(BUF_BEATS);
-localparam BUF_DEPTH = 1 << BUF_AW;
-// beats of the header register
-localparam HDR_BEATS = (HDR_BYTES + W - 1) / W;
-localparam HB_W = (HDR_BEATS > 1) ? $clog2(HDR_BEATS) : 1;
+// input ring and crypt ring: room for about four of the largest packets, so that the
+// ingress, check, crypt and egress stages each hold one (a power of two: addresses wrap)
+localparam RAW = $clog2(4 * BUF_BEATS);
+localparam RING = 1 << RAW;
+localparam [RAW:0] RING_BEATS = RING[RAW:0];
+localparam [RAW-1:0] BUF_BEATS_R = BUF_BEATS[RAW-1:0];
 // key slot index width (gcm_core's SLOT_WIDTH)
 localparam KEY_W = (KEY_SLOTS > 1) ? $clog2(KEY_SLOTS) : 1;
 // byte count 0..W
 localparam NW = $clog2(W + 1);
-// composer output FIFO: depth and the fill level up to which a beat may be started
-// (two beats can be in flight behind the composer's read)
-localparam FIFO_DEPTH = 8;
-localparam FIFO_W = DW + W + LANES + 1;
-localparam [$clog2(FIFO_DEPTH):0] FIFO_ROOM_MAX = FIFO_DEPTH - 3;
+// descriptor FIFOs: ingress -> parse (IQ), parse/check -> decide (CQ), decide -> crypt
+// (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag)
+localparam IQ_DEPTH = 4;
+localparam CQ_DEPTH = 8;
+localparam DQ_DEPTH = 2;
+localparam XQ_DEPTH = 16;
+// gcm_core input FIFO and output FIFO: a beat is issued while two places are free (the
+// beat on the composer's tap and the one issued now); the output FIFO also covers the
+// CRC latency, so that the egress stream does not stop at the patched tail of a packet
+localparam GQ_DEPTH = 8;
+localparam OQ_DEPTH = 16;
+localparam [$clog2(GQ_DEPTH):0] GQ_ROOM_MAX = GQ_DEPTH - 2;
+localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
+// CRC results of the egress stream: at most one per packet with a beat in the output
+// FIFO or on the composer's tap
+localparam RQ_DEPTH = 32;
 
 // enum ibsec_reason (cmodel/ibsec.h)
 localparam [5:0] R_OK            = 6'd0;
@@ -164,9 +177,6 @@ localparam [2:0] M_STH_HDR  = 3'd2;
 localparam [2:0] M_STH_PKT  = 3'd3;
 localparam [2:0] M_STH_AEAD = 3'd4;
 
-// enum ibsec_shape: the RoCEv2 shapes are 2 and 3 (native-noGRH 0, native-GRH 1);
-// the engine needs only the link (tuser) to tell native from RoCEv2
-
 // ICRC 4 bytes, VCRC 2 bytes (IBA Vol. 1 §7.8)
 localparam [12:0] ICRC_LEN = 13'd4;
 localparam [12:0] VCRC_LEN = 13'd2;
@@ -176,27 +186,24 @@ localparam [6:0] STH128_LEN = 7'd16;
 // icrc-mac: 4 tag bytes in the ICRC field (Lee & Kim §5.2)
 localparam [4:0] ICRC_MAC_TAG_LEN = 5'd4;
 
-// engine states
-localparam [3:0] ST_IN        = 4'd0;   // wait for a complete frame in the next slot
-localparam [3:0] ST_PARSE     = 4'd1;   // register the parser's outputs
-localparam [3:0] ST_CHECK_GO  = 4'd2;   // open: start the CRC check pass
-localparam [3:0] ST_CHECK     = 4'd3;   // open: CRC check pass running
-localparam [3:0] ST_DECIDE    = 4'd4;   // lookup, checks, EPSN (waits while cfg_busy)
-localparam [3:0] ST_CRYPT_GO  = 4'd5;   // start the GCM pass
-localparam [3:0] ST_CRYPT     = 4'd6;   // GCM pass running until the tag
-localparam [3:0] ST_VERIFY    = 4'd7;   // open: tag compare and commit
-localparam [3:0] ST_EGRESS_GO = 4'd8;   // start the output pass
-localparam [3:0] ST_EGRESS    = 4'd9;   // output pass running
-localparam [3:0] ST_TAIL0     = 4'd10;  // push the first patched tail beat
-localparam [3:0] ST_TAIL1     = 4'd11;  // push the second patched tail beat
-localparam [3:0] ST_DRAIN     = 4'd12;  // wait for the output FIFO to empty
-localparam [3:0] ST_STATUS    = 4'd13;  // status entry and counter
-
-// composer jobs
-localparam [1:0] JOB_NONE   = 2'd0;
-localparam [1:0] JOB_CHECK  = 2'd1;
-localparam [1:0] JOB_CRYPT  = 2'd2;
-localparam [1:0] JOB_EGRESS = 2'd3;
+// descriptor widths
+localparam IQ_W = 8 * CAP_BYTES + LEN_W + 1 + 2 * RAW;
+localparam PR_W = 2 + 7 + 7 + 7 + 13 + 13 + 3 + 3 + 24 + 24 + 16;   // parse results
+localparam DC_W = 6 + 1 + CTX_W + 3 + 3 + 3 + KEY_W + 32 + 1 + 63 + 1 + 32;  // decision
+localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
+// check results: ICRC without and with MASK_MF, VCRC; the received ICRC and VCRC fields
+localparam CR_W = 32 + 32 + 16;
+// egress composer tag: link, source is the crypt ring, ring beats to release (input,
+// crypt), the ICRC field is the tag (seal icrc-mac), that tag's 4 bytes
+localparam ET_W = 1 + 1 + 2 * RAW + 1 + 32;
+// crypt composer tag: key slot and IV
+localparam CT_W = KEY_W + 96;
+// gcm input FIFO word
+localparam GQ_W = 1 + LANES + W + DW + CT_W;
+// output FIFO word: link, last, keep, data, field flags and shifts
+localparam OQ_W = 1 + 1 + W + DW + 1 + NW + 1 + 3;
+// egress CRC pending word: link, the tag is the ICRC field, tag bytes
+localparam EP_W = 1 + 1 + 32;
 
 generate
     if (OPEN != 0 && OPEN != 1) begin : g_bad_open
@@ -216,8 +223,9 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Functions
 // ----------------------------------------------------------------------------
-// bytes set in a tkeep prefix mask (counted per 16-byte lane: short loops, which the
-// simulator unrolls; one loop over W > 64 bytes would run byte by byte)
+// bytes set in a tkeep prefix mask
+// (counted per 16-byte lane: short loops, which the simulator unrolls; one loop over
+// W > 64 bytes would run byte by byte)
 function [NW-1:0] keep_count;
     input [W-1:0] keep;
     integer i, j;
@@ -276,6 +284,7 @@ function [6:0] secbits_encode;
     end
 endfunction
 
+
 // byte reversal of a 16-byte tag: gcm_core's byte 0 at [127:120] -> byte 0 at [7:0]
 function [127:0] tag_to_stream;
     input [127:0] t;
@@ -289,73 +298,136 @@ endfunction
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
-reg [3:0]               state_reg, state_next;
-reg [1:0]               job_reg, job_next;
-
-// input
-reg [8*CAP_BYTES-1:0]   hdr_reg, hdr_next;
-reg [LEN_W-1:0]         frame_len_reg, frame_len_next;
-reg                     link_reg, link_next;
-// ingress: two input slots, filled in turn, processed in turn
+// ingress
 reg [8*CAP_BYTES-1:0]   ing_hdr_reg, ing_hdr_next;
 reg [LEN_W-1:0]         ing_len_reg, ing_len_next;
 reg                     ing_link_reg, ing_link_next;
+reg [RAW-1:0]           ing_base_reg, ing_base_next;
 reg [8:0]               wbeat_reg, wbeat_next;
-reg                     in_slot_reg, in_slot_next;
-reg                     proc_slot_reg, proc_slot_next;
-reg [1:0]               slot_full_reg, slot_full_next;
-
-// parse results
-reg [1:0]               pr_shape_reg;
-reg [6:0]               pr_bth_off_reg;
-reg [6:0]               pr_hdr_len_reg;
-reg [6:0]               pr_sth_len_reg;
-reg [12:0]              pr_pp_len_reg;
-reg [12:0]              pr_pkt_end_reg;
-reg [15:0]              pr_pkey_reg;
-reg [23:0]              pr_destqp_reg;
-reg [23:0]              pr_psn_reg;
-reg [2:0]               pr_mode_reg;
-reg [2:0]               pr_sthsz_reg;
-
-// CRC pass results
-reg                     icrc_done_reg, icrc_done_next;
-reg [31:0]              icrc_val_reg, icrc_val_next;
-reg                     vcrc_done_reg, vcrc_done_next;
-reg [15:0]              vcrc_val_reg, vcrc_val_next;
-reg [12:0]              crc_icrc_off_reg, crc_icrc_off_next;   // ICRC position of the pass
-reg [DW-1:0]            tail_data_reg[0:1];
-reg [W-1:0]             tail_keep_reg[0:1];
-reg                     tail_last_reg[0:1];
-reg                     icrc_ok_reg, icrc_ok_next;
-reg                     vcrc_ok_reg, vcrc_ok_next;
-reg [31:0]              rx_icrc_field_reg, rx_icrc_field_next;   // the received ICRC field bytes
-
-// decision
-reg [5:0]               d_reason_reg, d_reason_next;
-reg                     d_hit_reg, d_hit_next;
-reg [CTX_W-1:0]         d_ctx_reg, d_ctx_next;
-reg [2:0]               d_mode_reg, d_mode_next;       // status mode
-reg [2:0]               d_apply_reg, d_apply_next;     // mode applied (none for plain)
-reg [2:0]               d_code_reg, d_code_next;
-reg [KEY_W-1:0]         d_key_reg, d_key_next;
-reg [31:0]              d_salt_reg, d_salt_next;
-reg                     d_dir_reg, d_dir_next;
-reg [62:0]              d_epsn_reg, d_epsn_next;
-reg                     d_alert_reg, d_alert_next;
-reg                     busy_pkt_reg, busy_pkt_next;   // a decided packet is in the engine
-
-// crypt
-reg [127:0]             tag_reg, tag_next;
-reg [BUF_AW-1:0]        cw_reg, cw_next;
-
+// input ring: write pointer and free pointer (one bit more than the address: full/empty)
+reg [RAW:0]             wp_reg, wp_next;
+reg [RAW:0]             fp_reg, fp_next;
+// crypt ring: allocated up to, freed up to, gcm_core output write address
+reg [RAW:0]             ca_reg, ca_next;
+reg [RAW:0]             cf_reg, cf_next;
+reg [RAW-1:0]           cw_reg, cw_next;
 // status output
 reg                     st_valid_reg, st_valid_next;
+reg [5:0]               st_reason_reg, st_reason_next;
+reg                     st_hit_reg, st_hit_next;
+reg [CTX_W-1:0]         st_ctx_reg, st_ctx_next;
+reg [2:0]               st_mode_reg, st_mode_next;
+reg [62:0]              st_epsn_reg, st_epsn_next;
+reg                     st_alert_reg, st_alert_next;
+
+// ----------------------------------------------------------------------------
+// Descriptor FIFO heads (fields in the order of the descriptor word)
+// ----------------------------------------------------------------------------
+/* verilator lint_off UNUSEDSIGNAL */
+// one descriptor format travels through CQ, DQ and XQ; each stage reads only the
+// fields it needs (the others pass through it in the word)
+// CQ head: parsed (and checked) packet waiting for its decision
+reg  [8*CAP_BYTES-1:0]     c_hdr;
+reg                        c_link;
+reg  [RAW-1:0]             c_base;
+reg  [RAW-1:0]             c_nb;
+reg  [1:0]                 c_shape;
+reg  [6:0]                 c_bth_off;
+reg  [6:0]                 c_hdr_len;
+reg  [6:0]                 c_sth_len;
+reg  [12:0]                c_pp_len;
+reg  [12:0]                c_pkt_end;
+reg  [2:0]                 c_pmode;
+reg  [2:0]                 c_sthsz;
+reg  [23:0]                c_psn;
+reg  [23:0]                c_destqp;
+reg  [15:0]                c_pkey;
+reg                        c_chk;
+reg  [5:0]                 c_reason;
+reg                        c_hit;
+reg  [CTX_W-1:0]           c_ctx;
+reg  [2:0]                 c_smode;
+reg  [2:0]                 c_apply;
+reg  [2:0]                 c_code;
+reg  [KEY_W-1:0]           c_key;
+reg  [31:0]                c_salt;
+reg                        c_dir;
+reg  [62:0]                c_epsn;
+reg                        c_mf;
+reg  [31:0]                c_rxicrc;
+reg  [RAW-1:0]             c_cbase;
+reg  [RAW-1:0]             c_mb;
+reg                        c_crypted;
+// DQ head: decided packet waiting for the crypt stage
+reg  [8*CAP_BYTES-1:0]     d_hdr;
+reg                        d_link;
+reg  [RAW-1:0]             d_base;
+reg  [RAW-1:0]             d_nb;
+reg  [1:0]                 d_shape;
+reg  [6:0]                 d_bth_off;
+reg  [6:0]                 d_hdr_len;
+reg  [6:0]                 d_sth_len;
+reg  [12:0]                d_pp_len;
+reg  [12:0]                d_pkt_end;
+reg  [2:0]                 d_pmode;
+reg  [2:0]                 d_sthsz;
+reg  [23:0]                d_psn;
+reg  [23:0]                d_destqp;
+reg  [15:0]                d_pkey;
+reg                        d_chk;
+reg  [5:0]                 d_reason;
+reg                        d_hit;
+reg  [CTX_W-1:0]           d_ctx;
+reg  [2:0]                 d_smode;
+reg  [2:0]                 d_apply;
+reg  [2:0]                 d_code;
+reg  [KEY_W-1:0]           d_key;
+reg  [31:0]                d_salt;
+reg                        d_dir;
+reg  [62:0]                d_epsn;
+reg                        d_mf;
+reg  [31:0]                d_rxicrc;
+reg  [RAW-1:0]             d_cbase;
+reg  [RAW-1:0]             d_mb;
+reg                        d_crypted;
+// XQ head: packet waiting for the egress stage (and its tag)
+reg  [8*CAP_BYTES-1:0]     x_hdr;
+reg                        x_link;
+reg  [RAW-1:0]             x_base;
+reg  [RAW-1:0]             x_nb;
+reg  [1:0]                 x_shape;
+reg  [6:0]                 x_bth_off;
+reg  [6:0]                 x_hdr_len;
+reg  [6:0]                 x_sth_len;
+reg  [12:0]                x_pp_len;
+reg  [12:0]                x_pkt_end;
+reg  [2:0]                 x_pmode;
+reg  [2:0]                 x_sthsz;
+reg  [23:0]                x_psn;
+reg  [23:0]                x_destqp;
+reg  [15:0]                x_pkey;
+reg                        x_chk;
+reg  [5:0]                 x_reason;
+reg                        x_hit;
+reg  [CTX_W-1:0]           x_ctx;
+reg  [2:0]                 x_smode;
+reg  [2:0]                 x_apply;
+reg  [2:0]                 x_code;
+reg  [KEY_W-1:0]           x_key;
+reg  [31:0]                x_salt;
+reg                        x_dir;
+reg  [62:0]                x_epsn;
+reg                        x_mf;
+reg  [31:0]                x_rxicrc;
+reg  [RAW-1:0]             x_cbase;
+reg  [RAW-1:0]             x_mb;
+reg                        x_crypted;
+
+/* verilator lint_on UNUSEDSIGNAL */
 
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-// input handshake
 wire in_beat = s_axis_tvalid && s_axis_tready;
 
 // the input beat's bytes that can fall into the header register (the first KEPT_BYTES),
@@ -366,16 +438,10 @@ wire [NW-1:0] in_keep_count = keep_count(s_axis_tkeep);
 // the ingress header register after an input beat: the beat's bytes where they fall
 // into frame bytes 0 .. CAP_BYTES - 1, the rest cleared on a first beat, else kept
 wire [8*CAP_BYTES-1:0] ing_hdr_cap;
-// bit masks of the tail beats' tkeep
-wire [DW-1:0] tail_bits0, tail_bits1;
 // all of these by generate, a slice per byte or per beat (loops over more than 64 bytes
 // would stay run-time loops over the wide vectors in Verilator)
 genvar kb;
 generate
-    for (kb = 0; kb < W; kb = kb + 1) begin : g_keep_bits
-        assign tail_bits0[8*kb +: 8] = {8{tail_keep_reg[0][kb]}};
-        assign tail_bits1[8*kb +: 8] = {8{tail_keep_reg[1][kb]}};
-    end
     for (kb = 0; kb < KEPT_BYTES; kb = kb + 1) begin : g_kept
         assign in_kept_data[8*kb +: 8] = s_axis_tdata[8*kb +: 8] & {8{s_axis_tkeep[kb]}};
     end
@@ -389,7 +455,21 @@ generate
     end
 endgenerate
 
-// parser
+// IQ: complete frames
+wire                    iq_s_ready, iq_m_valid;
+reg                     iq_s_valid, iq_m_ready;
+wire [IQ_W-1:0]         iq_s_data, iq_m_data;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [$clog2(IQ_DEPTH):0] iq_count;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [8*CAP_BYTES-1:0]  i_hdr;
+wire [LEN_W-1:0]        i_len;
+wire                    i_link;
+wire [RAW-1:0]          i_base, i_nb;
+assign {i_hdr, i_len, i_link, i_base, i_nb} = iq_m_data;
+wire [8*HDR_BYTES-1:0]  i_win = i_hdr[8*HDR_BYTES-1:0];
+
+// parser (on the IQ head)
 wire [5:0]  p_reason;
 wire [1:0]  p_shape;
 wire [6:0]  p_bth_off, p_hdr_len, p_sth_len;
@@ -404,6 +484,51 @@ wire [7:0]  p_opcode;
 wire [1:0]  p_padcnt;
 wire [1:0]  p_secmode;
 /* verilator lint_on UNUSEDSIGNAL */
+/* verilator lint_off UNUSEDSIGNAL */ // the trailer and kr_pop serve the open check only
+wire [12:0] p_trailer = i_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
+/* verilator lint_on UNUSEDSIGNAL */
+
+// CQ: parsed packets
+wire                    cq_s_ready, cq_m_valid;
+reg                     cq_s_valid, cq_m_ready;
+wire [DS_W-1:0]         cq_s_data, cq_m_data;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [$clog2(CQ_DEPTH):0] cq_count;
+/* verilator lint_on UNUSEDSIGNAL */
+// check results of the CQ packets that had a check pass (open), in the same order
+wire                    kr_valid;          // CRC results and received fields both present
+wire [31:0]             kr_icrc0, kr_icrc1;
+wire [15:0]             kr_vcrc;
+wire [47:0]             kr_rx;             // received ICRC (31:0) and VCRC (47:32) fields
+/* verilator lint_off UNUSEDSIGNAL */
+reg                     kr_pop;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    kz_job_ready;      // the check composer takes a job
+
+// DQ: decided packets
+wire                    dq_s_ready, dq_m_valid;
+reg                     dq_s_valid, dq_m_ready;
+wire [DS_W-1:0]         dq_s_data, dq_m_data;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [$clog2(DQ_DEPTH):0] dq_count;
+/* verilator lint_on UNUSEDSIGNAL */
+
+// XQ: packets past the crypt stage
+wire                    xq_s_ready, xq_m_valid;
+reg                     xq_s_valid, xq_m_ready;
+wire [DS_W-1:0]         xq_s_data, xq_m_data;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [$clog2(XQ_DEPTH):0] xq_count;
+/* verilator lint_on UNUSEDSIGNAL */
+
+// tag FIFO: gcm_core's tags, in message order
+wire                    tq_s_ready, tq_m_valid;
+reg                     tq_m_ready;
+wire [127:0]            tq_m_data;
+/* verilator lint_off UNUSEDSIGNAL */
+// the FIFO is as deep as XQ, which holds every packet whose message is in gcm_core
+wire [$clog2(XQ_DEPTH):0] tq_count;
+/* verilator lint_on UNUSEDSIGNAL */
 
 // register block
 wire                 cfg_allow_plain, cfg_mask_mf, cfg_busy;
@@ -414,7 +539,7 @@ wire                 lk_hit, lk_dir, lk_key_valid;
 /* verilator lint_off UNUSEDSIGNAL */
 // the key size travels with the key into gcm_core's slot; the engine does not need it
 wire                 lk_key_aes256;
-// the committed entry is always the engine's single packet in flight
+// the committed entry is always the oldest packet of XQ that reached the EPSN step
 wire [CTX_W-1:0]     cm_ctx;
 wire [62:0]          cm_epsn;
 wire                 ep_full;
@@ -430,66 +555,90 @@ wire [62:0]          ep_epsn;
 wire                 ep_wait;
 reg                  cm_valid, cm_pass;
 wire                 cm_alert;
-reg                  cnt_valid;
+wire                 pipe_busy;
 
-// header edit and mask
-wire [6:0]              sth_out_len = (OPEN == 0 && mode_has_sth(d_apply_reg)) ? sth_bytes(d_code_reg)
-                                                                                 : 7'd0;
-wire [6:0]              edit_len = (OPEN != 0) ? pr_sth_len_reg : sth_out_len;
-wire [6:0]              edit_secbits = (OPEN != 0) ? 7'd0 : secbits_encode(d_apply_reg, d_code_reg);
-wire [8*HDR_BYTES-1:0]  edit_out;
-wire                    egress_phase = (state_reg == ST_EGRESS_GO) || (state_reg == ST_EGRESS) ||
-                                       (state_reg == ST_TAIL0) || (state_reg == ST_TAIL1) ||
-                                       (state_reg == ST_DRAIN);
-wire [8*HDR_BYTES-1:0]  hdr_window = hdr_reg[8*HDR_BYTES-1:0];
-wire [8*HDR_BYTES-1:0]  mask_in = (OPEN != 0 && !egress_phase) ? hdr_window : edit_out;
-wire [8*HDR_BYTES-1:0]  mask_aad;
-wire [6:0]              mask_aad_len;
-wire [8*HDR_BYTES-1:0]  mask_ones;
+// ---- decide (CQ head) ----
+wire [31:0] k_icrc   = cfg_mask_mf ? kr_icrc1 : kr_icrc0;
+wire        k_icrc_ok = k_icrc == kr_rx[31:0];
+wire [15:0] k_vext;
+wire        k_vcrc_ok = k_vext == kr_rx[47:32];
+wire        dec_can = cq_m_valid && (!c_chk || kr_valid) && dq_s_ready && !cfg_busy;
+// the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
+// check of the decision passed (the same chain as in the decision below)
+wire reach_ep = (c_reason == R_OK) &&
+                !(OPEN != 0 && !c_link && !k_vcrc_ok) &&
+                lk_hit &&
+                !(OPEN != 0 && c_pmode != lk_mode) &&
+                !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
+                (lk_mode != M_NONE) && lk_key_valid &&
+                !(OPEN != 0 && lk_mode != M_ICRC_MAC && !k_icrc_ok);
+assign ep_valid = dec_can && reach_ep;
+reg [5:0]        n_reason;
+reg              n_hit;
+reg [CTX_W-1:0]  n_ctx;
+reg [2:0]        n_smode, n_apply, n_code;
+reg [KEY_W-1:0]  n_key;
+reg [31:0]       n_salt;
+reg              n_dir;
+reg [62:0]       n_epsn;
+
+// ---- crypt stage (DQ head) ----
+wire [8*HDR_BYTES-1:0] d_win = d_hdr[8*HDR_BYTES-1:0];
+wire [6:0]  d_sth_out = (OPEN == 0 && mode_has_sth(d_apply)) ? sth_bytes(d_code) : 7'd0;
+wire [8*HDR_BYTES-1:0] d_edit;
+wire [8*HDR_BYTES-1:0] d_aad;
+wire [6:0]  d_aad_len;
 /* verilator lint_off UNUSEDSIGNAL */
-// the whole-byte form of the variant mask: the per-bit form (mask_ones) covers it
-wire [HDR_BYTES-1:0]    mask_variant;
+// the crypt stage needs H only; the variant bits are the check and egress stages'
+wire [HDR_BYTES-1:0]   d_variant;
+wire [8*HDR_BYTES-1:0] d_ones;
 /* verilator lint_on UNUSEDSIGNAL */
+wire        d_enc = mode_encrypts(d_apply);
+wire        d_crypt = d_apply != M_NONE;
+wire [12:0] d_aad13 = {6'd0, d_aad_len};
+wire [12:0] d_aad_blk = round16(d_aad13);
+wire [12:0] d_pp_src = {6'd0, d_hdr_len} + {6'd0, d_sth_len};
+wire [12:0] d_msg_end = d_enc ? d_aad_blk + d_pp_len
+                      : (d_apply == M_STH_PKT) ? d_aad13 + d_pp_len : d_aad13;
+/* verilator lint_off UNUSEDSIGNAL */ // a message has fewer beats than a ring
+wire [12:0] d_msg_beats = (d_msg_end + W[12:0] - 13'd1) / W[12:0];
+/* verilator lint_on UNUSEDSIGNAL */
+wire [RAW-1:0] d_mb = d_msg_beats[RAW-1:0];
+wire [RAW:0]   c_used = ca_reg - cf_reg;
+wire           c_room = {1'b0, c_used} + {2'b00, d_mb} <= {1'b0, RING_BEATS};
+wire           cz_job_valid = dq_m_valid && d_crypt && xq_s_ready && c_room;
+wire           cz_job_ready;
+wire           cz_take = cz_job_valid && cz_job_ready;
+wire           d_pass = dq_m_valid && !d_crypt && xq_s_ready;
+wire [CT_W-1:0] cz_tag_in = {d_key, d_salt, d_dir, d_epsn};
 
-// geometry
-wire        enc = mode_encrypts(d_apply_reg);
-wire [12:0] aad_len13 = {6'd0, mask_aad_len};
-wire [12:0] aad_blk = round16(aad_len13);                         // AAD blocks, in bytes
-wire [12:0] pp_src = {6'd0, pr_hdr_len_reg} + {6'd0, pr_sth_len_reg}; // payload in the input
-wire [12:0] trailer = link_reg ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
-wire [12:0] out_pp_off = {6'd0, pr_hdr_len_reg} + {6'd0, sth_out_len};
-wire [12:0] out_icrc_off = out_pp_off + pr_pp_len_reg;
-
-// composer
-reg                     cz_start;
-reg [8*FRONT_BYTES-1:0] cz_front;
-reg [7:0]               cz_front_len;
-reg [12:0]              cz_src_off, cz_dst_off, cz_dst_end, cz_total_end, cz_aad_end;
-wire                    cz_busy;
+// crypt composer and gcm_core
 wire                    cz_rd_en;
-wire [BUF_AW-1:0]       cz_rd_addr;
-wire                    cz_tap_valid;
-wire [8:0]              cz_tap_index;
+wire [RAW-1:0]          cz_rd_addr;
+wire [DW-1:0]           cz_rd_lo, cz_rd_hi;
+wire                    cz_tap_valid, cz_tap_last;
 wire [DW-1:0]           cz_tap_data;
 wire [W-1:0]            cz_tap_keep;
-wire                    cz_tap_last;
 wire [LANES-1:0]        cz_tap_user;
-reg                     src_crypt_reg, src_crypt_next;   // source: crypt buffer
-wire [DW-1:0]           inbuf_rd_data, cbuf_rd_data;
-
-// FIFO behind the composer
-wire                    fifo_s_ready;
-reg                     fifo_s_valid;
-reg  [FIFO_W-1:0]       fifo_s_data;
-wire                    fifo_m_valid;
-wire                    fifo_m_ready;
-wire [FIFO_W-1:0]       fifo_m_data;
-wire [$clog2(FIFO_DEPTH):0] fifo_count;
-wire                    fifo_to_gcm = (job_reg == JOB_CRYPT);
-// room for a new beat: two more may be in flight between the composer and the FIFO
-wire                    fifo_room = fifo_count <= FIFO_ROOM_MAX;
-
-// gcm_core
+wire [CT_W-1:0]         cz_tap_tag;
+/* verilator lint_off UNUSEDSIGNAL */
+// the GCM stream needs no aux vectors, CRC controls or field flags
+wire                    cz_tap_first, cz_idle;
+wire [DW-1:0]           cz_tap_aux0, cz_tap_aux1;
+wire                    cz_tap_crc_valid, cz_tap_crc_last, cz_tap_fld0, cz_tap_fld1;
+wire [NW-1:0]           cz_tap_crc_end, cz_tap_fld_lsh;
+wire [2:0]              cz_tap_fld_rsh;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    gq_s_ready, gq_m_valid;
+wire [GQ_W-1:0]         gq_m_data;
+wire [$clog2(GQ_DEPTH):0] gq_count;
+wire                    gq_last;
+wire [LANES-1:0]        gq_user;
+wire [W-1:0]            gq_keep;
+wire [DW-1:0]           gq_data;
+wire [KEY_W-1:0]        gq_slot;
+wire [95:0]             gq_iv;
+assign {gq_last, gq_user, gq_keep, gq_data, gq_slot, gq_iv} = gq_m_data;
 wire                    gcm_s_tready;
 wire [DW-1:0]           gcm_m_tdata;
 wire                    gcm_m_tvalid;
@@ -497,128 +646,238 @@ wire                    gcm_m_tlast;
 wire [127:0]            gcm_m_tag;
 /* verilator lint_off UNUSEDSIGNAL */
 // keep/user of the output are those of the input beats; nokey cannot happen: the key
-// was valid at the decision and the command interlock keeps it until the packet entered
+// was valid at the decision and the command interlock keeps it until the packet left
 wire [W-1:0]            gcm_m_tkeep;
 wire [LANES-1:0]        gcm_m_tuser;
 wire                    gcm_m_nokey;
 /* verilator lint_on UNUSEDSIGNAL */
 
-// CRC engines
-wire        crc_job = (job_reg == JOB_CHECK) || (job_reg == JOB_EGRESS);
-wire [12:0] crc_cov_last = crc_icrc_off_reg - 13'd1;
-wire [12:0] crc_last_beat = crc_cov_last / W14[12:0];   // beat of the last ICRC-covered byte
-wire [12:0] tail_beat = crc_icrc_off_reg / W14[12:0];    // beat of the first ICRC byte
+// ---- egress stage (XQ head) ----
+wire [8*HDR_BYTES-1:0] x_win = x_hdr[8*HDR_BYTES-1:0];
+wire [6:0]   x_sth_out = (OPEN == 0 && mode_has_sth(x_apply)) ? sth_bytes(x_code) : 7'd0;
+wire [8*HDR_BYTES-1:0] x_edit;
 /* verilator lint_off UNUSEDSIGNAL */
-// positions inside a beat are below W: only the low NW bits of the remainders matter
-wire [12:0] crc_last_rem = crc_cov_last % W14[12:0];
-wire [12:0] tail_rem = crc_icrc_off_reg % W14[12:0];
+// egress needs the length of H (to find the payload in the crypt ring) and the
+// per-bit variant mask; H itself and the per-byte mask are the crypt / check stages'
+wire [8*HDR_BYTES-1:0] x_aad;
+wire [HDR_BYTES-1:0]   x_variant;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [NW-1:0] crc_last_end = crc_last_rem[NW-1:0] + 1'b1;   // bytes covered in that beat
-wire [NW-1:0] tail_off = tail_rem[NW-1:0];                  // ICRC field position in it
-wire [12:0] tap_index13 = {4'd0, cz_tap_index};
-wire        crc_in_valid = cz_tap_valid && crc_job && (tap_index13 <= crc_last_beat);
-wire        crc_in_first = cz_tap_index == 9'd0;
-wire        crc_in_last = tap_index13 == crc_last_beat;
-wire        icrc_out_valid, vcrc_out_valid;
-wire [31:0] icrc_out;
-wire [15:0] vcrc_out;
-wire [15:0] vcrc_ext;
-wire        tap_is_tail = tap_index13 >= tail_beat;
-wire        tail_slot = (tap_index13 != tail_beat);
-
-// the variant bits of each header beat, ORed into the ICRC input (crc.c masking: the
-// variant fields of the header read as ones; some are narrower than a byte, LRH VL and
-// the GRH / IPv6 traffic-class nibble, so the per-bit mask is applied to the data)
-wire [DW-1:0] ones_word[0:HDR_BEATS-1];
-genvar gi;
-generate
-    for (gi = 0; gi < HDR_BEATS; gi = gi + 1) begin : g_ones
-        if ((gi + 1) * W <= HDR_BYTES) begin : g_full
-            assign ones_word[gi] = mask_ones[gi*DW +: DW];
-        end else begin : g_part
-            assign ones_word[gi] = {{(8 * ((gi + 1) * W - HDR_BYTES)){1'b0}},
-                                    mask_ones[8*HDR_BYTES-1:gi*DW]};
-        end
-    end
-endgenerate
-wire [DW-1:0] crc_in_ones_bits = ({23'd0, cz_tap_index} < HDR_BEATS)
-                               ? ones_word[cz_tap_index[HB_W-1:0]] : {DW{1'b0}};
-
-// tail: the last one or two beats, holding the ICRC (and VCRC) field
-wire [2*DW-1:0] tail_pair = {tail_data_reg[1], tail_data_reg[0]};
-/* verilator lint_off UNUSEDSIGNAL */
-// only the 6 bytes of the CRC fields are read out of the shifted pair
-wire [2*DW-1:0] tail_fields = tail_pair >> (8 * tail_off);
-/* verilator lint_on UNUSEDSIGNAL */
-wire [31:0] rx_icrc_field = tail_fields[31:0];
-wire [15:0] rx_vcrc = tail_fields[47:32];
-
+wire [6:0]   x_aad_len;
+wire [8*HDR_BYTES-1:0] x_ones;
+wire [127:0] x_tag = tag_to_stream(tq_m_data);
+wire         x_enc = mode_encrypts(x_apply);
+wire [12:0]  x_aad_blk = round16({6'd0, x_aad_len});
+wire [12:0]  x_pp_src = {6'd0, x_hdr_len} + {6'd0, x_sth_len};
+wire [12:0]  x_trailer = x_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
+wire [12:0]  x_pp_off = {6'd0, x_hdr_len} + {6'd0, x_sth_out};
+wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
 // the received tag: the ICRC field (icrc-mac) or the STH behind the headers
 /* verilator lint_off UNUSEDSIGNAL */
 // the STH is 12 or 16 bytes: the 16 bytes behind the headers are the candidates
-wire [8*CAP_BYTES-1:0] hdr_from_sth = hdr_reg >> (8 * pr_hdr_len_reg);
+wire [8*CAP_BYTES-1:0] x_from_sth = x_hdr >> (8 * x_hdr_len);
 /* verilator lint_on UNUSEDSIGNAL */
-wire [127:0] rx_tag = (d_apply_reg == M_ICRC_MAC) ? {96'd0, rx_icrc_field_reg} : hdr_from_sth[127:0];
-wire [4:0]   tag_len = (d_apply_reg == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
-                     : (d_code_reg == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
-wire [127:0] gcm_tag_stream = tag_to_stream(tag_reg);
-reg          tag_match;
+wire [127:0] x_rx_tag = (x_apply == M_ICRC_MAC) ? {96'd0, x_rxicrc} : x_from_sth[127:0];
+wire [4:0]   x_tag_len = (x_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
+                       : (x_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
+reg          x_match;
 integer      ti;
 always @* begin
-    tag_match = 1'b1;
+    x_match = 1'b1;
     for (ti = 0; ti < 16; ti = ti + 1)
-        if (ti < tag_len && gcm_tag_stream[8*ti +: 8] != rx_tag[8*ti +: 8])
-            tag_match = 1'b0;
+        if (ti < x_tag_len && x_tag[8*ti +: 8] != x_rx_tag[8*ti +: 8])
+            x_match = 1'b0;
 end
-
-// the ICRC field and VCRC to write on egress (icrc-mac: the tag's first 4 bytes)
-wire [31:0] out_icrc_field = (OPEN == 0 && d_apply_reg == M_ICRC_MAC) ? gcm_tag_stream[31:0]
-                                                                      : icrc_val_reg;
-wire [47:0] crc_fields = {vcrc_ext, out_icrc_field};
-wire [47:0] crc_field_mask = link_reg ? 48'h0000_ffff_ffff : 48'hffff_ffff_ffff;
-wire [2*DW-1:0] tail_patched = (tail_pair & ~({{(2*DW-48){1'b0}}, crc_field_mask} << (8 * tail_off))) |
-                               ({{(2*DW-48){1'b0}}, crc_fields & crc_field_mask} << (8 * tail_off));
+wire         x_have_tag = !x_crypted || tq_m_valid;
+wire         x_fail = (OPEN != 0) && x_crypted && !x_match;
+wire         x_drop = (x_reason != R_OK) || x_fail;
+wire         ez_job_ready, ez_idle;
+wire         ez_job_valid = xq_m_valid && x_have_tag && !x_drop;
+wire         ez_take = ez_job_valid && ez_job_ready;
+wire         x_drop_go = xq_m_valid && x_have_tag && x_drop && ez_idle;
+wire         x_go = ez_take || x_drop_go;
+wire [ET_W-1:0] ez_tag_in = {x_link, x_enc, x_nb, x_crypted ? x_mb : {RAW{1'b0}},
+                             OPEN == 0 && x_apply == M_ICRC_MAC, x_tag[31:0]};
 
 // egress front: edited header up to hdr_len, then the STH (the tag's first L bytes)
-reg [8*FRONT_BYTES-1:0] egress_front;
+reg [8*FRONT_BYTES-1:0] x_front;
 // the edited header's bytes below hdr_len
-wire [8*HDR_BYTES-1:0]  edit_head = edit_out & ~({8*HDR_BYTES{1'b1}} << (8 * pr_hdr_len_reg));
+wire [8*HDR_BYTES-1:0]  x_edit_head = x_edit & ~({8*HDR_BYTES{1'b1}} << (8 * x_hdr_len));
 always @* begin
-    egress_front = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, edit_head};
-    if (OPEN == 0 && mode_has_sth(d_apply_reg))
-        egress_front = egress_front |
-                       ({{(8*FRONT_BYTES-128){1'b0}}, gcm_tag_stream} << (8 * pr_hdr_len_reg));
+    x_front = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, x_edit_head};
+    if (OPEN == 0 && mode_has_sth(x_apply))
+        x_front = x_front | ({{(8*FRONT_BYTES-128){1'b0}}, x_tag} << (8 * x_hdr_len));
 end
+
+// egress composer
+wire                    ez_rd_en;
+wire [RAW-1:0]          ez_rd_addr;
+wire [DW-1:0]           ez_in_lo, ez_in_hi, ez_cr_lo, ez_cr_hi;
+wire                    ez_tap_valid, ez_tap_first, ez_tap_last;
+wire [DW-1:0]           ez_tap_data, ez_tap_aux0;
+wire [W-1:0]            ez_tap_keep;
+wire                    ez_tap_crc_valid, ez_tap_crc_last, ez_tap_fld0, ez_tap_fld1;
+wire [NW-1:0]           ez_tap_crc_end, ez_tap_fld_lsh;
+wire [2:0]              ez_tap_fld_rsh;
+wire [ET_W-1:0]         ez_tap_tag;
+/* verilator lint_off UNUSEDSIGNAL */
+// the output stream carries no GCM lane flags and one variant mask
+wire [LANES-1:0]        ez_tap_user;
+wire [DW-1:0]           ez_tap_aux1;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    et_link, et_crypt, et_use_tag;
+wire [RAW-1:0]          et_rel_in, et_rel_cr;
+wire [31:0]             et_tag32;
+assign {et_link, et_crypt, et_rel_in, et_rel_cr, et_use_tag, et_tag32} = ez_tap_tag;
+
+// output FIFO and the CRC results of the egress stream
+wire                    oq_s_ready, oq_m_valid;
+reg                     oq_m_ready;
+wire [OQ_W-1:0]         oq_m_data;
+wire [$clog2(OQ_DEPTH):0] oq_count;
+wire                    o_link, o_last, o_fld0, o_fld1;
+wire [W-1:0]            o_keep;
+wire [DW-1:0]           o_data;
+wire [NW-1:0]           o_lsh;
+wire [2:0]              o_rsh;
+assign {o_link, o_last, o_keep, o_data, o_fld0, o_lsh, o_fld1, o_rsh} = oq_m_data;
+// bit mask of the output beat's tkeep (by generate, as the header capture above)
+wire [DW-1:0]           o_keep_bits;
+generate
+    for (kb = 0; kb < W; kb = kb + 1) begin : g_keep_bits
+        assign o_keep_bits[8*kb +: 8] = {8{o_keep[kb]}};
+    end
+endgenerate
+wire                    eicrc_valid, evcrc_valid;
+wire [31:0]             eicrc_out;
+wire [15:0]             evcrc_out;
+wire                    ep_s_ready, ep_m_valid, er_s_ready, er_m_valid;
+wire [EP_W-1:0]         ep_m_data;
+wire [47:0]             er_m_data;
+/* verilator lint_off UNUSEDSIGNAL */
+// the pending FIFOs are deep enough for every packet that has beats in the output FIFO
+wire [$clog2(RQ_DEPTH):0] ep_count, er_count;
+wire                    ep_link;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    ep_use_tag;
+wire [31:0]             ep_tag32;
+assign {ep_link, ep_use_tag, ep_tag32} = ep_m_data;
+wire [31:0]             o_icrc_field = ep_use_tag ? ep_tag32 : er_m_data[31:0];
+wire [15:0]             o_vext;
+wire [47:0]             o_fields = o_link ? {16'd0, o_icrc_field} : {o_vext, o_icrc_field};
+wire                    o_need = o_fld0 || o_fld1;
+wire                    o_have = ep_m_valid && er_m_valid;
+wire [DW-1:0]           o_fields_w = {{(DW-48){1'b0}}, o_fields};
+wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
+                                : o_fld1 ? (o_fields_w >> (8 * o_rsh)) : {DW{1'b0}};
+wire                    out_valid = oq_m_valid && (!o_need || o_have);
+wire                    out_beat = out_valid && m_axis_tready;
+
+// pipe_busy: a decided packet is still in DQ or XQ (seal: it may not have entered
+// gcm_core; open: it is not committed)
+assign pipe_busy = dq_m_valid || xq_m_valid;
 
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign s_axis_tready = !slot_full_reg[in_slot_reg];
-assign m_axis_tdata  = fifo_m_data[DW-1:0];
-assign m_axis_tkeep  = fifo_m_data[DW +: W];
-assign m_axis_tlast  = fifo_m_data[FIFO_W-1];
-assign m_axis_tvalid = fifo_m_valid && !fifo_to_gcm;
-assign m_axis_tuser  = link_reg;
-assign fifo_m_ready  = fifo_to_gcm ? gcm_s_tready : m_axis_tready;
+wire [RAW:0] in_used = wp_reg - fp_reg;
+wire         in_store = {23'd0, wbeat_reg} < BUF_BEATS;
+/* verilator lint_off UNUSEDSIGNAL */ // a stored beat index is below BUF_BEATS < RING
+wire [RAW+8:0] wbeat_x = {{RAW{1'b0}}, wbeat_reg};
+/* verilator lint_on UNUSEDSIGNAL */
+assign s_axis_tready = iq_s_ready && (!in_store || in_used < RING_BEATS);
+assign m_axis_tdata  = o_data | (o_patch & o_keep_bits);
+assign m_axis_tkeep  = o_keep;
+assign m_axis_tlast  = o_last;
+assign m_axis_tvalid = out_valid;
+assign m_axis_tuser  = o_link;
 
 assign st_valid   = st_valid_reg;
-assign st_reason  = d_reason_reg;
-assign st_ctx_hit = d_hit_reg;
-assign st_ctx     = d_ctx_reg;
-assign st_mode    = d_mode_reg;
-assign st_epsn    = d_epsn_reg;
-assign st_alert   = d_alert_reg;
+assign st_reason  = st_reason_reg;
+assign st_ctx_hit = st_hit_reg;
+assign st_ctx     = st_ctx_reg;
+assign st_mode    = st_mode_reg;
+assign st_epsn    = st_epsn_reg;
+assign st_alert   = st_alert_reg;
 
 // ----------------------------------------------------------------------------
-// Submodules
+// Descriptor words
+// ----------------------------------------------------------------------------
+always @* begin
+    {c_hdr, c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
+    c_pkt_end, c_pmode, c_sthsz, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
+    c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_rxicrc, c_cbase, c_mb,
+    c_crypted} = cq_m_data;
+end
+always @* begin
+    {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
+    d_pkt_end, d_pmode, d_sthsz, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
+    d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_rxicrc, d_cbase, d_mb,
+    d_crypted} = dq_m_data;
+end
+always @* begin
+    {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
+    x_pkt_end, x_pmode, x_sthsz, x_psn, x_destqp, x_pkey, x_chk, x_reason, x_hit, x_ctx,
+    x_smode, x_apply, x_code, x_key, x_salt, x_dir, x_epsn, x_mf, x_rxicrc, x_cbase, x_mb,
+    x_crypted} = xq_m_data;
+end
+
+// ingress -> IQ: the frame with this beat
+assign iq_s_data = {ing_hdr_next, ing_len_next, ing_link_next,
+                    (wbeat_reg == 9'd0) ? wp_reg[RAW-1:0] : ing_base_reg,
+                    in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R};
+// parse -> CQ: parse results; the decision fields hold the parse reason (status mode
+// of open: the mode BTH byte 8 names)
+assign cq_s_data = {i_hdr, i_link, i_base, i_nb,
+                    p_shape, p_bth_off, p_hdr_len, p_sth_len, p_pp_len, p_pkt_end, p_mode,
+                    p_sthsz, p_psn, p_destqp, p_pkey, (OPEN != 0) && (p_reason == R_OK),
+                    p_reason, 1'b0, {CTX_W{1'b0}}, (OPEN != 0) ? p_mode : M_NONE, M_NONE, 3'd0,
+                    {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 32'd0,
+                    {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
+// decide -> DQ: the decision, MASK_MF in effect, the received ICRC field
+assign dq_s_data = {cq_m_data[DS_W-1 -: 8*CAP_BYTES + 1 + 2*RAW + PR_W + 1],
+                    n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
+                    n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
+// crypt -> XQ: the crypt ring beats of the message
+assign xq_s_data = {dq_m_data[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
+                    cz_take ? d_mb : {RAW{1'b0}}, cz_take};
+
+// ----------------------------------------------------------------------------
+// Submodules: descriptor FIFOs
+// ----------------------------------------------------------------------------
+sync_fifo #(.WIDTH (IQ_W), .DEPTH (IQ_DEPTH)) iq (
+    .clk (clk), .rst (rst),
+    .s_valid (iq_s_valid), .s_ready (iq_s_ready), .s_data (iq_s_data),
+    .m_valid (iq_m_valid), .m_ready (iq_m_ready), .m_data (iq_m_data), .count (iq_count)
+);
+
+sync_fifo #(.WIDTH (DS_W), .DEPTH (CQ_DEPTH)) cq (
+    .clk (clk), .rst (rst),
+    .s_valid (cq_s_valid), .s_ready (cq_s_ready), .s_data (cq_s_data),
+    .m_valid (cq_m_valid), .m_ready (cq_m_ready), .m_data (cq_m_data), .count (cq_count)
+);
+
+sync_fifo #(.WIDTH (DS_W), .DEPTH (DQ_DEPTH)) dq (
+    .clk (clk), .rst (rst),
+    .s_valid (dq_s_valid), .s_ready (dq_s_ready), .s_data (dq_s_data),
+    .m_valid (dq_m_valid), .m_ready (dq_m_ready), .m_data (dq_m_data), .count (dq_count)
+);
+
+sync_fifo #(.WIDTH (DS_W), .DEPTH (XQ_DEPTH)) xq (
+    .clk (clk), .rst (rst),
+    .s_valid (xq_s_valid), .s_ready (xq_s_ready), .s_data (xq_s_data),
+    .m_valid (xq_m_valid), .m_ready (xq_m_ready), .m_data (xq_m_data), .count (xq_count)
+);
+
+// ----------------------------------------------------------------------------
+// Submodules: parse and check (open)
 // ----------------------------------------------------------------------------
 ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES),
     .LEN_W     (LEN_W)
 ) hdr_parse (
-    .hdr       (hdr_window),
-    .frame_len (frame_len_reg),
-    .link      (link_reg),
+    .hdr       (i_win),
+    .frame_len (i_len),
+    .link      (i_link),
     .is_open   (OPEN != 0),
     .reason    (p_reason),
     .shape     (p_shape),
@@ -637,32 +896,149 @@ ib_hdr_parse #(
     .mode      (p_mode)
 );
 
-ib_hdr_edit #(
-    .HDR_BYTES (HDR_BYTES)
-) hdr_edit (
-    .hdr_in  (hdr_window),
-    .shape   (pr_shape_reg),
-    .bth_off (pr_bth_off_reg),
-    .shrink  (OPEN != 0),
-    .len     (edit_len),
-    .secbits (edit_secbits),
-    .hdr_out (edit_out)
+wire kz_job_valid = (OPEN != 0) && iq_m_valid && cq_s_ready && (p_reason == R_OK);
+
+generate
+    if (OPEN != 0) begin : g_check
+        // the received packet as it is, out of the input ring, through the CRC engines:
+        // the ICRC without (icrc0) and with (icrc1) the MASK_MF variant bits, so that the
+        // decision can use the CONFIG in effect when it is made; the ICRC / VCRC fields
+        // are collected from the stream
+        wire [8*HDR_BYTES-1:0] k_ones0, k_ones1;
+        /* verilator lint_off UNUSEDSIGNAL */
+        // the check needs only the per-bit variant masks
+        wire [8*HDR_BYTES-1:0] k_aad0, k_aad1;
+        wire [6:0]             k_aad_len0, k_aad_len1;
+        wire [HDR_BYTES-1:0]   k_var0, k_var1;
+        wire [LANES-1:0]       kz_tap_user;
+        wire [W-1:0]           kz_tap_keep;
+        wire                   kz_idle;
+        wire [NW-1:0]          kz_tap_lsh_unused;
+        /* verilator lint_on UNUSEDSIGNAL */
+        wire                   kz_rd_en;
+        wire [RAW-1:0]         kz_rd_addr;
+        wire [DW-1:0]          kz_rd_lo, kz_rd_hi;
+        wire                   kz_tap_valid, kz_tap_first, kz_tap_last;
+        wire [DW-1:0]          kz_tap_data, kz_tap_aux0, kz_tap_aux1;
+        wire                   kz_tap_crc_valid, kz_tap_crc_last, kz_tap_fld0, kz_tap_fld1;
+        wire [NW-1:0]          kz_tap_crc_end, kz_tap_fld_lsh;
+        wire [2:0]             kz_tap_fld_rsh;
+        wire                   kz_tap_tag;
+        wire                   k_icrc0_valid, k_icrc1_valid, k_vcrc_valid;
+        wire [31:0]            k_icrc0, k_icrc1;
+        wire [15:0]            k_vcrc;
+        wire                   kc_m_valid, kx_m_valid;
+        /* verilator lint_off UNUSEDSIGNAL */
+        // the result FIFOs hold one entry per CQ packet with a check pass at most; the
+        // three CRC engines have the same latency (their out_valid rise together)
+        wire                   kc_s_ready, kx_s_ready;
+        wire [$clog2(CQ_DEPTH*2):0] kc_count, kx_count;
+        /* verilator lint_on UNUSEDSIGNAL */
+        reg  [47:0]            rx_acc_reg;
+        /* verilator lint_off UNUSEDSIGNAL */ // the 6 field bytes of the shifted beat
+        wire [DW-1:0]          kz_right = kz_tap_data >> (8 * kz_tap_fld_lsh);
+        /* verilator lint_on UNUSEDSIGNAL */
+        wire [47:0]            kz_left = kz_tap_data[47:0] << (8 * kz_tap_fld_rsh);
+        wire [47:0]            rx_now = kz_tap_fld0 ? kz_right[47:0]
+                                      : (rx_acc_reg | (kz_tap_fld1 ? kz_left : 48'd0));
+        assign kz_tap_lsh_unused = kz_tap_fld_lsh;
+
+        ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) k_mask0 (
+            .hdr (i_win), .shape (p_shape), .hdr_len (p_hdr_len), .mask_mf (1'b0),
+            .aad (k_aad0), .aad_len (k_aad_len0), .variant (k_var0), .ones (k_ones0)
+        );
+        ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) k_mask1 (
+            .hdr (i_win), .shape (p_shape), .hdr_len (p_hdr_len), .mask_mf (1'b1),
+            .aad (k_aad1), .aad_len (k_aad_len1), .variant (k_var1), .ones (k_ones1)
+        );
+
+        ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) k_ring (
+            .clk (clk),
+            .wr_en (in_beat && in_store), .wr_addr (wp_reg[RAW-1:0]), .wr_data (s_axis_tdata),
+            .rd_en (kz_rd_en), .rd_addr (kz_rd_addr), .rd_lo (kz_rd_lo), .rd_hi (kz_rd_hi)
+        );
+
+        ibsec_compose #(
+            .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
+            .TAG_W (1)
+        ) k_compose (
+            .clk (clk), .rst (rst),
+            .job_valid (kz_job_valid), .job_ready (kz_job_ready),
+            .job_front ({8*FRONT_BYTES{1'b0}}), .job_front_len (8'd0),
+            .job_aux0 (k_ones0), .job_aux1 (k_ones1), .job_base (i_base),
+            .job_src_off (13'd0), .job_dst_off (13'd0), .job_dst_end (p_pkt_end),
+            .job_total_end (p_pkt_end), .job_aad_end (13'd0),
+            .job_crc_end (p_pkt_end - p_trailer), .job_tag (i_link),
+            .idle (kz_idle), .issue_ok (1'b1),
+            .rd_en (kz_rd_en), .rd_addr (kz_rd_addr), .rd_lo (kz_rd_lo), .rd_hi (kz_rd_hi),
+            .tap_valid (kz_tap_valid), .tap_first (kz_tap_first), .tap_data (kz_tap_data),
+            .tap_keep (kz_tap_keep), .tap_last (kz_tap_last), .tap_user (kz_tap_user),
+            .tap_aux0 (kz_tap_aux0), .tap_aux1 (kz_tap_aux1),
+            .tap_crc_valid (kz_tap_crc_valid), .tap_crc_last (kz_tap_crc_last),
+            .tap_crc_end (kz_tap_crc_end), .tap_fld0 (kz_tap_fld0),
+            .tap_fld_lsh (kz_tap_fld_lsh), .tap_fld1 (kz_tap_fld1),
+            .tap_fld_rsh (kz_tap_fld_rsh), .tap_tag (kz_tap_tag)
+        );
+
+        ib_icrc_engine #(.LANES (LANES)) k_icrc0_eng (
+            .clk (clk), .rst (rst),
+            .in_valid (kz_tap_valid && kz_tap_crc_valid), .in_first (kz_tap_first),
+            .in_last (kz_tap_crc_last), .in_roce (kz_tap_tag),
+            .in_data (kz_tap_data | kz_tap_aux0), .in_ones ({W{1'b0}}),
+            .in_end (kz_tap_crc_end), .out_valid (k_icrc0_valid), .out_icrc (k_icrc0)
+        );
+        ib_icrc_engine #(.LANES (LANES)) k_icrc1_eng (
+            .clk (clk), .rst (rst),
+            .in_valid (kz_tap_valid && kz_tap_crc_valid), .in_first (kz_tap_first),
+            .in_last (kz_tap_crc_last), .in_roce (kz_tap_tag),
+            .in_data (kz_tap_data | kz_tap_aux1), .in_ones ({W{1'b0}}),
+            .in_end (kz_tap_crc_end), .out_valid (k_icrc1_valid), .out_icrc (k_icrc1)
+        );
+        ib_vcrc_engine #(.LANES (LANES)) k_vcrc_eng (
+            .clk (clk), .rst (rst),
+            .in_valid (kz_tap_valid && kz_tap_crc_valid), .in_first (kz_tap_first),
+            .in_last (kz_tap_crc_last), .in_data (kz_tap_data),
+            .in_end (kz_tap_crc_end), .out_valid (k_vcrc_valid), .out_vcrc (k_vcrc)
+        );
+
+        sync_fifo #(.WIDTH (CR_W), .DEPTH (CQ_DEPTH * 2)) kc (
+            .clk (clk), .rst (rst),
+            .s_valid (k_icrc0_valid && k_icrc1_valid && k_vcrc_valid), .s_ready (kc_s_ready),
+            .s_data ({k_icrc0, k_icrc1, k_vcrc}),
+            .m_valid (kc_m_valid), .m_ready (kr_pop), .m_data ({kr_icrc0, kr_icrc1, kr_vcrc}),
+            .count (kc_count)
+        );
+        sync_fifo #(.WIDTH (48), .DEPTH (CQ_DEPTH * 2)) kx (
+            .clk (clk), .rst (rst),
+            .s_valid (kz_tap_valid && kz_tap_last), .s_ready (kx_s_ready), .s_data (rx_now),
+            .m_valid (kx_m_valid), .m_ready (kr_pop), .m_data (kr_rx), .count (kx_count)
+        );
+        assign kr_valid = kc_m_valid && kx_m_valid;
+
+        always @(posedge clk) begin
+            if (kz_tap_valid)
+                rx_acc_reg <= rx_now;
+        end
+    end else begin : g_no_check
+        assign kz_job_ready = 1'b1;
+        assign kr_valid = 1'b0;
+        assign kr_icrc0 = 32'd0;
+        assign kr_icrc1 = 32'd0;
+        assign kr_vcrc = 16'd0;
+        assign kr_rx = 48'd0;
+    end
+endgenerate
+
+// VCRC of LRH .. ICRC field: the VCRC up to the ICRC extended by the field's 4 bytes
+ib_vcrc_extend4 k_vcrc_extend (
+    .in_vcrc  (kr_vcrc),
+    .in_bytes (kr_rx[31:0]),
+    .out_vcrc (k_vext)
 );
 
-ib_hdr_mask #(
-    .HDR_BYTES (HDR_BYTES),
-    .AAD_BYTES (HDR_BYTES)
-) hdr_mask (
-    .hdr     (mask_in),
-    .shape   (pr_shape_reg),
-    .hdr_len (pr_hdr_len_reg),
-    .mask_mf (cfg_mask_mf),
-    .aad     (mask_aad),
-    .aad_len (mask_aad_len),
-    .variant (mask_variant),
-    .ones    (mask_ones)
-);
-
+// ----------------------------------------------------------------------------
+// Submodules: tables
+// ----------------------------------------------------------------------------
 ibsec_regs #(
     .KEY_SLOTS (KEY_SLOTS),
     .CTX_SLOTS (CTX_SLOTS),
@@ -680,14 +1056,14 @@ ibsec_regs #(
     .cfg_allow_plain (cfg_allow_plain),
     .cfg_mask_mf     (cfg_mask_mf),
     .cfg_busy        (cfg_busy),
-    .pipe_busy       (busy_pkt_reg),
+    .pipe_busy       (pipe_busy),
     .m_key_valid     (key_valid),
     .m_key_ready     (key_ready),
     .m_key_slot      (key_slot),
     .m_key_aes256    (key_aes256),
     .m_key_data      (key_data),
-    .lk_destqp       (pr_destqp_reg),
-    .lk_pkey         (pr_pkey_reg),
+    .lk_destqp       (c_destqp),
+    .lk_pkey         (c_pkey),
     .lk_hit          (lk_hit),
     .lk_ctx          (lk_ctx),
     .lk_mode         (lk_mode),
@@ -700,7 +1076,7 @@ ibsec_regs #(
     .dec_pkt         (dec_pkt),
     .ep_valid        (ep_valid),
     .ep_ctx          (lk_ctx),
-    .ep_psn          (pr_psn_reg),
+    .ep_psn          (c_psn),
     .ep_reason       (ep_reason),
     .ep_epsn         (ep_epsn),
     .ep_wait         (ep_wait),
@@ -710,77 +1086,77 @@ ibsec_regs #(
     .cm_ctx          (cm_ctx),
     .cm_epsn         (cm_epsn),
     .ep_full         (ep_full),
-    .cnt_valid       (cnt_valid),
-    .cnt_reason      (d_reason_reg)
+    .cnt_valid       (st_valid_reg),
+    .cnt_reason      (st_reason_reg)
 );
 
-ibsec_pkt_buffer #(
-    .WIDTH (DW),
-    .DEPTH (2 * BUF_DEPTH)
-) in_buffer (
-    .clk     (clk),
-    .wr_en   (in_beat && ({23'd0, wbeat_reg} < BUF_DEPTH)),
-    .wr_addr ({in_slot_reg, wbeat_reg[BUF_AW-1:0]}),
-    .wr_data (s_axis_tdata),
-    .rd_en   (cz_rd_en),
-    .rd_addr ({proc_slot_reg, cz_rd_addr}),
-    .rd_data (inbuf_rd_data)
+// ----------------------------------------------------------------------------
+// Submodules: crypt stage
+// ----------------------------------------------------------------------------
+// seal: H of the wire header (after sealing); open: of the header as received
+ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) d_hdr_edit (
+    .hdr_in  (d_win),
+    .shape   (d_shape),
+    .bth_off (d_bth_off),
+    .shrink  (1'b0),
+    .len     (d_sth_out),
+    .secbits (secbits_encode(d_apply, d_code)),
+    .hdr_out (d_edit)
 );
 
-ibsec_pkt_buffer #(
-    .WIDTH (DW),
-    .DEPTH (BUF_DEPTH)
-) crypt_buffer (
-    .clk     (clk),
-    .wr_en   (gcm_m_tvalid),
-    .wr_addr (cw_reg),
-    .wr_data (gcm_m_tdata),
-    .rd_en   (cz_rd_en),
-    .rd_addr (cz_rd_addr),
-    .rd_data (cbuf_rd_data)
+ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) d_hdr_mask (
+    .hdr     ((OPEN != 0) ? d_win : d_edit),
+    .shape   (d_shape),
+    .hdr_len (d_hdr_len),
+    .mask_mf (d_mf),
+    .aad     (d_aad),
+    .aad_len (d_aad_len),
+    .variant (d_variant),
+    .ones    (d_ones)
 );
 
-ibsec_realign #(
-    .LANES       (LANES),
-    .FRONT_BYTES (FRONT_BYTES),
-    .AW          (BUF_AW)
-) composer (
-    .clk       (clk),
-    .rst       (rst),
-    .start     (cz_start),
-    .busy      (cz_busy),
-    .front     (cz_front),
-    .front_len (cz_front_len),
-    .src_off   (cz_src_off),
-    .dst_off   (cz_dst_off),
-    .dst_end   (cz_dst_end),
-    .total_end (cz_total_end),
-    .aad_end   (cz_aad_end),
-    .issue_ok  (job_reg == JOB_CHECK || fifo_room),
-    .rd_en     (cz_rd_en),
-    .rd_addr   (cz_rd_addr),
-    .rd_data   (src_crypt_reg ? cbuf_rd_data : inbuf_rd_data),
-    .tap_valid (cz_tap_valid),
-    .tap_index (cz_tap_index),
-    .tap_data  (cz_tap_data),
-    .tap_keep  (cz_tap_keep),
-    .tap_last  (cz_tap_last),
-    .tap_user  (cz_tap_user)
+ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
+    .clk (clk),
+    .wr_en (in_beat && in_store), .wr_addr (wp_reg[RAW-1:0]), .wr_data (s_axis_tdata),
+    .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi)
 );
 
-sync_fifo #(
-    .WIDTH (FIFO_W),
-    .DEPTH (FIFO_DEPTH)
-) out_fifo (
-    .clk     (clk),
-    .rst     (rst),
-    .s_valid (fifo_s_valid),
-    .s_ready (fifo_s_ready),
-    .s_data  (fifo_s_data),
-    .m_valid (fifo_m_valid),
-    .m_ready (fifo_m_ready),
-    .m_data  (fifo_m_data),
-    .count   (fifo_count)
+// GCM message: H, then payload + pad as data (from the next block) or as AAD
+ibsec_compose #(
+    .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
+    .TAG_W (CT_W)
+) c_compose (
+    .clk (clk), .rst (rst),
+    .job_valid (cz_job_valid), .job_ready (cz_job_ready),
+    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, d_aad}),
+    .job_front_len ({1'b0, d_aad_len}),
+    .job_aux0 ({8*HDR_BYTES{1'b0}}), .job_aux1 ({8*HDR_BYTES{1'b0}}),
+    .job_base (d_base), .job_src_off (d_pp_src),
+    .job_dst_off (d_enc ? d_aad_blk : d_aad13),
+    .job_dst_end ((d_enc || d_apply == M_STH_PKT) ? d_msg_end : d_aad13),
+    .job_total_end (d_msg_end),
+    .job_aad_end (d_enc ? d_aad13 : d_msg_end),
+    .job_crc_end (13'd0), .job_tag (cz_tag_in),
+    .idle (cz_idle), .issue_ok (gq_count <= GQ_ROOM_MAX),
+    .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),
+    .tap_valid (cz_tap_valid), .tap_first (cz_tap_first), .tap_data (cz_tap_data),
+    .tap_keep (cz_tap_keep), .tap_last (cz_tap_last), .tap_user (cz_tap_user),
+    .tap_aux0 (cz_tap_aux0), .tap_aux1 (cz_tap_aux1),
+    .tap_crc_valid (cz_tap_crc_valid), .tap_crc_last (cz_tap_crc_last),
+    .tap_crc_end (cz_tap_crc_end), .tap_fld0 (cz_tap_fld0),
+    .tap_fld_lsh (cz_tap_fld_lsh), .tap_fld1 (cz_tap_fld1),
+    .tap_fld_rsh (cz_tap_fld_rsh), .tap_tag (cz_tap_tag)
+);
+
+/* verilator lint_off UNUSEDSIGNAL */
+// the composer is granted a beat only while the FIFO has room for it (gq_count)
+wire gq_s_ready_unused = gq_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+sync_fifo #(.WIDTH (GQ_W), .DEPTH (GQ_DEPTH)) gq (
+    .clk (clk), .rst (rst),
+    .s_valid (cz_tap_valid), .s_ready (gq_s_ready),
+    .s_data ({cz_tap_last, cz_tap_user, cz_tap_keep, cz_tap_data, cz_tap_tag}),
+    .m_valid (gq_m_valid), .m_ready (gcm_s_tready), .m_data (gq_m_data), .count (gq_count)
 );
 
 gcm_core #(
@@ -796,14 +1172,14 @@ gcm_core #(
     .s_key_slot     (key_slot),
     .s_key_aes256   (key_aes256),
     .s_key_data     (key_data),
-    .s_axis_tdata   (fifo_m_data[DW-1:0]),
-    .s_axis_tkeep   (fifo_m_data[DW +: W]),
-    .s_axis_tvalid  (fifo_m_valid && fifo_to_gcm),
+    .s_axis_tdata   (gq_data),
+    .s_axis_tkeep   (gq_keep),
+    .s_axis_tvalid  (gq_m_valid),
     .s_axis_tready  (gcm_s_tready),
-    .s_axis_tlast   (fifo_m_data[FIFO_W-1]),
-    .s_axis_tuser   (fifo_m_data[DW + W +: LANES]),
-    .s_axis_slot    (d_key_reg),
-    .s_axis_iv      ({d_salt_reg, d_dir_reg, d_epsn_reg}),
+    .s_axis_tlast   (gq_last),
+    .s_axis_tuser   (gq_user),
+    .s_axis_slot    (gq_slot),
+    .s_axis_iv      (gq_iv),
     .s_axis_decrypt (OPEN != 0),
     .m_axis_tdata   (gcm_m_tdata),
     .m_axis_tkeep   (gcm_m_tkeep),
@@ -815,193 +1191,173 @@ gcm_core #(
     .m_axis_nokey   (gcm_m_nokey)
 );
 
-ib_icrc_engine #(
-    .LANES (LANES)
-) icrc (
-    .clk       (clk),
-    .rst       (rst),
-    .in_valid  (crc_in_valid),
-    .in_first  (crc_in_first),
-    .in_last   (crc_in_last),
-    .in_roce   (link_reg),
-    .in_data   (cz_tap_data | crc_in_ones_bits),
-    .in_ones   ({W{1'b0}}),
-    .in_end    (crc_last_end),
-    .out_valid (icrc_out_valid),
-    .out_icrc  (icrc_out)
+// the tag FIFO is as deep as XQ: every tag belongs to a packet in XQ
+/* verilator lint_off UNUSEDSIGNAL */
+wire tq_s_ready_unused = tq_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+sync_fifo #(.WIDTH (128), .DEPTH (XQ_DEPTH)) tq (
+    .clk (clk), .rst (rst),
+    .s_valid (gcm_m_tvalid && gcm_m_tlast), .s_ready (tq_s_ready), .s_data (gcm_m_tag),
+    .m_valid (tq_m_valid), .m_ready (tq_m_ready), .m_data (tq_m_data), .count (tq_count)
 );
 
-ib_vcrc_engine #(
-    .LANES (LANES)
-) vcrc (
-    .clk       (clk),
-    .rst       (rst),
-    .in_valid  (crc_in_valid),
-    .in_first  (crc_in_first),
-    .in_last   (crc_in_last),
-    .in_data   (cz_tap_data),
-    .in_end    (crc_last_end),
-    .out_valid (vcrc_out_valid),
-    .out_vcrc  (vcrc_out)
+ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) crypt_ring (
+    .clk (clk),
+    .wr_en (gcm_m_tvalid), .wr_addr (cw_reg), .wr_data (gcm_m_tdata),
+    .rd_en (ez_rd_en), .rd_addr (ez_rd_addr), .rd_lo (ez_cr_lo), .rd_hi (ez_cr_hi)
 );
-
-// VCRC of LRH .. ICRC field: the VCRC up to the ICRC extended by the field's 4 bytes
-ib_vcrc_extend4 vcrc_extend (
-    .in_vcrc  (vcrc_val_reg),
-    .in_bytes ((state_reg == ST_CHECK) ? rx_icrc_field : out_icrc_field),
-    .out_vcrc (vcrc_ext)
-);
-
-// The packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
-// check of the decision passed (the same chain as in ST_DECIDE below)
-wire reach_ep = (d_reason_reg == R_OK) &&
-                !(OPEN != 0 && !link_reg && !vcrc_ok_reg) &&
-                lk_hit &&
-                !(OPEN != 0 && pr_mode_reg != lk_mode) &&
-                !(OPEN != 0 && mode_has_sth(pr_mode_reg) && pr_sthsz_reg != lk_sth_code) &&
-                (lk_mode != M_NONE) && lk_key_valid &&
-                !(OPEN != 0 && lk_mode != M_ICRC_MAC && !icrc_ok_reg);
-assign ep_valid = (state_reg == ST_DECIDE) && !cfg_busy && reach_ep;
 
 // ----------------------------------------------------------------------------
-// Composer job and FIFO input
+// Submodules: egress stage
 // ----------------------------------------------------------------------------
-always @* begin
-    cz_front     = {8*FRONT_BYTES{1'b0}};
-    cz_front_len = 8'd0;
-    cz_src_off   = 13'd0;
-    cz_dst_off   = 13'd0;
-    cz_dst_end   = 13'd0;
-    cz_total_end = 13'd0;
-    cz_aad_end   = 13'd0;
-    case (state_reg)
-        ST_CHECK_GO: begin
-            // the received packet as it is, through the CRC engines
-            cz_dst_end   = pr_pkt_end_reg;
-            cz_total_end = pr_pkt_end_reg;
-        end
-        ST_CRYPT_GO: begin
-            // GCM message: H, then payload + pad as data (from the next block) or as AAD
-            cz_front     = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, mask_aad};
-            cz_front_len = {1'b0, mask_aad_len};
-            cz_src_off   = pp_src;
-            if (enc) begin
-                cz_dst_off   = aad_blk;
-                cz_dst_end   = aad_blk + pr_pp_len_reg;
-                cz_total_end = aad_blk + pr_pp_len_reg;
-                cz_aad_end   = aad_len13;
-            end else if (d_apply_reg == M_STH_PKT) begin
-                cz_dst_off   = aad_len13;
-                cz_dst_end   = aad_len13 + pr_pp_len_reg;
-                cz_total_end = aad_len13 + pr_pp_len_reg;
-                cz_aad_end   = aad_len13 + pr_pp_len_reg;
-            end else begin
-                cz_dst_off   = aad_len13;
-                cz_dst_end   = aad_len13;
-                cz_total_end = aad_len13;
-                cz_aad_end   = aad_len13;
-            end
-        end
-        ST_EGRESS_GO: begin
-            // headers and STH, payload + pad, ICRC/VCRC placeholders
-            cz_front     = egress_front;
-            cz_front_len = out_pp_off[7:0];
-            cz_src_off   = enc ? aad_blk : pp_src;
-            cz_dst_off   = out_pp_off;
-            cz_dst_end   = out_icrc_off;
-            cz_total_end = out_icrc_off + trailer;
-        end
-        default: ;
-    endcase
-end
+// seal grows the length fields by the STH length and writes SECMODE/STHSZ; open shrinks
+// them and clears BTH byte 8 bits 6:0
+ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) x_hdr_edit (
+    .hdr_in  (x_win),
+    .shape   (x_shape),
+    .bth_off (x_bth_off),
+    .shrink  (OPEN != 0),
+    .len     ((OPEN != 0) ? x_sth_len : x_sth_out),
+    .secbits ((OPEN != 0) ? 7'd0 : secbits_encode(x_apply, x_code)),
+    .hdr_out (x_edit)
+);
 
-always @* begin
-    fifo_s_valid = 1'b0;
-    fifo_s_data  = {cz_tap_last, cz_tap_user, cz_tap_keep, cz_tap_data};
-    case (state_reg)
-        ST_CRYPT: fifo_s_valid = cz_tap_valid;
-        ST_EGRESS: fifo_s_valid = cz_tap_valid && !tap_is_tail;
-        ST_TAIL0: begin
-            fifo_s_valid = 1'b1;
-            fifo_s_data  = {tail_last_reg[0], {LANES{1'b0}}, tail_keep_reg[0],
-                            tail_patched[DW-1:0] & tail_bits0};
-        end
-        ST_TAIL1: begin
-            fifo_s_valid = 1'b1;
-            fifo_s_data  = {tail_last_reg[1], {LANES{1'b0}}, tail_keep_reg[1],
-                            tail_patched[2*DW-1:DW] & tail_bits1};
-        end
-        default: ;
-    endcase
-end
+ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) x_hdr_mask (
+    .hdr     (x_edit),
+    .shape   (x_shape),
+    .hdr_len (x_hdr_len),
+    .mask_mf (x_mf),
+    .aad     (x_aad),
+    .aad_len (x_aad_len),
+    .variant (x_variant),
+    .ones    (x_ones)
+);
+
+ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) e_ring (
+    .clk (clk),
+    .wr_en (in_beat && in_store), .wr_addr (wp_reg[RAW-1:0]), .wr_data (s_axis_tdata),
+    .rd_en (ez_rd_en), .rd_addr (ez_rd_addr), .rd_lo (ez_in_lo), .rd_hi (ez_in_hi)
+);
+
+// headers and STH, payload + pad, ICRC/VCRC placeholders
+ibsec_compose #(
+    .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
+    .TAG_W (ET_W)
+) e_compose (
+    .clk (clk), .rst (rst),
+    .job_valid (ez_job_valid), .job_ready (ez_job_ready),
+    .job_front (x_front), .job_front_len (x_pp_off[7:0]),
+    .job_aux0 (x_ones), .job_aux1 ({8*HDR_BYTES{1'b0}}),
+    .job_base (x_enc ? x_cbase : x_base), .job_src_off (x_enc ? x_aad_blk : x_pp_src),
+    .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (x_icrc_off + x_trailer),
+    .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
+    .idle (ez_idle), .issue_ok (oq_count <= OQ_ROOM_MAX),
+    .rd_en (ez_rd_en), .rd_addr (ez_rd_addr),
+    .rd_lo (et_crypt ? ez_cr_lo : ez_in_lo), .rd_hi (et_crypt ? ez_cr_hi : ez_in_hi),
+    .tap_valid (ez_tap_valid), .tap_first (ez_tap_first), .tap_data (ez_tap_data),
+    .tap_keep (ez_tap_keep), .tap_last (ez_tap_last), .tap_user (ez_tap_user),
+    .tap_aux0 (ez_tap_aux0), .tap_aux1 (ez_tap_aux1),
+    .tap_crc_valid (ez_tap_crc_valid), .tap_crc_last (ez_tap_crc_last),
+    .tap_crc_end (ez_tap_crc_end), .tap_fld0 (ez_tap_fld0),
+    .tap_fld_lsh (ez_tap_fld_lsh), .tap_fld1 (ez_tap_fld1),
+    .tap_fld_rsh (ez_tap_fld_rsh), .tap_tag (ez_tap_tag)
+);
+
+ib_icrc_engine #(.LANES (LANES)) e_icrc (
+    .clk (clk), .rst (rst),
+    .in_valid (ez_tap_valid && ez_tap_crc_valid), .in_first (ez_tap_first),
+    .in_last (ez_tap_crc_last), .in_roce (et_link),
+    .in_data (ez_tap_data | ez_tap_aux0), .in_ones ({W{1'b0}}),
+    .in_end (ez_tap_crc_end), .out_valid (eicrc_valid), .out_icrc (eicrc_out)
+);
+
+ib_vcrc_engine #(.LANES (LANES)) e_vcrc (
+    .clk (clk), .rst (rst),
+    .in_valid (ez_tap_valid && ez_tap_crc_valid), .in_first (ez_tap_first),
+    .in_last (ez_tap_crc_last), .in_data (ez_tap_data),
+    .in_end (ez_tap_crc_end), .out_valid (evcrc_valid), .out_vcrc (evcrc_out)
+);
+
+/* verilator lint_off UNUSEDSIGNAL */
+// the composer is granted a beat only while the output FIFO has room for it (oq_count);
+// the pending FIFOs hold at most one entry per packet with a beat in the output FIFO
+wire oq_s_ready_unused = oq_s_ready;
+wire ep_s_ready_unused = ep_s_ready;
+wire er_s_ready_unused = er_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH)) oq (
+    .clk (clk), .rst (rst),
+    .s_valid (ez_tap_valid), .s_ready (oq_s_ready),
+    .s_data ({et_link, ez_tap_last, ez_tap_keep, ez_tap_data, ez_tap_fld0, ez_tap_fld_lsh,
+              ez_tap_fld1, ez_tap_fld_rsh}),
+    .m_valid (oq_m_valid), .m_ready (oq_m_ready), .m_data (oq_m_data), .count (oq_count)
+);
+
+// per packet: what the ICRC field holds (seal icrc-mac: the tag), pushed with the beat
+// holding the last covered byte
+sync_fifo #(.WIDTH (EP_W), .DEPTH (RQ_DEPTH)) ep (
+    .clk (clk), .rst (rst),
+    .s_valid (ez_tap_valid && ez_tap_crc_last), .s_ready (ep_s_ready),
+    .s_data ({et_link, et_use_tag, et_tag32}),
+    .m_valid (ep_m_valid), .m_ready (out_beat && o_last), .m_data (ep_m_data), .count (ep_count)
+);
+
+// the ICRC and VCRC of the output (the two engines have the same latency)
+sync_fifo #(.WIDTH (48), .DEPTH (RQ_DEPTH)) er (
+    .clk (clk), .rst (rst),
+    .s_valid (eicrc_valid && evcrc_valid), .s_ready (er_s_ready),
+    .s_data ({evcrc_out, eicrc_out}),
+    .m_valid (er_m_valid), .m_ready (out_beat && o_last), .m_data (er_m_data), .count (er_count)
+);
+
+ib_vcrc_extend4 o_vcrc_extend (
+    .in_vcrc  (er_m_data[47:32]),
+    .in_bytes (o_icrc_field),
+    .out_vcrc (o_vext)
+);
 
 // ----------------------------------------------------------------------------
 // Control
 // ----------------------------------------------------------------------------
 always @* begin
-    state_next         = state_reg;
-    job_next           = job_reg;
-    hdr_next           = hdr_reg;
-    frame_len_next     = frame_len_reg;
-    wbeat_next         = wbeat_reg;
-    ing_hdr_next       = ing_hdr_reg;
-    ing_len_next       = ing_len_reg;
-    ing_link_next      = ing_link_reg;
-    in_slot_next       = in_slot_reg;
-    proc_slot_next     = proc_slot_reg;
-    slot_full_next     = slot_full_reg;
-    link_next          = link_reg;
-    icrc_done_next     = icrc_done_reg;
-    icrc_val_next      = icrc_val_reg;
-    vcrc_done_next     = vcrc_done_reg;
-    vcrc_val_next      = vcrc_val_reg;
-    crc_icrc_off_next  = crc_icrc_off_reg;
-    icrc_ok_next       = icrc_ok_reg;
-    vcrc_ok_next       = vcrc_ok_reg;
-    rx_icrc_field_next = rx_icrc_field_reg;
-    d_reason_next      = d_reason_reg;
-    d_hit_next         = d_hit_reg;
-    d_ctx_next         = d_ctx_reg;
-    d_mode_next        = d_mode_reg;
-    d_apply_next       = d_apply_reg;
-    d_code_next        = d_code_reg;
-    d_key_next         = d_key_reg;
-    d_salt_next        = d_salt_reg;
-    d_dir_next         = d_dir_reg;
-    d_epsn_next        = d_epsn_reg;
-    d_alert_next       = d_alert_reg;
-    busy_pkt_next      = busy_pkt_reg;
-    tag_next           = tag_reg;
-    cw_next            = cw_reg;
-    src_crypt_next     = src_crypt_reg;
-    st_valid_next      = 1'b0;
-    cz_start           = 1'b0;
-    dec_pkt            = 1'b0;
-    cm_valid           = 1'b0;
-    cm_pass            = 1'b0;
-    cnt_valid          = 1'b0;
+    ing_hdr_next   = ing_hdr_reg;
+    ing_len_next   = ing_len_reg;
+    ing_link_next  = ing_link_reg;
+    ing_base_next  = ing_base_reg;
+    wbeat_next     = wbeat_reg;
+    wp_next        = wp_reg;
+    fp_next        = fp_reg;
+    ca_next        = ca_reg;
+    cf_next        = cf_reg;
+    cw_next        = cw_reg;
+    st_valid_next  = 1'b0;
+    st_reason_next = st_reason_reg;
+    st_hit_next    = st_hit_reg;
+    st_ctx_next    = st_ctx_reg;
+    st_mode_next   = st_mode_reg;
+    st_epsn_next   = st_epsn_reg;
+    st_alert_next  = st_alert_reg;
+    iq_s_valid     = 1'b0;
+    iq_m_ready     = 1'b0;
+    cq_s_valid     = 1'b0;
+    cq_m_ready     = 1'b0;
+    kr_pop         = 1'b0;
+    dq_s_valid     = 1'b0;
+    dq_m_ready     = 1'b0;
+    xq_s_valid     = 1'b0;
+    xq_m_ready     = 1'b0;
+    tq_m_ready     = 1'b0;
+    oq_m_ready     = out_beat;
+    dec_pkt        = 1'b0;
+    cm_valid       = 1'b0;
+    cm_pass        = 1'b0;
 
-    // CRC results of the running pass
-    if (icrc_out_valid) begin
-        icrc_done_next = 1'b1;
-        icrc_val_next  = icrc_out;
-    end
-    if (vcrc_out_valid) begin
-        vcrc_done_next = 1'b1;
-        vcrc_val_next  = vcrc_out;
-    end
-
-    // gcm output into the crypt buffer, tag with the last beat
-    if (gcm_m_tvalid) begin
-        cw_next = cw_reg + 1'b1;
-        if (gcm_m_tlast)
-            tag_next = gcm_m_tag;
-    end
-
-    // ingress: the frame into the free input slot, its header and length beside it
+    // ---- ingress: the frame into the input ring, its header and length beside it ----
     if (in_beat) begin
-        if (wbeat_reg == 9'd0)
+        if (wbeat_reg == 9'd0) begin
             ing_link_next = s_axis_tuser;
+            ing_base_next = wp_reg[RAW-1:0];
+        end
         // header register: frame bytes 0 .. CAP_BYTES - 1
         ing_hdr_next = ing_hdr_cap;
         // frame length, saturated at 2^LEN_W - 1 (ib_hdr_parse's frame_len)
@@ -1011,253 +1367,148 @@ always @* begin
             ing_len_next = LEN_MAX;
         else
             ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, in_keep_count};
+        if (in_store)
+            wp_next = wp_reg + 1'b1;
         if (wbeat_reg != 9'h1ff)
             wbeat_next = wbeat_reg + 1'b1;
         if (s_axis_tlast) begin
             wbeat_next = 9'd0;
-            slot_full_next[in_slot_reg] = 1'b1;
-            in_slot_next = !in_slot_reg;
+            iq_s_valid = 1'b1;
         end
     end
 
-    case (state_reg)
-        ST_IN: begin
-            // the next packet in input order is complete in its slot: take its header
-            if (slot_full_reg[proc_slot_reg]) begin
-                hdr_next       = ing_hdr_reg;
-                frame_len_next = ing_len_reg;
-                link_next      = ing_link_reg;
-                state_next     = ST_PARSE;
-            end
-        end
-        ST_PARSE: begin
-            d_hit_next    = 1'b0;
-            d_ctx_next    = {CTX_W{1'b0}};
-            d_mode_next   = (OPEN != 0) ? p_mode : M_NONE;
-            d_apply_next  = M_NONE;
-            d_code_next   = 3'd0;
-            d_epsn_next   = 63'd0;
-            d_alert_next  = 1'b0;
-            d_reason_next = p_reason;
-            icrc_ok_next  = 1'b0;
-            vcrc_ok_next  = 1'b0;
-            if (OPEN != 0 && p_reason == R_OK) begin
-                crc_icrc_off_next = p_pkt_end - (link_reg ? ICRC_LEN : (ICRC_LEN + VCRC_LEN));
-                state_next = ST_CHECK_GO;
+    // ---- parse (and, open, start the check pass) ----
+    if (iq_m_valid && cq_s_ready && (!kz_job_valid || kz_job_ready)) begin
+        iq_m_ready = 1'b1;
+        cq_s_valid = 1'b1;
+    end
+
+    // ---- decide ----
+    n_reason = c_reason;
+    n_hit    = 1'b0;
+    n_ctx    = {CTX_W{1'b0}};
+    n_smode  = c_smode;
+    n_apply  = M_NONE;
+    n_code   = 3'd0;
+    n_key    = {KEY_W{1'b0}};
+    n_salt   = 32'd0;
+    n_dir    = 1'b0;
+    n_epsn   = 63'd0;
+    if (dec_can) begin
+        dec_pkt = 1'b1;
+        if (c_reason != R_OK) begin
+            // parse error: no lookup
+        end else if (OPEN != 0 && !c_link && !k_vcrc_ok) begin
+            n_reason = R_BAD_VCRC;
+        end else if (!lk_hit) begin
+            if ((OPEN != 0 && c_pmode != M_NONE) || !cfg_allow_plain)
+                n_reason = R_NO_CONTEXT;
+            else if (OPEN != 0 && !k_icrc_ok)
+                n_reason = R_BAD_ICRC;
+        end else begin
+            n_hit  = 1'b1;
+            n_ctx  = lk_ctx;
+            n_key  = lk_key;
+            n_salt = lk_salt;
+            n_dir  = (OPEN != 0) ? !lk_dir : lk_dir;  // the sender's direction
+            n_code = lk_sth_code;
+            if (OPEN == 0)
+                n_smode = lk_mode;
+            if (OPEN != 0 && c_pmode != lk_mode)
+                n_reason = R_MODE_MISMATCH;
+            else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code)
+                n_reason = R_STH_MISMATCH;
+            else if (OPEN == 0 && lk_mode == M_NONE) begin
+                // plain context
+            end else if (lk_mode != M_NONE && !lk_key_valid)
+                n_reason = R_NO_KEY;
+            else if (OPEN != 0 && lk_mode != M_ICRC_MAC && !k_icrc_ok)
+                n_reason = R_BAD_ICRC;
+            else if (lk_mode == M_NONE) begin
+                // plain context
+            end else if (ep_wait) begin
+                // an earlier packet on the context is in flight: retry
+                dec_pkt = 1'b0;
+            end else if (ep_reason != R_OK) begin
+                n_reason = ep_reason;
             end else begin
-                state_next = ST_DECIDE;
+                n_epsn  = ep_epsn;
+                n_apply = lk_mode;
             end
         end
-        ST_CHECK_GO: begin
-            cz_start       = 1'b1;
-            src_crypt_next = 1'b0;
-            job_next       = JOB_CHECK;
-            icrc_done_next = 1'b0;
-            vcrc_done_next = 1'b0;
-            state_next     = ST_CHECK;
+        if (dec_pkt) begin
+            cq_m_ready = 1'b1;
+            kr_pop     = c_chk;
+            dq_s_valid = 1'b1;
         end
-        ST_CHECK: begin
-            if (!cz_busy && icrc_done_reg && vcrc_done_reg) begin
-                job_next           = JOB_NONE;
-                rx_icrc_field_next = rx_icrc_field;
-                icrc_ok_next       = icrc_val_reg == rx_icrc_field;
-                vcrc_ok_next       = vcrc_ext == rx_vcrc;
-                state_next         = ST_DECIDE;
-            end
-        end
-        ST_DECIDE: begin
-            if (!cfg_busy) begin
-                state_next = ST_STATUS;
-                dec_pkt    = 1'b1;
-                if (d_reason_reg != R_OK) begin
-                    // parse error: no lookup
-                end else if (OPEN != 0 && !link_reg && !vcrc_ok_reg) begin
-                    d_reason_next = R_BAD_VCRC;
-                end else if (!lk_hit) begin
-                    if ((OPEN != 0 && pr_mode_reg != M_NONE) || !cfg_allow_plain)
-                        d_reason_next = R_NO_CONTEXT;
-                    else if (OPEN != 0 && !icrc_ok_reg)
-                        d_reason_next = R_BAD_ICRC;
-                    else
-                        state_next = ST_EGRESS_GO;
-                end else begin
-                    d_hit_next  = 1'b1;
-                    d_ctx_next  = lk_ctx;
-                    d_key_next  = lk_key;
-                    d_salt_next = lk_salt;
-                    d_dir_next  = (OPEN != 0) ? !lk_dir : lk_dir;  // the sender's direction
-                    d_code_next = lk_sth_code;
-                    if (OPEN == 0)
-                        d_mode_next = lk_mode;
-                    if (OPEN != 0 && pr_mode_reg != lk_mode)
-                        d_reason_next = R_MODE_MISMATCH;
-                    else if (OPEN != 0 && mode_has_sth(pr_mode_reg) && pr_sthsz_reg != lk_sth_code)
-                        d_reason_next = R_STH_MISMATCH;
-                    else if (OPEN == 0 && lk_mode == M_NONE)
-                        state_next = ST_EGRESS_GO;
-                    else if (lk_mode != M_NONE && !lk_key_valid)
-                        d_reason_next = R_NO_KEY;
-                    else if (OPEN != 0 && lk_mode != M_ICRC_MAC && !icrc_ok_reg)
-                        d_reason_next = R_BAD_ICRC;
-                    else if (lk_mode == M_NONE)
-                        state_next = ST_EGRESS_GO;
-                    else begin
-                        // ep_valid is high here (reach_ep)
-                        if (ep_wait) begin
-                            // an earlier packet on the context is in flight: retry
-                            dec_pkt    = 1'b0;
-                            state_next = ST_DECIDE;
-                        end else if (ep_reason != R_OK) begin
-                            d_reason_next = ep_reason;
-                        end else begin
-                            d_epsn_next  = ep_epsn;
-                            d_apply_next = lk_mode;
-                            state_next   = ST_CRYPT_GO;
-                        end
-                    end
-                end
-                if (state_next != ST_DECIDE)
-                    busy_pkt_next = 1'b1;
-            end
-        end
-        ST_CRYPT_GO: begin
-            cz_start       = 1'b1;
-            src_crypt_next = 1'b0;
-            job_next       = JOB_CRYPT;
-            cw_next        = {BUF_AW{1'b0}};
-            state_next     = ST_CRYPT;
-        end
-        ST_CRYPT: begin
-            if (gcm_m_tvalid && gcm_m_tlast) begin
-                job_next   = JOB_NONE;
-                state_next = (OPEN != 0) ? ST_VERIFY : ST_EGRESS_GO;
-            end
-        end
-        ST_VERIFY: begin
+    end
+
+    // ---- crypt: start the GCM message, or pass the packet on ----
+    if (cz_take || d_pass) begin
+        dq_m_ready = 1'b1;
+        xq_s_valid = 1'b1;
+    end
+    if (cz_take)
+        ca_next = ca_reg + {1'b0, d_mb};
+    // gcm_core's output into the crypt ring
+    if (gcm_m_tvalid)
+        cw_next = cw_reg + 1'b1;
+
+    // ---- egress: verify (open), status, start the output ----
+    if (x_go) begin
+        xq_m_ready     = 1'b1;
+        tq_m_ready     = x_crypted;
+        st_valid_next  = 1'b1;
+        st_reason_next = x_fail ? R_AUTH_FAILED : x_reason;
+        st_hit_next    = x_hit;
+        st_ctx_next    = x_ctx;
+        st_mode_next   = x_smode;
+        st_epsn_next   = x_epsn;
+        st_alert_next  = x_fail && cm_alert;
+        if (OPEN != 0 && x_crypted) begin
             cm_valid = 1'b1;
-            cm_pass  = tag_match;
-            if (tag_match) begin
-                state_next = ST_EGRESS_GO;
-            end else begin
-                d_reason_next = R_AUTH_FAILED;
-                d_alert_next  = cm_alert;
-                state_next    = ST_STATUS;
-            end
+            cm_pass  = !x_fail;
         end
-        ST_EGRESS_GO: begin
-            cz_start          = 1'b1;
-            src_crypt_next    = enc;
-            job_next          = JOB_EGRESS;
-            crc_icrc_off_next = out_icrc_off;
-            icrc_done_next    = 1'b0;
-            vcrc_done_next    = 1'b0;
-            state_next        = ST_EGRESS;
+        if (x_drop_go) begin
+            fp_next = fp_reg + {1'b0, x_nb};
+            if (x_crypted)
+                cf_next = cf_reg + {1'b0, x_mb};
         end
-        ST_EGRESS: begin
-            if (!cz_busy && icrc_done_reg && vcrc_done_reg) begin
-                job_next   = JOB_NONE;
-                state_next = ST_TAIL0;
-            end
-        end
-        ST_TAIL0: begin
-            if (fifo_s_ready)
-                state_next = tail_last_reg[0] ? ST_DRAIN : ST_TAIL1;
-        end
-        ST_TAIL1: begin
-            if (fifo_s_ready)
-                state_next = ST_DRAIN;
-        end
-        ST_DRAIN: begin
-            if (!fifo_m_valid)
-                state_next = ST_STATUS;
-        end
-        default: begin // ST_STATUS
-            st_valid_next = 1'b1;
-            cnt_valid     = 1'b1;
-            busy_pkt_next = 1'b0;
-            slot_full_next[proc_slot_reg] = 1'b0;
-            proc_slot_next = !proc_slot_reg;
-            state_next    = ST_IN;
-        end
-    endcase
+    end
+    // ring space of a packet whose egress stream has read its last beat
+    if (ez_tap_valid && ez_tap_last) begin
+        fp_next = fp_reg + {1'b0, et_rel_in};
+        cf_next = cf_reg + {1'b0, et_rel_cr};
+    end
 end
 
-integer tj;
 always @(posedge clk) begin
-    state_reg         <= state_next;
-    job_reg           <= job_next;
-    hdr_reg           <= hdr_next;
-    frame_len_reg     <= frame_len_next;
-    wbeat_reg         <= wbeat_next;
-    ing_hdr_reg       <= ing_hdr_next;
-    ing_len_reg       <= ing_len_next;
-    ing_link_reg      <= ing_link_next;
-    in_slot_reg       <= in_slot_next;
-    proc_slot_reg     <= proc_slot_next;
-    slot_full_reg     <= slot_full_next;
-    link_reg          <= link_next;
-    icrc_done_reg     <= icrc_done_next;
-    icrc_val_reg      <= icrc_val_next;
-    vcrc_done_reg     <= vcrc_done_next;
-    vcrc_val_reg      <= vcrc_val_next;
-    crc_icrc_off_reg  <= crc_icrc_off_next;
-    icrc_ok_reg       <= icrc_ok_next;
-    vcrc_ok_reg       <= vcrc_ok_next;
-    rx_icrc_field_reg <= rx_icrc_field_next;
-    d_reason_reg      <= d_reason_next;
-    d_hit_reg         <= d_hit_next;
-    d_ctx_reg         <= d_ctx_next;
-    d_mode_reg        <= d_mode_next;
-    d_apply_reg       <= d_apply_next;
-    d_code_reg        <= d_code_next;
-    d_key_reg         <= d_key_next;
-    d_salt_reg        <= d_salt_next;
-    d_dir_reg         <= d_dir_next;
-    d_epsn_reg        <= d_epsn_next;
-    d_alert_reg       <= d_alert_next;
-    busy_pkt_reg      <= busy_pkt_next;
-    tag_reg           <= tag_next;
-    cw_reg            <= cw_next;
-    src_crypt_reg     <= src_crypt_next;
-    st_valid_reg      <= st_valid_next;
-
-    if (state_reg == ST_PARSE) begin
-        pr_shape_reg   <= p_shape;
-        pr_bth_off_reg <= p_bth_off;
-        pr_hdr_len_reg <= p_hdr_len;
-        pr_sth_len_reg <= p_sth_len;
-        pr_pp_len_reg  <= p_pp_len;
-        pr_pkt_end_reg <= p_pkt_end;
-        pr_pkey_reg    <= p_pkey;
-        pr_destqp_reg  <= p_destqp;
-        pr_psn_reg     <= p_psn;
-        pr_mode_reg    <= p_mode;
-        pr_sthsz_reg   <= p_sthsz;
-    end
-
-    // tail beats of a CRC pass: the beats from the one holding the ICRC field on
-    if (cz_tap_valid && crc_job && tap_is_tail) begin
-        for (tj = 0; tj < 2; tj = tj + 1) begin
-            if (tail_slot == tj[0]) begin
-                tail_data_reg[tj] <= cz_tap_data;
-                tail_keep_reg[tj] <= cz_tap_keep;
-                tail_last_reg[tj] <= cz_tap_last;
-            end
-        end
-    end
+    ing_hdr_reg    <= ing_hdr_next;
+    ing_len_reg    <= ing_len_next;
+    ing_link_reg   <= ing_link_next;
+    ing_base_reg   <= ing_base_next;
+    wbeat_reg      <= wbeat_next;
+    wp_reg         <= wp_next;
+    fp_reg         <= fp_next;
+    ca_reg         <= ca_next;
+    cf_reg         <= cf_next;
+    cw_reg         <= cw_next;
+    st_valid_reg   <= st_valid_next;
+    st_reason_reg  <= st_reason_next;
+    st_hit_reg     <= st_hit_next;
+    st_ctx_reg     <= st_ctx_next;
+    st_mode_reg    <= st_mode_next;
+    st_epsn_reg    <= st_epsn_next;
+    st_alert_reg   <= st_alert_next;
 
     if (rst) begin
-        state_reg     <= ST_IN;
-        job_reg       <= JOB_NONE;
-        wbeat_reg     <= 9'd0;
-        in_slot_reg   <= 1'b0;
-        proc_slot_reg <= 1'b0;
-        slot_full_reg <= 2'b00;
-        icrc_done_reg <= 1'b0;
-        vcrc_done_reg <= 1'b0;
-        busy_pkt_reg  <= 1'b0;
-        st_valid_reg  <= 1'b0;
-        src_crypt_reg <= 1'b0;
+        wbeat_reg    <= 9'd0;
+        wp_reg       <= {(RAW+1){1'b0}};
+        fp_reg       <= {(RAW+1){1'b0}};
+        ca_reg       <= {(RAW+1){1'b0}};
+        cf_reg       <= {(RAW+1){1'b0}};
+        cw_reg       <= {RAW{1'b0}};
+        st_valid_reg <= 1'b0;
     end
 end
 

@@ -35,11 +35,16 @@
  * Benchmark (--bench, CLOCK MHz with --clock): per mode, for payloads of 64, 256, 1024
  * and 4096 bytes (RC SEND Only, native without GRH), seal and open:
  *   latency: one packet into an idle engine; FF = cycles from the first input beat to the
- *            first output beat, LL = from the last input beat to the last output beat
- *            (each transfer counted at the clock edge that takes it);
- *   throughput: back-to-back packets, no idle, no back-pressure; input bytes taken per
- *            clock over the steady state, as a percentage of 16 x LANES, and beats per
- *            clock (the fraction of clocks with an input transfer).
+ *            first output beat, LL = from the last input beat to the last output beat,
+ *            LIFO = from the last input beat to the first output beat (the store-and-forward
+ *            latency of RFC 1242 §3.8: the delay the engine adds), each transfer counted at
+ *            the clock edge that takes it;
+ *   throughput: back-to-back packets, no idle, no back-pressure, over the steady state, on
+ *            the link-side port (seal: m_axis, open: s_axis): beat occupancy (% of clocks
+ *            with a transfer), bytes per clock in % of 16 x LANES, and the framing cap of
+ *            that frame, bytes / (16 x LANES x its beats) (a packet starts on a new beat,
+ *            so a partial last beat caps bytes per clock below 100 %); also input bytes and
+ *            beats per clock (the JSON keeps them).
  *   Printed as a table and written as JSON (--json FILE; schema in verif/engine/README.md).
  *
  * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge] [--bench]
@@ -1080,8 +1085,8 @@ static struct {
     unsigned      n_in, n_out;
     unsigned long first_in[BENCH_MAX_PKT], last_in[BENCH_MAX_PKT];
     unsigned long first_out[BENCH_MAX_PKT], last_out[BENCH_MAX_PKT];
-    unsigned long beats[BENCH_MAX_PKT];
-    size_t        bytes[BENCH_MAX_PKT];
+    unsigned long beats[BENCH_MAX_PKT], out_beats[BENCH_MAX_PKT];
+    size_t        bytes[BENCH_MAX_PKT], out_bytes[BENCH_MAX_PKT];
 } BL[DUT_COUNT];
 
 static void bench_note_in(const struct port *P, const struct pkt *p)
@@ -1102,15 +1107,38 @@ static void bench_note_out(const struct port *P, const struct pkt *g)
     unsigned i = BL[P->inst].n_out++;
     BL[P->inst].first_out[i] = g->t_first_out;
     BL[P->inst].last_out[i] = g->t_last_out;
+    BL[P->inst].out_bytes[i] = g->len;
+    BL[P->inst].out_beats[i] = (g->len + B.bpb - 1) / B.bpb;
 }
 
 /* One measured figure set (per instance, mode and payload). */
 struct bench_fig {
     size_t   frame;                 /* input frame bytes */
-    long     lat_ff, lat_ll;        /* cycles; -1 if not measured */
-    double   bytes_per_clock, pct, beats_per_clock;
+    size_t   link_frame;            /* link-side frame bytes (seal: output, open: input) */
+    long     lat_ff, lat_ll, lat_lifo; /* cycles; -1 if not measured */
+    double   bytes_per_clock, pct, beats_per_clock;  /* input side */
+    double   link_occ_pct, link_bytes_per_clock, link_pct, cap_pct;  /* link side */
     unsigned packets;
 };
+
+/* Steady-state figures of one port over packets 1 .. n-2: from the first beat of packet 1
+   to the first beat of packet n-1 (transfer clocks, beats and bytes of the port). */
+static void bench_steady(const unsigned long *first, const unsigned long *beats, const size_t *bytes,
+                         unsigned n, double *bpc, double *pct, double *beats_pc)
+{
+    unsigned long cycles = first[n - 1] - first[1];
+    double nb = 0, ny = 0;
+    for (unsigned k = 1; k + 1 < n; k++) {
+        ny += (double)bytes[k];
+        nb += (double)beats[k];
+    }
+    *bpc = *pct = *beats_pc = 0;
+    if (cycles) {
+        *bpc = ny / (double)cycles;
+        *pct = 100.0 * *bpc / B.bpb;
+        *beats_pc = nb / (double)cycles;
+    }
+}
 
 /* Run the queued frames of both instances to the end. */
 static void bench_drain(void)
@@ -1141,7 +1169,7 @@ static void bench_measure(struct tb_gen *gen, int mode, size_t payload, struct b
     size_t frame[DUT_COUNT] = { 0, 0 };
     for (int i = 0; i < DUT_COUNT; i++) {
         memset(&fig[i], 0, sizeof fig[i]);
-        fig[i].lat_ff = fig[i].lat_ll = -1;
+        fig[i].lat_ff = fig[i].lat_ll = fig[i].lat_lifo = -1;
         B.port[i].idle_pct = B.port[i].bp_pct = 0;
     }
     /* latency: one packet into an idle engine */
@@ -1155,6 +1183,10 @@ static void bench_measure(struct tb_gen *gen, int mode, size_t payload, struct b
         if (BL[i].n_in == 1 && BL[i].n_out == 1) {
             fig[i].lat_ff = (long)(BL[i].first_out[0] - BL[i].first_in[0]);
             fig[i].lat_ll = (long)(BL[i].last_out[0] - BL[i].last_in[0]);
+            fig[i].lat_lifo = (long)(BL[i].first_out[0] - BL[i].last_in[0]);
+            fig[i].link_frame = i == DUT_SEAL ? BL[i].out_bytes[0] : BL[i].bytes[0];
+            size_t lb = (fig[i].link_frame + B.bpb - 1) / B.bpb;
+            fig[i].cap_pct = lb ? 100.0 * (double)fig[i].link_frame / (double)(B.bpb * lb) : 0;
         }
     }
     /* throughput: back-to-back packets, steady state from the second packet's first beat
@@ -1168,20 +1200,19 @@ static void bench_measure(struct tb_gen *gen, int mode, size_t payload, struct b
         return;
     bench_drain();
     for (int i = 0; i < DUT_COUNT; i++) {
-        if (BL[i].n_in != n)
+        if (BL[i].n_in != n || BL[i].n_out != n)
             continue;
-        unsigned long cycles = BL[i].first_in[n - 1] - BL[i].first_in[1];
-        double bytes = 0, nbeats = 0;
-        for (unsigned k = 1; k + 1 < n; k++) {
-            bytes += (double)BL[i].bytes[k];
-            nbeats += (double)BL[i].beats[k];
-        }
         fig[i].packets = n;
-        if (cycles) {
-            fig[i].bytes_per_clock = bytes / (double)cycles;
-            fig[i].pct = 100.0 * fig[i].bytes_per_clock / B.bpb;
-            fig[i].beats_per_clock = nbeats / (double)cycles;
-        }
+        bench_steady(BL[i].first_in, BL[i].beats, BL[i].bytes, n, &fig[i].bytes_per_clock, &fig[i].pct,
+                     &fig[i].beats_per_clock);
+        double occ;
+        if (i == DUT_SEAL)
+            bench_steady(BL[i].first_out, BL[i].out_beats, BL[i].out_bytes, n, &fig[i].link_bytes_per_clock,
+                         &fig[i].link_pct, &occ);
+        else
+            bench_steady(BL[i].first_in, BL[i].beats, BL[i].bytes, n, &fig[i].link_bytes_per_clock,
+                         &fig[i].link_pct, &occ);
+        fig[i].link_occ_pct = 100.0 * occ;
     }
     BL[0].on = BL[1].on = false;
 }
@@ -1221,26 +1252,31 @@ static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_
     double ns = 1000.0 / clock_mhz;
     printf("engine-L%u bench (%u bytes per beat, clock %.1f MHz): RC SEND Only, native without GRH\n",
            lanes, B.bpb, clock_mhz);
-    printf("  latency: one packet into an idle engine, no back-pressure; FF = first input beat taken ->\n"
-           "  first output beat taken, LL = last input beat taken -> last output beat taken (cycles, ns)\n"
-           "  throughput: back-to-back packets, no idle, no back-pressure; input bytes taken per clock in\n"
-           "  the steady state, %% of 16 x LANES = %u bytes per clock, and input beats per clock\n", B.bpb);
-    printf("  %-9s %7s %5s | %-25s %-15s | %-25s %-15s\n", "", "", "", "seal latency FF / LL", "seal thr",
-           "open latency FF / LL", "open thr");
-    printf("  %-9s %7s %5s | %-25s %-15s | %-25s %-15s\n", "mode", "payload", "frame", "cycles       ns",
-           "%   beats/clk", "cycles       ns", "%   beats/clk");
+    printf("  latency: one packet into an idle engine, no back-pressure, cycles: FF = first input beat ->\n"
+           "  first output beat, LL = last input beat -> last output beat, LIFO = last input beat -> first\n"
+           "  output beat (RFC 1242 store-and-forward latency: the delay the engine adds)\n"
+           "  throughput: back-to-back packets, no idle, no back-pressure, steady state, on the link-side\n"
+           "  port (seal m_axis, open s_axis): link frame bytes, beat occupancy (%% of clocks with a beat),\n"
+           "  bytes per clock in %% of 16 x LANES = %u, and the framing cap bytes / (%u x beats)\n",
+           B.bpb, B.bpb);
+    printf("  %-9s %7s | %-34s | %-34s\n", "", "", "seal (link side: m_axis)", "open (link side: s_axis)");
+    printf("  %-9s %7s |%s |%s\n", "mode", "payload", " frame FF/LL/LIFO  occ%  byte% cap%",
+           " frame FF/LL/LIFO  occ%  byte% cap%");
     for (int m = 0; m < IBSEC_MODE_COUNT; m++)
         for (int k = 0; k < BENCH_SIZES; k++) {
             if (!want[k])
                 continue;
-            printf("  %-9s %7zu %5zu", ibsec_mode_name((enum ibsec_mode)m), bench_payloads[k], figs[m][k][0].frame);
+            printf("  %-9s %7zu", ibsec_mode_name((enum ibsec_mode)m), bench_payloads[k]);
             for (int i = 0; i < DUT_COUNT; i++) {
                 const struct bench_fig *f = &figs[m][k][i];
-                printf(" | %4ld/%-5ld %5.0f/%-6.0f %5.1f %6.3f  ", f->lat_ff, f->lat_ll, f->lat_ff * ns,
-                       f->lat_ll * ns, f->pct, f->beats_per_clock);
+                char lat[32];
+                snprintf(lat, sizeof lat, "%ld/%ld/%ld", f->lat_ff, f->lat_ll, f->lat_lifo);
+                printf(" | %5zu %-11s %5.1f %5.1f %5.1f", f->link_frame, lat, f->link_occ_pct, f->link_pct,
+                       f->cap_pct);
             }
             printf("\n");
         }
+    printf("  (ns = cycles x %.3f at %.1f MHz)\n", ns, clock_mhz);
     if (json) {
         FILE *f = fopen(json, "w");
         if (!f) {
@@ -1259,11 +1295,17 @@ static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_
                                "\"latency_ff_cycles\": %ld, \"latency_ll_cycles\": %ld, "
                                "\"latency_ff_ns\": %.2f, \"latency_ll_ns\": %.2f, "
                                "\"bytes_per_clock\": %.3f, \"throughput_pct\": %.2f, "
-                               "\"beats_per_clock\": %.4f, \"packets\": %u}",
+                               "\"beats_per_clock\": %.4f, \"packets\": %u, "
+                               "\"latency_lifo_cycles\": %ld, \"latency_lifo_ns\": %.2f, "
+                               "\"link_port\": \"%s\", \"link_frame_bytes\": %zu, "
+                               "\"link_beat_occupancy_pct\": %.2f, \"link_bytes_per_clock\": %.3f, "
+                               "\"link_throughput_pct\": %.2f, \"framing_cap_pct\": %.2f}",
                             first ? "" : ",\n", ibsec_mode_name((enum ibsec_mode)m),
                             i == DUT_SEAL ? "seal" : "open", bench_payloads[k], g->frame, g->lat_ff,
                             g->lat_ll, g->lat_ff * ns, g->lat_ll * ns, g->bytes_per_clock, g->pct,
-                            g->beats_per_clock, g->packets);
+                            g->beats_per_clock, g->packets, g->lat_lifo, g->lat_lifo * ns,
+                            i == DUT_SEAL ? "m_axis" : "s_axis", g->link_frame, g->link_occ_pct,
+                            g->link_bytes_per_clock, g->link_pct, g->cap_pct);
                     first = false;
                 }
         fprintf(f, "\n  ],\n  \"checks_passed\": %lu,\n  \"checks_failed\": %lu\n}\n", B.res.passed,

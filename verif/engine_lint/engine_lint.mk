@@ -1,5 +1,6 @@
 # verif/engine_lint/ — the packet engine's modules in `make lint` (scripts/lint.sh lints
 # each top with all of rtl/*.v at LANES = 1, 4 and 12). ibsec_engine covers the datapath
-# modules it instantiates (ibsec_realign, ibsec_pkt_buffer); ibsec_realign is also a top
-# of its own at every width, the wrappers fix OPEN.
-LINT_TOPS += ibsec_engine ibsec_seal ibsec_open ibsec_realign ibsec_pkt_buffer
+# modules it instantiates (ibsec_compose, ibsec_pair_buffer, ibsec_pkt_buffer);
+# ibsec_compose and ibsec_pair_buffer are also tops of their own at every width, the
+# wrappers fix OPEN.
+LINT_TOPS += ibsec_engine ibsec_seal ibsec_open ibsec_compose ibsec_pair_buffer ibsec_pkt_buffer

@@ -1,0 +1,408 @@
+/*
+ * ibsec_compose — a beat composer of the packet engine: builds a stream of beats from a
+ * "front" vector held with the job (headers, STH, H) and a byte range of a packet ring
+ * moved to any byte position, one beat per clock, with jobs chained back to back.
+ *
+ * Function
+ *   A job is taken with job_valid && job_ready. Its geometry counts byte positions from
+ *   the first byte of the composed stream (p = 16 * LANES * beat + byte):
+ *     p <  front_len                 : front[p]                          (header bytes)
+ *     dst_off <= p < dst_end         : source byte src_off + p - dst_off  (ring bytes)
+ *     anything else below total_end  : zero (a placeholder, e.g. the ICRC/VCRC field)
+ *   with front_len <= dst_off <= dst_end <= total_end, 1 <= total_end, dst_off <= 255.
+ *   Source byte s lies in ring beat base + s / W (modulo the ring). The beats cover
+ *   0 .. total_end - 1; tap_keep marks the bytes p < front_len and dst_off <= p < total_end
+ *   (a gap between front_len and dst_off, the zero padding of the GCM AAD up to a block
+ *   boundary, is not kept); tap_user[i] says that lane i starts below aad_end (GCM AAD).
+ *   Beside the data every beat carries:
+ *     tap_aux0/1  beat k of the job's two aux vectors (the ICRC variant bits of the header)
+ *     tap_crc_*   the CRC engines' controls for an ICRC/VCRC covering bytes 0 .. crc_end - 1:
+ *                 the beat holds covered bytes, is the last such beat, bytes covered in it
+ *     tap_fld0    crc_end lies in this beat, at byte tap_fld_lsh
+ *     tap_fld1    crc_end lies 1..5 bytes before this beat's first byte (tap_fld_rsh):
+ *                 the beat holds the rest of the 6 bytes of ICRC + VCRC
+ *     tap_tag     the job's tag (anything the consumer wants to travel with the beats)
+ *
+ *   The ring is read two beats at a time (ibsec_pair_buffer): output beat k needs bytes
+ *   r .. W - 1 of source beat k + q and bytes 0 .. r - 1 of beat k + q + 1, where
+ *   src_off - dst_off = q * W + r (0 <= r < W); both come from one paired read, so no
+ *   preload is needed and the first beat of a job follows the last beat of the previous
+ *   one in the next clock. Source beats outside the range are read but never kept.
+ *
+ * Flow control
+ *   A beat is issued (its ring read started) only while issue_ok is high; it appears on
+ *   tap_* one cycle later, for one cycle (tap_valid). The consumer grants issue_ok against
+ *   its own free space (one beat is in flight behind it). job_ready is high when no job
+ *   is running or the running job issues its last beat in this cycle.
+ *
+ * Latency / throughput
+ *   Job taken -> first beat on tap: 2 cycles (job register, ring read). Then one beat per
+ *   clock while issue_ok stays high, across job boundaries: ceil(total_end / W) cycles a
+ *   job in steady state, no bubble between jobs.
+ *
+ * Byte order
+ *   AXI4-Stream order everywhere: byte j of a beat at [8*j +: 8]; front byte i at
+ *   front[8*i +: 8].
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Chaining beat composer with byte realignment
+ */
+module ibsec_compose #(
+    // 128-bit blocks per beat (1, 4, 12)
+    parameter LANES = 1,
+    // bytes of the front vector
+    parameter FRONT_BYTES = 144,
+    // bytes of each aux vector
+    parameter AUX_BYTES = 128,
+    // address width of the source ring (beats)
+    parameter AW = 9,
+    // bits of the job tag
+    parameter TAG_W = 1
+) (
+    input  wire                         clk,
+    input  wire                         rst,
+
+    /*
+     * Job
+     */
+    input  wire                         job_valid,
+    output wire                         job_ready,
+    input  wire [8*FRONT_BYTES-1:0]     job_front,
+    input  wire [7:0]                   job_front_len,
+    input  wire [8*AUX_BYTES-1:0]       job_aux0,
+    input  wire [8*AUX_BYTES-1:0]       job_aux1,
+    input  wire [AW-1:0]                job_base,
+    input  wire [12:0]                  job_src_off,
+    input  wire [12:0]                  job_dst_off,
+    input  wire [12:0]                  job_dst_end,
+    input  wire [12:0]                  job_total_end,
+    input  wire [12:0]                  job_aad_end,
+    input  wire [12:0]                  job_crc_end,
+    input  wire [TAG_W-1:0]             job_tag,
+    // no job running and no beat on tap
+    output wire                         idle,
+
+    /*
+     * Flow control from the consumer
+     */
+    input  wire                         issue_ok,
+
+    /*
+     * Ring read port (ibsec_pair_buffer: beats rd_addr and rd_addr + 1, 1 cycle)
+     */
+    output wire                         rd_en,
+    output wire [AW-1:0]                rd_addr,
+    input  wire [128*LANES-1:0]         rd_lo,
+    input  wire [128*LANES-1:0]         rd_hi,
+
+    /*
+     * Composed beats
+     */
+    output wire                         tap_valid,
+    output wire                         tap_first,
+    output wire [128*LANES-1:0]         tap_data,
+    output wire [16*LANES-1:0]          tap_keep,
+    output wire                         tap_last,
+    output wire [LANES-1:0]             tap_user,
+    output wire [128*LANES-1:0]         tap_aux0,
+    output wire [128*LANES-1:0]         tap_aux1,
+    output wire                         tap_crc_valid,
+    output wire                         tap_crc_last,
+    output wire [$clog2(16*LANES+1)-1:0] tap_crc_end,
+    output wire                         tap_fld0,
+    output wire [$clog2(16*LANES+1)-1:0] tap_fld_lsh,
+    output wire                         tap_fld1,
+    output wire [2:0]                   tap_fld_rsh,
+    output wire [TAG_W-1:0]             tap_tag
+);
+
+// ----------------------------------------------------------------------------
+// Constants
+// ----------------------------------------------------------------------------
+// bytes per beat
+localparam W = 16 * LANES;
+// bits per beat
+localparam DW = 8 * W;
+// bias (in beats) that keeps src_off - dst_off positive: dst_off never exceeds 255
+localparam BIAS_BEATS = (256 + W - 1) / W;
+// beat size and bias as 14-bit positions
+localparam [13:0] W14 = W[13:0];
+localparam [13:0] BIAS_BEATS14 = BIAS_BEATS[13:0];
+localparam [13:0] BIAS_BYTES = BIAS_BEATS14 * W14;
+// front and aux vectors padded to whole beats
+localparam NFB = (FRONT_BYTES + W - 1) / W;
+localparam NAB = (AUX_BYTES + W - 1) / W;
+// index widths of the front and aux beats
+localparam FIW = (NFB > 1) ? $clog2(NFB) : 1;
+localparam AIW = (NAB > 1) ? $clog2(NAB) : 1;
+// width of a byte count 0..W
+localparam NW = $clog2(W + 1);
+// ICRC + VCRC field bytes (IBA Vol. 1 §7.8: 4 + 2)
+localparam [13:0] FLD_BYTES = 14'd6;
+
+// ----------------------------------------------------------------------------
+// Functions
+// ----------------------------------------------------------------------------
+// bytes of the beat starting at base that lie below the position x (0..W)
+function [NW-1:0] bytes_below;
+    input [13:0] x;
+    input [13:0] base;
+    begin
+        if (x <= base)
+            bytes_below = {NW{1'b0}};
+        else if (x - base >= W14)
+            bytes_below = W[NW-1:0];
+        else
+            bytes_below = x[NW-1:0] - base[NW-1:0];
+    end
+endfunction
+
+// prefix mask of n bytes (n = 0..W)
+function [W-1:0] prefix;
+    input [NW-1:0] n;
+    begin
+        prefix = ~({W{1'b1}} << n);
+    end
+endfunction
+
+
+// ----------------------------------------------------------------------------
+// Registers
+// ----------------------------------------------------------------------------
+// stage A: the running job
+reg                       active_reg, active_next;
+reg [8*FRONT_BYTES-1:0]   front_reg, front_next;
+reg [7:0]                 front_len_reg, front_len_next;
+reg [8*AUX_BYTES-1:0]     aux0_reg, aux0_next;
+reg [8*AUX_BYTES-1:0]     aux1_reg, aux1_next;
+reg [12:0]                dst_off_reg, dst_off_next;
+reg [12:0]                dst_end_reg, dst_end_next;
+reg [12:0]                total_end_reg, total_end_next;
+reg [12:0]                aad_end_reg, aad_end_next;
+reg [12:0]                crc_end_reg, crc_end_next;
+reg [TAG_W-1:0]           tag_reg, tag_next;
+reg [NW-1:0]              shift_reg, shift_next;      // r
+reg [AW-1:0]              ra_reg, ra_next;            // ring beat k + q
+reg [13:0]                base_a_reg, base_a_next;    // position of the next beat
+reg [8:0]                 index_a_reg, index_a_next;  // its index
+// stage B: the beat on tap
+reg                       b_valid_reg;
+reg                       b_first_reg;
+reg                       b_last_reg;
+reg [W-1:0]               b_mf_reg, b_ms_reg, b_keep_reg;
+reg [LANES-1:0]           b_user_reg;
+reg [DW-1:0]              b_front_reg, b_aux0_reg, b_aux1_reg;
+reg [NW-1:0]              b_shift_reg;
+reg                       b_crc_valid_reg, b_crc_last_reg;
+reg [NW-1:0]              b_crc_end_reg;
+reg                       b_fld0_reg, b_fld1_reg;
+reg [NW-1:0]              b_lsh_reg;
+reg [2:0]                 b_rsh_reg;
+reg [TAG_W-1:0]           b_tag_reg;
+
+// ----------------------------------------------------------------------------
+// Wires
+// ----------------------------------------------------------------------------
+// the new job's realignment: src_off - dst_off = q * W + r
+wire [13:0]   delta = {1'b0, job_src_off} + BIAS_BYTES - {1'b0, job_dst_off};
+wire [13:0]   q_b = delta / W14;
+/* verilator lint_off UNUSEDSIGNAL */ // r < W: only the low NW bits matter; q wraps to AW bits
+wire [13:0]   r_b = delta % W14;
+wire [13:0]   q_beat = q_b - BIAS_BEATS14;
+/* verilator lint_on UNUSEDSIGNAL */
+
+wire          issue = active_reg && issue_ok;
+wire          last_a = base_a_reg + W14 >= {1'b0, total_end_reg};
+wire          load = job_valid && (!active_reg || (issue && last_a));
+
+wire [DW-1:0] front_word[0:NFB-1];
+wire [DW-1:0] aux0_word[0:NAB-1];
+wire [DW-1:0] aux1_word[0:NAB-1];
+genvar gi;
+generate
+    for (gi = 0; gi < NFB; gi = gi + 1) begin : g_front
+        if ((gi + 1) * W <= FRONT_BYTES) begin : g_full
+            assign front_word[gi] = front_reg[gi*DW +: DW];
+        end else begin : g_part
+            assign front_word[gi] = {{((gi + 1) * DW - 8 * FRONT_BYTES){1'b0}},
+                                     front_reg[8*FRONT_BYTES-1:gi*DW]};
+        end
+    end
+    for (gi = 0; gi < NAB; gi = gi + 1) begin : g_aux
+        if ((gi + 1) * W <= AUX_BYTES) begin : g_full
+            assign aux0_word[gi] = aux0_reg[gi*DW +: DW];
+            assign aux1_word[gi] = aux1_reg[gi*DW +: DW];
+        end else begin : g_part
+            assign aux0_word[gi] = {{((gi + 1) * DW - 8 * AUX_BYTES){1'b0}},
+                                    aux0_reg[8*AUX_BYTES-1:gi*DW]};
+            assign aux1_word[gi] = {{((gi + 1) * DW - 8 * AUX_BYTES){1'b0}},
+                                    aux1_reg[8*AUX_BYTES-1:gi*DW]};
+        end
+    end
+endgenerate
+wire [DW-1:0] front_a = ({23'd0, index_a_reg} < NFB) ? front_word[index_a_reg[FIW-1:0]]
+                                                     : {DW{1'b0}};
+wire [DW-1:0] aux0_a = ({23'd0, index_a_reg} < NAB) ? aux0_word[index_a_reg[AIW-1:0]]
+                                                    : {DW{1'b0}};
+wire [DW-1:0] aux1_a = ({23'd0, index_a_reg} < NAB) ? aux1_word[index_a_reg[AIW-1:0]]
+                                                    : {DW{1'b0}};
+
+// masks of the beat issued now
+wire [W-1:0]  mf_a   = prefix(bytes_below({6'd0, front_len_reg}, base_a_reg));
+wire [W-1:0]  md_a   = prefix(bytes_below({1'b0, dst_off_reg}, base_a_reg));
+wire [W-1:0]  ms_a   = prefix(bytes_below({1'b0, dst_end_reg}, base_a_reg)) & ~md_a;
+wire [W-1:0]  keep_a = mf_a | (prefix(bytes_below({1'b0, total_end_reg}, base_a_reg)) & ~md_a);
+wire [13:0]   crc14  = {1'b0, crc_end_reg};
+wire          fld0_a = (crc14 >= base_a_reg) && (crc14 < base_a_reg + W14);
+wire          fld1_a = (crc14 < base_a_reg) && (crc14 + FLD_BYTES > base_a_reg);
+/* verilator lint_off UNUSEDSIGNAL */ // the distances are below W (lsh) and 6 (rsh)
+wire [13:0]   lsh_a  = crc14 - base_a_reg;
+wire [13:0]   rsh_a  = base_a_reg - crc14;
+/* verilator lint_on UNUSEDSIGNAL */
+reg [LANES-1:0] user_a;
+integer li;
+always @* begin
+    for (li = 0; li < LANES; li = li + 1)
+        user_a[li] = (base_a_reg + 14'd16 * li[13:0]) < {1'b0, aad_end_reg};
+end
+
+// stage B: the realigned ring bytes
+wire [2*DW-1:0] window = {rd_hi, rd_lo};
+/* verilator lint_off UNUSEDSIGNAL */ // the upper half of the shifted window is never used
+wire [2*DW-1:0] window_shifted = window >> (8 * b_shift_reg);
+/* verilator lint_on UNUSEDSIGNAL */
+
+// the byte masks of the beat on tap as bit masks, a slice per byte by generate (a loop
+// over more than 64 bytes would stay a run-time loop over the wide vectors in Verilator)
+wire [DW-1:0]   b_mf_bits, b_ms_bits;
+genvar bi;
+generate
+    for (bi = 0; bi < W; bi = bi + 1) begin : g_bits
+        assign b_mf_bits[8*bi +: 8] = {8{b_mf_reg[bi]}};
+        assign b_ms_bits[8*bi +: 8] = {8{b_ms_reg[bi]}};
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------
+// Port assignments
+// ----------------------------------------------------------------------------
+assign job_ready     = !active_reg || (issue && last_a);
+assign idle          = !active_reg && !b_valid_reg;
+assign rd_en         = issue;
+assign rd_addr       = ra_reg;
+assign tap_valid     = b_valid_reg;
+assign tap_first     = b_first_reg;
+assign tap_data      = (b_mf_bits & b_front_reg) | (b_ms_bits & window_shifted[DW-1:0]);
+assign tap_keep      = b_keep_reg;
+assign tap_last      = b_last_reg;
+assign tap_user      = b_user_reg;
+assign tap_aux0      = b_aux0_reg;
+assign tap_aux1      = b_aux1_reg;
+assign tap_crc_valid = b_crc_valid_reg;
+assign tap_crc_last  = b_crc_last_reg;
+assign tap_crc_end   = b_crc_end_reg;
+assign tap_fld0      = b_fld0_reg;
+assign tap_fld_lsh   = b_lsh_reg;
+assign tap_fld1      = b_fld1_reg;
+assign tap_fld_rsh   = b_rsh_reg;
+assign tap_tag       = b_tag_reg;
+
+// ----------------------------------------------------------------------------
+// Next state
+// ----------------------------------------------------------------------------
+always @* begin
+    active_next    = active_reg;
+    front_next     = front_reg;
+    front_len_next = front_len_reg;
+    aux0_next      = aux0_reg;
+    aux1_next      = aux1_reg;
+    dst_off_next   = dst_off_reg;
+    dst_end_next   = dst_end_reg;
+    total_end_next = total_end_reg;
+    aad_end_next   = aad_end_reg;
+    crc_end_next   = crc_end_reg;
+    tag_next       = tag_reg;
+    shift_next     = shift_reg;
+    ra_next        = ra_reg;
+    base_a_next    = base_a_reg;
+    index_a_next   = index_a_reg;
+
+    if (issue) begin
+        ra_next      = ra_reg + 1'b1;
+        base_a_next  = base_a_reg + W14;
+        index_a_next = index_a_reg + 1'b1;
+        if (last_a)
+            active_next = 1'b0;
+    end
+    if (load) begin
+        active_next    = 1'b1;
+        front_next     = job_front;
+        front_len_next = job_front_len;
+        aux0_next      = job_aux0;
+        aux1_next      = job_aux1;
+        dst_off_next   = job_dst_off;
+        dst_end_next   = job_dst_end;
+        total_end_next = job_total_end;
+        aad_end_next   = job_aad_end;
+        crc_end_next   = job_crc_end;
+        tag_next       = job_tag;
+        shift_next     = r_b[NW-1:0];
+        ra_next        = job_base + q_beat[AW-1:0];
+        base_a_next    = 14'd0;
+        index_a_next   = 9'd0;
+    end
+end
+
+always @(posedge clk) begin
+    active_reg    <= active_next;
+    front_reg     <= front_next;
+    front_len_reg <= front_len_next;
+    aux0_reg      <= aux0_next;
+    aux1_reg      <= aux1_next;
+    dst_off_reg   <= dst_off_next;
+    dst_end_reg   <= dst_end_next;
+    total_end_reg <= total_end_next;
+    aad_end_reg   <= aad_end_next;
+    crc_end_reg   <= crc_end_next;
+    tag_reg       <= tag_next;
+    shift_reg     <= shift_next;
+    ra_reg        <= ra_next;
+    base_a_reg    <= base_a_next;
+    index_a_reg   <= index_a_next;
+
+    b_valid_reg <= issue;
+    if (issue) begin
+        b_first_reg     <= index_a_reg == 9'd0;
+        b_last_reg      <= last_a;
+        b_mf_reg        <= mf_a;
+        b_ms_reg        <= ms_a;
+        b_keep_reg      <= keep_a;
+        b_user_reg      <= user_a;
+        b_front_reg     <= front_a;
+        b_aux0_reg      <= aux0_a;
+        b_aux1_reg      <= aux1_a;
+        b_shift_reg     <= shift_reg;
+        b_crc_valid_reg <= base_a_reg < crc14;
+        b_crc_last_reg  <= (base_a_reg < crc14) && (crc14 <= base_a_reg + W14);
+        b_crc_end_reg   <= bytes_below(crc14, base_a_reg);
+        b_fld0_reg      <= fld0_a;
+        b_fld1_reg      <= fld1_a;
+        b_lsh_reg       <= lsh_a[NW-1:0];
+        b_rsh_reg       <= rsh_a[2:0];
+        b_tag_reg       <= tag_reg;
+    end
+
+    if (rst) begin
+        active_reg  <= 1'b0;
+        b_valid_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
