@@ -614,6 +614,9 @@ reg  [127:0]          x_ct;
 integer xl, xs, xp;
 
 always @* begin
+    // xp indexes the H powers only on the key-load path below: given a value on every
+    // path, so that synthesis infers no latch for it
+    xp = 0;
     x_out_data   = {LANES*128{1'b0}};
     x_out_axis   = {LANES*128{1'b0}};
     x_lane_valid = {LANES{1'b0}};
