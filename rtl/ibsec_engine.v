@@ -30,9 +30,11 @@
  * Latency / throughput
  *   Every stage takes one beat per clock and chains its packets without a bubble, so
  *   back-to-back packets flow at one beat per clock on the link side (seal m_axis, open
- *   s_axis). A packet waits for its own passes: about M (crypt, M beats of GCM message)
- *   + gcm_core's latency to the tag + the output FIFO after its last input beat, plus
- *   the check pass (N beats) on open (docs/packet-engine.md §5).
+ *   s_axis), except on open for frames shorter than about 24 / INFLIGHT beats (the
+ *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
+ *   frames at LANES = 12. A packet waits for its own passes: about M (crypt, M beats of
+ *   GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
+ *   beat, plus the check pass (N beats) on open (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,
@@ -159,6 +161,16 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // CRC results of the egress stream: at most one per packet with a beat in the output
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
+// open: packets decided and not yet committed (ibsec_ctx_table's in-flight queue; a full
+// queue holds every decision back). A packet stays there from its decision to its tag
+// check at egress, about 24 cycles (crypt composer, gcm_core's 20 to the tag, tag FIFO;
+// with 8 places the bench saw one packet per 2.8 - 3.0 cycles), so the link side keeps
+// one beat per clock only for frames of more than about 24 / INFLIGHT beats: 8 places
+// cover frames of 4 beats (64-byte payloads at LANES = 1), 16 places frames of 2 beats
+// (64-byte payloads at LANES = 4, 256-byte at LANES = 12, which reached 67-70 % of the
+// beats with 8). Kept at 8 at LANES = 1, whose area is the one that must shrink; DQ + XQ
+// (18 places) hold every packet in flight.
+localparam INFLIGHT = (LANES == 1) ? 8 : 16;
 
 // enum ibsec_reason (cmodel/ibsec.h)
 localparam [5:0] R_OK            = 6'd0;
@@ -1042,7 +1054,8 @@ ib_vcrc_extend4 k_vcrc_extend (
 ibsec_regs #(
     .KEY_SLOTS (KEY_SLOTS),
     .CTX_SLOTS (CTX_SLOTS),
-    .OPEN      (OPEN)
+    .OPEN      (OPEN),
+    .INFLIGHT  (INFLIGHT)
 ) regs (
     .clk             (clk),
     .rst             (rst),

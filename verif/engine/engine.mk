@@ -3,6 +3,8 @@
 # by the C harness tb_engine.c (with tb_traffic.c, tb_regs.c; see their headers) against
 # the C model. One build per width. Targets:
 #   vtest-engine-L<n>          ENGINE_PACKETS_L<n> plain packets per mode (make test)
+#   vtest-engine-cfg-L<n>      CONFIG (ALLOW_PLAIN, MASK_MF) rewritten at random moments
+#                              during traffic, ENGINE_CFG_PACKETS per mode (make test)
 #   regress-long-engine-L<n>   ENGINE_LONG_PACKETS per mode, 5 modes (make regress-long)
 #   bench-engine               latency and throughput per width and mode (make bench);
 #                              CLOCK_MHZ (default 200) converts cycles to ns; also writes
@@ -25,12 +27,23 @@ ENGINE_PACKETS_L1   ?= 10000
 ENGINE_PACKETS_L4   ?= 10000
 ENGINE_PACKETS_L12  ?= 10000
 ENGINE_LONG_PACKETS ?= 200000
+# vtest-engine-cfg-L<n>: a CONFIG write to one instance every 1 .. 2 x ENGINE_CFG_EVERY - 1
+# plain packets (harness --config-every), ENGINE_CFG_PACKETS plain packets per mode
+# (about 6,000 frames per instance; docs/packet-engine.md §3.4 states the contract it checks)
+# Seed 1 against engine b24c769: L1 26,660 passed, 0 failed, 278 + 265 CONFIG writes (open +
+# seal), 15 s wall; L4 26,490 passed, 10 s; L12 26,649 passed, 15 s (L12: 251 + 262 writes,
+# 4,259 + 1,878 packets in the engine across one). With MASK_MF chosen again when the open
+# check pass ends (the race the decision-time sampling removed) L1 fails: 26,081 passed,
+# 155 failed (seed 2: 128 failed), while vtest-engine-L1 at 1,000 per mode passes it.
+ENGINE_CFG_PACKETS  ?= 1000
+ENGINE_CFG_EVERY    ?= 8
 CLOCK_MHZ           ?= 200
 ENGINE_KEY_SLOTS    := 8
 ENGINE_CTX_SLOTS    := 16
 ENGINE_VARIANT      := $(if $(filter 1,$(WAVES)),-waves,)
 ENGINE_TARGETS      := $(addprefix vtest-engine-L,$(LANES_LIST))
 ENGINE_LONG_TARGETS := $(addprefix regress-long-engine-L,$(LANES_LIST))
+ENGINE_CFG_TARGETS  := $(addprefix vtest-engine-cfg-L,$(LANES_LIST))
 ENGINE_HDRS         := $(wildcard verif/engine/*.h)
 ENGINE_OBJS         := $(ENGINE_BUILD)/tb_engine.o $(ENGINE_BUILD)/tb_regs.o $(ENGINE_BUILD)/tb_traffic.o
 ENGINE_DEFS         := -DTB_KEY_SLOTS=$(ENGINE_KEY_SLOTS) -DTB_CTX_SLOTS=$(ENGINE_CTX_SLOTS)
@@ -43,7 +56,8 @@ ENGINE_VEXTRA       ?=
 ENGINE_VFLAGS       := -GLANES=$$L -GKEY_SLOTS=$(ENGINE_KEY_SLOTS) -GCTX_SLOTS=$(ENGINE_CTX_SLOTS) \
                        --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0 $(ENGINE_VEXTRA)
 
-.PHONY: $(ENGINE_TARGETS) $(ENGINE_LONG_TARGETS) bench-engine engine-harness-selftest
+.PHONY: $(ENGINE_TARGETS) $(ENGINE_LONG_TARGETS) $(ENGINE_CFG_TARGETS) bench-engine \
+        engine-harness-selftest
 
 $(ENGINE_BUILD)/%.o: verif/engine/%.c $(ENGINE_HDRS) $(wildcard verif/common/*.h) $(CM_HDRS) | deps
 	@mkdir -p $(dir $@)
@@ -62,6 +76,10 @@ ENGINE_TEST_FLAGS   ?=
 $(ENGINE_TARGETS): vtest-engine-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(ENGINE_PACKETS_L$*) --quiet $(ENGINE_TEST_FLAGS)
 
+$(ENGINE_CFG_TARGETS): vtest-engine-cfg-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
+	$< --seed $(SEED) --packets $(ENGINE_CFG_PACKETS) --config-every $(ENGINE_CFG_EVERY) --quiet \
+	  $(ENGINE_TEST_FLAGS)
+
 $(ENGINE_LONG_TARGETS): regress-long-engine-L%: $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(ENGINE_LONG_PACKETS) --quiet $(ENGINE_TEST_FLAGS)
 
@@ -72,23 +90,31 @@ bench-engine: $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/V
 	    --json $(BUILD)/bench/engine-L$$l.json || exit 1; done
 
 # the harness against the model-built stand-in (no RTL): the faithful stand-in must pass,
-# the broken one (-DFAKE_BUG) must be caught
-$(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb-bug: verif/engine/fake_dut.c $(ENGINE_HDRS) \
-                                    $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
+# also with CONFIG written during traffic; the broken ones (-DFAKE_BUG: outputs and
+# statuses; -DFAKE_CFG_BUG: the boundary of a CONFIG write) must be caught
+ENGINE_SELFTEST_BINS := $(addprefix $(ENGINE_BUILD)/selftest/,tb tb-bug tb-cfgbug)
+$(ENGINE_SELFTEST_BINS): verif/engine/fake_dut.c $(ENGINE_HDRS) $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_IBSEC) $(ENGINE_DEFS) $(if $(filter %-bug,$@),-DFAKE_BUG) -Icmodel -Iverif/common \
+	$(CC) $(CFLAGS_IBSEC) $(ENGINE_DEFS) $(if $(filter %/tb-bug,$@),-DFAKE_BUG) \
+	  $(if $(filter %/tb-cfgbug,$@),-DFAKE_CFG_BUG) -Icmodel -Iverif/common \
 	  -Iverif/engine $< $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO) -o $@
 
-engine-harness-selftest: $(ENGINE_BUILD)/selftest/tb $(ENGINE_BUILD)/selftest/tb-bug
+engine-harness-selftest: $(ENGINE_SELFTEST_BINS)
 	@d=$(ENGINE_BUILD)/selftest; \
 	$$d/tb --seed $(SEED) --packets 400 --quiet > $$d/good.log; good=$$?; \
+	$$d/tb --seed $(SEED) --packets 200 --config-every 8 --quiet > $$d/good-cfg.log; goodcfg=$$?; \
 	$$d/tb-bug --seed $(SEED) --packets 100 --quiet > $$d/bug.log; bug=$$?; \
+	$$d/tb-cfgbug --seed $(SEED) --packets 200 --config-every 8 --quiet > $$d/cfgbug.log; cfgbug=$$?; \
 	line=$$(grep -E '^engine-L[0-9]+: [0-9]+ passed, [0-9]+ failed$$' $$d/good.log | tail -n 1); \
 	p=$$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\1/' <<<"$${line:-x: 0 passed, 1 failed}"); \
 	f=$$(sed -E 's/.*: ([0-9]+) passed, ([0-9]+) failed/\2/' <<<"$${line:-x: 0 passed, 1 failed}"); \
 	[ $$good = 0 ] || { f=$$((f + 1)); echo "FAIL: the harness fails against the faithful stand-in ($$d/good.log)"; }; \
+	if [ $$goodcfg = 0 ]; then p=$$((p + 1)); \
+	else f=$$((f + 1)); echo "FAIL: the harness fails against the faithful stand-in with CONFIG writes ($$d/good-cfg.log)"; fi; \
 	if [ $$bug = 0 ]; then f=$$((f + 1)); echo "FAIL: the harness passes a broken stand-in ($$d/bug.log)"; \
 	else p=$$((p + 1)); echo "broken stand-in caught: $$(tail -n 1 $$d/bug.log)"; fi; \
+	if [ $$cfgbug = 0 ]; then f=$$((f + 1)); echo "FAIL: the harness passes a misreported CONFIG boundary ($$d/cfgbug.log)"; \
+	else p=$$((p + 1)); echo "misreported CONFIG boundary caught: $$(tail -n 1 $$d/cfgbug.log)"; fi; \
 	echo "engine-harness-selftest: $$p passed, $$f failed"; [ $$f = 0 ]
 
 .SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
@@ -118,9 +144,14 @@ TEST_TARGETS         += engine-harness-selftest
 # wall; LANES = 12, 10,000 per mode: 260,754 passed, 0 failed, 0.39 M cycles, 46 s wall.
 # Seed 2: LANES = 1 251,526 passed; 2,000 per mode: LANES = 4 51,301, LANES = 12 51,175
 # passed, 0 failed.
+# With the in-flight queue of 16 at LANES = 4 and 12 (8 at LANES = 1, unchanged), seed 1,
+# 10,000 per mode: L1 263,173 passed, 0 failed, 2.79 M cycles, 174 s wall (loaded machine);
+# L4 262,735 passed, 0.80 M cycles, 101 s; L12 261,642 passed, 0.39 M cycles, 58 s.
+# vtest-engine-cfg: L1 26,660, L4 26,447, L12 26,525 passed, 0 failed.
 ENGINE_TEST_WIDTHS := 1 4 12
 ifneq ($(wildcard rtl/ibsec_engine.v),)
 TEST_TARGETS         += $(addprefix vtest-engine-L,$(ENGINE_TEST_WIDTHS))
+TEST_TARGETS         += $(addprefix vtest-engine-cfg-L,$(ENGINE_TEST_WIDTHS))
 REGRESS_LONG_TARGETS += $(addprefix regress-long-engine-L,$(ENGINE_TEST_WIDTHS))
 # the demo runs the widths that pass (scripts/flow.mk)
 ENGINE_DEMO_WIDTHS   := $(ENGINE_TEST_WIDTHS)

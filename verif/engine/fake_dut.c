@@ -10,7 +10,8 @@
  * wait. It proves nothing about the RTL: it lets the harness's traffic, register
  * driver, boundary handling, reset handling and comparisons be exercised without it.
  * A harness that fails against this stand-in is wrong; built with -DFAKE_BUG the
- * stand-in corrupts some outputs and statuses, and a harness that passes then is wrong.
+ * stand-in corrupts some outputs and statuses, and with -DFAKE_CFG_BUG it misreports the
+ * packet boundary of a CONFIG write: a harness that passes either is wrong.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,6 +228,12 @@ static void command(struct fake_inst *f, unsigned addr, uint32_t v)
             err = 2;
     }
     f->cmd_decided = f->decided;
+#ifdef FAKE_CFG_BUG
+    /* the self-test's broken variant for CONFIG during traffic: a CONFIG write is reported
+       one packet earlier than it took effect (the packet before it keeps the old value) */
+    if (addr == REG_CONFIG && f->decided > 0)
+        f->cmd_decided = f->decided - 1;
+#endif
     f->status = err ? (REG_STATUS_ERR | err << 8) : 0;
     f->busy = CMD_CYCLES;
 }

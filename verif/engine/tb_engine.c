@@ -47,8 +47,19 @@
  *            beats per clock (the JSON keeps them).
  *   Printed as a table and written as JSON (--json FILE; schema in verif/engine/README.md).
  *
- * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge] [--bench]
- *            [--bench-payload 64|256|1024|4096] [--clock MHZ] [--json FILE] [--quiet]
+ * CONFIG during traffic (--config-every N): a CONFIG write (ALLOW_PLAIN, MASK_MF, the fields
+ *   the engine samples once per packet, at its decision) to one instance every 1 .. 2N-1
+ *   plain packets, with packets of every mode in flight. The model takes the new setting
+ *   at the boundary the engine reports (CMD_DECIDED); that boundary must lie in the window
+ *   seen on the ports (packets whose status came out before the write are old, packets
+ *   whose first beat was taken after its acknowledge are new; struct change), so a packet
+ *   in the engine across the write matches the model byte for byte under one of the two
+ *   settings, the one the engine reports, and a packet that mixed them matches neither.
+ *   Key changes are checked against the same window.
+ *
+ * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge]
+ *            [--config-every N] [--bench] [--bench-payload 64|256|1024|4096] [--clock MHZ]
+ *            [--json FILE] [--quiet]
  * Last line: "engine-L<n>: N passed, N failed" (bench: figures only).
  */
 #include <stdarg.h>
@@ -181,12 +192,27 @@ static struct pkt *pkt_new(const struct tb_gen_frame *f)
 
 /* ---- a change of the tables, applied to the model at a packet boundary -------------- */
 
+/* A command issued during traffic: a key change or a CONFIG write. The engine reports the
+ * packet boundary at which it took effect (CMD_DECIDED, docs/registers.md §2); the harness
+ * also knows a window for it from what it saw on the ports: the packets whose status came
+ * out before the command was queued were decided before it (boundary >= lo), and the
+ * packets whose first beat was taken after the cycle in which the command's write was
+ * acknowledged are decided after it (boundary <= hi). The packets lo .. hi-1 were in the
+ * engine across the write: each must be processed wholly with the old or wholly with the
+ * new state, the one the boundary names. */
+enum change_kind { CH_KEY, CH_CONFIG };
+
 struct change {
+    enum change_kind kind;
     unsigned slot;
     bool     install;           /* false: clear */
     size_t   key_len;
     uint8_t  key[32], salt[IBSEC_SALT_LEN];
+    bool     allow_plain, mask_mf;  /* CH_CONFIG: the new CONFIG */
+    bool     flip_ap, flip_mf;      /* CH_CONFIG: the field changed */
     struct tb_cmd_result res;   /* boundary: CMD_DECIDED once res.done */
+    unsigned long lo, hi;       /* the window of the boundary seen on the ports */
+    bool     hi_set, window_checked;
     bool     model_done, peer_done;
 };
 
@@ -222,6 +248,9 @@ struct port {
     unsigned long n_status;        /* statuses since reset: the next packet's number */
     struct change changes[MAX_CHANGES];
     unsigned      n_changes;
+    unsigned long config_writes;   /* CONFIG changes during traffic (with a known boundary) */
+    unsigned long across_writes;   /* packets in the engine across a CONFIG write */
+    unsigned long config_flips[2]; /* of those writes: ALLOW_PLAIN changed, MASK_MF changed */
     /* tallies */
     unsigned long by_reason[IBSEC_R_COUNT];
     unsigned long by_kind[TB_K_COUNT], by_kind_ok[TB_K_COUNT];
@@ -271,21 +300,22 @@ static int port_load_models(struct port *P)
     return 0;
 }
 
-/* Keep the configuration of the port in step with a key change (for re-configuration). */
-static void cfg_apply_change(struct tb_config *cfg, const struct change *c)
-{
-    if (c->install)
-        ibsec_key_set(&cfg->a, c->slot, c->key, c->key_len, c->salt);
-    else
-        ibsec_key_clear(&cfg->a, c->slot);
-}
-
 static void engine_apply_change(ibsec_engine *e, const struct change *c)
 {
-    if (c->install)
+    if (c->kind == CH_CONFIG) {
+        e->allow_plain = c->allow_plain;
+        e->mask_mf = c->mask_mf;
+    } else if (c->install) {
         ibsec_key_set(e, c->slot, c->key, c->key_len, c->salt);
-    else
+    } else {
         ibsec_key_clear(e, c->slot);
+    }
+}
+
+/* Keep the configuration of the port in step with a change (for re-configuration). */
+static void cfg_apply_change(struct tb_config *cfg, const struct change *c)
+{
+    engine_apply_change(&cfg->a, c);
 }
 
 static uint64_t result_decided(const struct tb_cmd_result *r)
@@ -316,6 +346,33 @@ static bool check_bytes(const char *what, const uint8_t *exp, const uint8_t *got
 
 /* ---- model side: status and output checks ------------------------------------------- */
 
+/* The boundary the engine reported lies in the window seen on the ports (struct change). */
+static void check_window(struct port *P, struct change *c)
+{
+    if (c->window_checked)
+        return;
+    c->window_checked = true;
+    uint64_t b = result_decided(&c->res);
+    if (!c->hi_set) {
+        tb_fail(&B.res, "%s: a command finished before its write was acknowledged", P->name);
+        return;
+    }
+    if (b >= c->lo && b <= c->hi) {
+        tb_pass(&B.res);
+    } else {
+        tb_fail(&B.res, "%s: %s took effect before packet %llu (CMD_DECIDED), outside %lu .. %lu "
+                        "(the packets before %lu had their status before the write, those from %lu on "
+                        "entered after it)", P->name, c->kind == CH_CONFIG ? "a CONFIG write" : "a key change",
+                (unsigned long long)b, c->lo, c->hi, c->lo, c->hi);
+    }
+    if (c->kind == CH_CONFIG) {
+        P->config_writes++;
+        P->across_writes += c->hi - c->lo;
+        P->config_flips[0] += c->flip_ap;
+        P->config_flips[1] += c->flip_mf;
+    }
+}
+
 /* Apply the changes whose boundary is at or before packet `index` to the model (or
  * peer); false if a change in progress has no known boundary yet. */
 static bool apply_changes(struct port *P, unsigned long index, bool peer)
@@ -327,6 +384,7 @@ static bool apply_changes(struct port *P, unsigned long index, bool peer)
             continue;
         if (!c->res.done)
             return false;
+        check_window(P, c);
         if (result_decided(&c->res) > index)
             continue;
         engine_apply_change(peer ? &P->peer : &P->model, c);
@@ -335,10 +393,15 @@ static bool apply_changes(struct port *P, unsigned long index, bool peer)
     return true;
 }
 
-/* Forget changes both the model and the peer have applied. */
+/* Forget changes both the model and the peer have applied. The register agent holds
+ * pointers into a change in progress (its result words), so the list is compacted only
+ * when no command is in progress. */
 static void retire_changes(struct port *P)
 {
     unsigned n = 0;
+    for (unsigned i = 0; i < P->n_changes; i++)
+        if (!P->changes[i].res.done)
+            return;
     for (unsigned i = 0; i < P->n_changes; i++) {
         struct change *c = &P->changes[i];
         if (c->model_done && (c->peer_done || P->inst == DUT_OPEN))
@@ -677,6 +740,15 @@ static void bench_cycle(void)
         sample_output(P, B.cycle);
         sample_status(P, B.cycle);
         tb_regs_sample(&P->regs);
+        /* a command whose write was acknowledged in this cycle: every packet started
+           later is decided after it */
+        for (unsigned k = 0; k < P->n_changes; k++) {
+            struct change *c = &P->changes[k];
+            if (c->res.started && !c->hi_set) {
+                c->hi = P->n_status + P->inflight.n;
+                c->hi_set = true;
+            }
+        }
     }
     dut_tick();
     B.cycle++;
@@ -784,6 +856,8 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
         return;
     struct change *c = &P->changes[P->n_changes++];
     memset(c, 0, sizeof *c);
+    c->kind = CH_KEY;
+    c->lo = P->n_status;
     c->slot = tb_rand_range(&B.rng, 0, TB_KEY_SLOTS - 1);
     c->install = !tb_chance(&B.rng, 12);
     /* a cleared slot is installed again by the next change (no_key for a while) */
@@ -804,6 +878,35 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
         tb_gen_set_key(gen, c->slot, c->key, c->install ? c->key_len : 0, c->salt);
     note("%s: key slot %u %s (AES-%zu) at cycle %lu\n", P->name, c->slot,
          c->install ? "replaced" : "cleared", 8 * c->key_len, B.cycle);
+}
+
+/* Write a new CONFIG (ALLOW_PLAIN, MASK_MF: the fields the engine samples per packet, at
+ * its decision) into one instance while traffic runs; at least one field changes, MASK_MF
+ * three times in four. */
+static void port_config_change(struct port *P, struct tb_gen *gen)
+{
+    if (P->n_changes >= MAX_CHANGES)
+        return;
+    struct change *c = &P->changes[P->n_changes++];
+    memset(c, 0, sizeof *c);
+    c->kind = CH_CONFIG;
+    c->lo = P->n_status;
+    bool ap = P->cfg.a.allow_plain, mf = P->cfg.a.mask_mf;
+    unsigned r = tb_rand_range(&B.rng, 0, 3);
+    c->allow_plain = r != 0 ? ap ^ (r == 2) : !ap;   /* r: 0 AP only, 1 MF only, 2 both, 3 MF */
+    c->mask_mf = r != 0 ? !mf : mf;
+    c->flip_ap = c->allow_plain != ap;
+    c->flip_mf = c->mask_mf != mf;
+    tb_regs_config(&P->regs, c->allow_plain, c->mask_mf, &c->res);
+    cfg_apply_change(&P->cfg, c);
+    if (P->inst == DUT_OPEN) {
+        /* endpoint A (the sender of the open instance's traffic) follows: the frames it
+           has sealed already, still queued, keep the old marking-field mask */
+        gen->tx.allow_plain = c->allow_plain;
+        gen->tx.mask_mf = c->mask_mf;
+    }
+    note("%s: CONFIG allow_plain %d mask_mf %d at cycle %lu\n", P->name, c->allow_plain, c->mask_mf,
+         B.cycle);
 }
 
 /* ---- end of run: counters and context state ------------------------------------------- */
@@ -863,6 +966,7 @@ struct run_opts {
     bool          full_lengths;
     bool          resets;
     bool          huge;           /* huge RoCEv2 frames among the over-long ones */
+    unsigned long config_every;   /* CONFIG written every 1 .. 2N-1 plain packets (0: never) */
 };
 
 /* Queue the traffic that one plain packet brings: the plain packet and its bad copies for
@@ -1007,6 +1111,7 @@ static int random_run(const struct run_opts *o)
 
     unsigned long total = o->per_mode * IBSEC_MODE_COUNT, generated = 0;
     unsigned long next_key = 300, next_reset = o->resets ? 2000 : (unsigned long)-1;
+    unsigned long next_config = o->config_every ? o->config_every : (unsigned long)-1;
     int reset_armed = -1;
     unsigned long since_phase[DUT_COUNT] = { 0, 0 };
     time_t t0 = time(NULL);
@@ -1027,6 +1132,12 @@ static int random_run(const struct run_opts *o)
                 struct port *P = &B.port[tb_rand_range(&B.rng, 0, 1)];
                 if (tb_regs_idle(&P->regs) && !P->held)
                     port_key_change(P, &gen);
+            }
+            if (generated == next_config) {
+                next_config += tb_rand_range(&B.rng, 1, 2 * o->config_every - 1);
+                struct port *P = &B.port[tb_rand_range(&B.rng, 0, 1)];
+                if (tb_regs_idle(&P->regs) && !P->held)
+                    port_config_change(P, &gen);
             }
             if (generated == next_reset) {
                 next_reset += tb_rand_range(&B.rng, 1000, 5000);
@@ -1064,6 +1175,12 @@ static int random_run(const struct run_opts *o)
         tb_check_u64(&B.res, what, combos, hit);
     }
     print_tallies();
+    for (int i = 0; i < DUT_COUNT && o->config_every; i++) {
+        const struct port *P = &B.port[i];
+        printf("%s: %lu CONFIG writes during traffic (ALLOW_PLAIN changed %lu times, MASK_MF %lu), "
+               "%lu packets in the engine across a write\n", P->name, P->config_writes, P->config_flips[0],
+               P->config_flips[1], P->across_writes);
+    }
     printf("engine-L%u: %lu cycles, %.0f s\n", B.lanes, B.cycle, difftime(time(NULL), t0));
     tb_gen_free(&gen);
     tb_config_free(&cfg);
@@ -1325,8 +1442,9 @@ static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge] [--bench]\n"
-                    "           [--bench-payload 64|256|1024|4096] [--clock MHZ] [--json FILE] [--quiet]\n");
+    fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge]\n"
+                    "           [--config-every N] [--bench] [--bench-payload 64|256|1024|4096]\n"
+                    "           [--clock MHZ] [--json FILE] [--quiet]\n");
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *v)
@@ -1343,7 +1461,8 @@ static int parse_ulong(const char *opt, const char *s, unsigned long *v)
 
 int tb_engine_main(int argc, char **argv)
 {
-    struct run_opts o = { .seed = 1, .per_mode = 200, .full_lengths = false, .resets = true, .huge = true };
+    struct run_opts o = { .seed = 1, .per_mode = 200, .full_lengths = false, .resets = true, .huge = true,
+                          .config_every = 0 };
     bool bench = false;
     unsigned long bench_payload = 0;
     double clock = 200.0;
@@ -1364,6 +1483,9 @@ int tb_engine_main(int argc, char **argv)
             o.resets = false;
         } else if (!strcmp(a, "--no-huge")) {
             o.huge = false;
+        } else if (!strcmp(a, "--config-every") && has_arg) {
+            if (parse_ulong(a, argv[++i], &v)) return 2;
+            o.config_every = v;
         } else if (!strcmp(a, "--bench")) {
             bench = true;
         } else if (!strcmp(a, "--clock") && has_arg) {

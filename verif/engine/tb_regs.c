@@ -90,6 +90,14 @@ void tb_regs_sample(struct tb_regs *r)
     r->ops++;
 }
 
+/* The write that starts a command; res->started is set when it is acknowledged. */
+static void cmd_write(struct tb_regs *r, unsigned addr, uint32_t v, struct tb_cmd_result *res)
+{
+    if (res)
+        res->started = 0;
+    push(r, TB_RO_WRITE, addr, v, NULL, res ? &res->started : NULL);
+}
+
 /* STATUS and CMD_DECIDED after a command (read LO then HI, §3.3). */
 static void finish_cmd(struct tb_regs *r, struct tb_cmd_result *res)
 {
@@ -115,14 +123,14 @@ void tb_regs_key_install(struct tb_regs *r, unsigned slot, const uint8_t *key, s
     for (unsigned i = 0; i < 8; i++)
         tb_regs_write(r, REG_KEY_DATA(i), 4 * i < key_len ? be_word(key + 4 * i) : 0);
     tb_regs_write(r, REG_KEY_SALT, be_word(salt));
-    tb_regs_write(r, REG_KEY_CMD, (slot & 0xFFu) | (key_len == 32 ? 1u << 8 : 0) |
-                                  REG_KEY_OP_INSTALL << 16);
+    cmd_write(r, REG_KEY_CMD, (slot & 0xFFu) | (key_len == 32 ? 1u << 8 : 0) |
+                              REG_KEY_OP_INSTALL << 16, res);
     finish_cmd(r, res);
 }
 
 void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *res)
 {
-    tb_regs_write(r, REG_KEY_CMD, (slot & 0xFFu) | REG_KEY_OP_CLEAR << 16);
+    cmd_write(r, REG_KEY_CMD, (slot & 0xFFu) | REG_KEY_OP_CLEAR << 16, res);
     finish_cmd(r, res);
 }
 
@@ -143,14 +151,14 @@ void tb_regs_ctx_write(struct tb_regs *r, unsigned idx, const ibsec_ctx_cfg *c,
     tb_regs_write(r, REG_CTX_RX_NEXT_LO, (uint32_t)c->rx_next);
     tb_regs_write(r, REG_CTX_RX_NEXT_HI, (uint32_t)(c->rx_next >> 32));
     tb_regs_write(r, REG_CTX_ALERT_THRESH, c->alert_threshold);
-    tb_regs_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_WRITE << 16);
+    cmd_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_WRITE << 16, res);
     finish_cmd(r, res);
 }
 
 void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[REG_CTX_RD_WORDS],
                       struct tb_cmd_result *res)
 {
-    tb_regs_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_READ << 16);
+    cmd_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_READ << 16, res);
     finish_cmd(r, res);
     for (unsigned i = 0; i < REG_CTX_RD_WORDS; i++)
         tb_regs_read(r, REG_CTX_RD_BASE + 4u * i, &rd[i], NULL);
@@ -158,8 +166,8 @@ void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[REG_CTX_RD_WO
 
 void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, struct tb_cmd_result *res)
 {
-    tb_regs_write(r, REG_CONFIG, (allow_plain ? REG_CONFIG_ALLOW_PLAIN : 0) |
-                                 (mask_mf ? REG_CONFIG_MASK_MF : 0));
+    cmd_write(r, REG_CONFIG, (allow_plain ? REG_CONFIG_ALLOW_PLAIN : 0) |
+                             (mask_mf ? REG_CONFIG_MASK_MF : 0), res);
     finish_cmd(r, res);
 }
 

@@ -85,6 +85,9 @@ struct tb_regs {
 struct tb_cmd_result {
     uint32_t status;
     uint32_t decided[2];       /* LO, HI */
+    int      started;          /* the command's write (CONFIG, KEY_CMD, CTX_CMD) was acknowledged:
+                                  from the next cycle on, the engine decides no packet until the
+                                  command has taken effect (§2) */
     int      done;
 };
 
