@@ -46,14 +46,20 @@
  *     1. one cycle: the block 0^128 enters the AES pipeline with the new key; the message
  *        input is stalled for that cycle (s_axis_tready = 0);
  *     2. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^(LANES+1) are computed
- *        with one gf128_mul, one power per cycle, into the slot's inactive H bank;
+ *        as H^i = H^(i-1) * H by one digit-serial multiplier (gf128_mul_serial, 8 bits
+ *        of an operand per clock: 128 / 8 + 2 = 18 cycles per power, start and write
+ *        included) into the slot's inactive H bank. An install is rare, so a full
+ *        combinational multiplier (about 12,000 LUT4) is not spent on it;
  *     3. one cycle (commit): the slot's key, key size and bank bit are written and the
  *        slot is marked installed, all in the same clock edge;
  *     4. guard: s_key_ready stays low until every message that may still read the old
  *        bank has left the X stage: the message open at the commit (if any) must take its
  *        last beat, then GUARD_CYCLES (the input-to-X latency) more cycles pass.
- *   s_key_ready is high only in the idle state; an install takes about
- *   AES_LATENCY + LANES + GUARD_CYCLES + 4 cycles plus the guard wait.
+ *   s_key_ready is high only in the idle state, so whoever installs a key learns that it
+ *   is complete from s_key_ready coming back, never from a cycle count. An install takes
+ *   AES_LATENCY + GUARD_CYCLES + 5 + 18 * LANES cycles from the s_key handshake to
+ *   s_key_ready high again (53, 107, 251 at LANES = 1, 4, 12 with STAGES_PER_ROUND = 1,
+ *   81 at LANES = 1 with 2; measured by the gcm_core bench) plus the guard wait.
  *   No message ever sees half a key: the first beat of a message copies the slot's key,
  *   key size, bank bit and installed flag into the message context; every beat carries
  *   the key itself down the AES pipeline (aes_pipeline expands it beside the data) and
@@ -172,6 +178,10 @@ localparam [POW_WIDTH-1:0] NPOW_IDX = NPOW[POW_WIDTH-1:0];
 // H banks: two per slot, bank b of slot s is set 2*s + b
 localparam NSETS = 2 * KEY_SLOTS;
 localparam SET_WIDTH = SLOT_WIDTH + 1;
+// coefficients per clock of the install's digit-serial multiplier (gf128_mul_serial):
+// each of H^2..H^NPOW takes 128 / INST_DIGIT_WIDTH + 2 cycles (start, load, one step per
+// digit, write)
+localparam INST_DIGIT_WIDTH = 8;
 // cycles after the last beat of a message until it has read its H bank (I + AES + X)
 localparam GUARD_CYCLES = AES_LATENCY + 2;
 localparam GUARD_WIDTH = $clog2(GUARD_CYCLES + 1);
@@ -227,12 +237,13 @@ endgenerate
 
 // install state machine
 localparam [2:0]
-    INST_IDLE   = 3'd0,
-    INST_INJECT = 3'd1,
-    INST_WAIT_H = 3'd2,
-    INST_POWERS = 3'd3,
-    INST_COMMIT = 3'd4,
-    INST_GUARD  = 3'd5;
+    INST_IDLE     = 3'd0,
+    INST_INJECT   = 3'd1,
+    INST_WAIT_H   = 3'd2,
+    INST_POW_MUL  = 3'd3,
+    INST_POW_WAIT = 3'd4,
+    INST_COMMIT   = 3'd5,
+    INST_GUARD    = 3'd6;
 
 // ----------------------------------------------------------------------------
 // Functions
@@ -345,8 +356,11 @@ wire                       aes_m_valid;
 wire [LANES*128-1:0]       aes_m_block;
 wire [USER_WIDTH-1:0]      aes_m_user;
 
-// install multiplier
-wire [127:0]               inst_prod;
+// install multiplier (gf128_mul_serial)
+reg                        inst_mul_valid;     // start H^(inst_idx-1) * H this cycle
+wire                       inst_mul_ready;
+wire                       inst_mul_done;      // inst_mul_y holds the product
+wire [127:0]               inst_mul_y;
 
 // GHASH result
 wire                       gh_m_valid;
@@ -687,10 +701,18 @@ end
 // ----------------------------------------------------------------------------
 // Key install: E_K(0) through the AES pipeline, powers of H, atomic commit, guard
 // ----------------------------------------------------------------------------
-gf128_mul inst_mul_inst (
-    .a(inst_pow_reg),
-    .b(inst_h_reg),
-    .y(inst_prod)
+gf128_mul_serial #(
+    .DIGIT_WIDTH(INST_DIGIT_WIDTH)
+)
+inst_mul_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(inst_mul_valid),
+    .s_ready(inst_mul_ready),
+    .s_a(inst_pow_reg),
+    .s_b(inst_h_reg),
+    .m_valid(inst_mul_done),
+    .m_y(inst_mul_y)
 );
 
 always @* begin
@@ -712,7 +734,8 @@ always @* begin
     hp_we    = 1'b0;
     hp_wset  = {inst_slot_reg, !slot_bank_reg[inst_slot_reg]};
     hp_widx  = inst_idx_reg;
-    hp_wdata = inst_prod;
+    hp_wdata = inst_mul_y;
+    inst_mul_valid = 1'b0;
 
     // a message open at the commit may read the old bank until its last beat is in
     if (in_accept && s_axis_tlast) begin
@@ -742,16 +765,26 @@ always @* begin
                 hp_widx         = {{(POW_WIDTH-1){1'b0}}, 1'b1};
                 hp_wdata        = aes_m_block[127:0];
                 inst_idx_next   = 2;
-                inst_state_next = INST_POWERS;
+                inst_state_next = INST_POW_MUL;
             end
         end
-        INST_POWERS: begin
-            // H^idx = H^(idx-1) * H
-            hp_we         = 1'b1;
-            inst_pow_next = inst_prod;
-            inst_idx_next = inst_idx_reg + 1'b1;
-            if (inst_idx_reg == NPOW_IDX) begin
-                inst_state_next = INST_COMMIT;
+        INST_POW_MUL: begin
+            // start H^idx = H^(idx-1) * H (the multiplier is idle here)
+            inst_mul_valid = 1'b1;
+            if (inst_mul_ready) begin
+                inst_state_next = INST_POW_WAIT;
+            end
+        end
+        INST_POW_WAIT: begin
+            if (inst_mul_done) begin
+                hp_we         = 1'b1;
+                inst_pow_next = inst_mul_y;
+                inst_idx_next = inst_idx_reg + 1'b1;
+                if (inst_idx_reg == NPOW_IDX) begin
+                    inst_state_next = INST_COMMIT;
+                end else begin
+                    inst_state_next = INST_POW_MUL;
+                end
             end
         end
         INST_COMMIT: begin

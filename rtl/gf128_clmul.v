@@ -1,5 +1,6 @@
 /*
- * gf128_clmul — unreduced carry-less product of two GF(2^128) elements in GCM bit order.
+ * gf128_clmul — unreduced carry-less product of two GF(2^128) elements in GCM bit order,
+ * built by Karatsuba splitting.
  *
  * Function
  *   p = a * b as polynomials over GF(2), without reduction: degree up to 254, 255 bits.
@@ -7,11 +8,39 @@
  *   apart because reduction is linear: ghash_engine XORs several unreduced products and
  *   reduces the sum once per beat (aggregated reduction).
  *
+ * Construction (Karatsuba, LEVELS = 4 splits down to 8 x 8-bit schoolbook leaves)
+ *   Split a W-bit operand into halves, a = a1*x^h + a0 (h = W/2), and likewise b. Then
+ *     a*b = a0*b0 + x^h * ((a0 + a1)*(b0 + b1) + a0*b0 + a1*b1) + x^(2h) * a1*b1
+ *   (+ is XOR): three half-size products instead of four. Applied LEVELS times from
+ *   W = 128, the product is 3^LEVELS leaf products of LEAF_WIDTH-bit operands, each a
+ *   schoolbook carry-less product. The leaf operands are XORs of operand bits (the
+ *   pre-additions); the leaf products are XORed together into the result (the
+ *   post-additions, one level of the recursion at a time from the leaves up).
+ *   Distinct AND terms, 3^LEVELS * LEAF_WIDTH^2, against 128^2 = 16,384 for schoolbook:
+ *     LEVELS 2 (32-bit leaves): 9 * 1,024 = 9,216    LEVELS 3 (16): 27 * 256 = 6,912
+ *     LEVELS 4 (8):             81 *   64 = 5,184
+ *   Why LEVELS = 4: measured (Yosys synth_ecp5 of this module alone, docs/fpga.md "The
+ *   GF(2^128) multipliers"), LUT4 per multiplier: schoolbook 12,789; LEVELS 2: 8,688;
+ *   3: 7,182; 4: 6,406. Each level saves less than the one before (the pre- and
+ *   post-additions grow by half with every level while the AND terms shrink by a
+ *   quarter), and LEVELS = 4 is the smallest measured; LEVELS = 5 was not measured.
+ *
  * Latency / throughput
- *   Combinational. Logic: one AND per partial product, then a 128-input XOR per output bit
- *   (the middle bits; bit d of the product has min(d, 254-d)+1 terms). With 4-input LUTs
- *   that is 1 + 3 = 4 LUT levels for the widest bits (two AND terms per first-level LUT).
- *   The RTL groups the terms by 32-bit word pairs (see below); the terms are the same.
+ *   Combinational. Logic, in LUT inputs: a leaf operand bit is the XOR of up to
+ *   2^LEVELS = 16 operand bits (the (a0 + a1) path at every level); a leaf product bit
+ *   is AND + an XOR of up to 8 terms; a result bit is the XOR of up to 4 bits of the
+ *   level below at each level of the post-additions. ABC maps these XOR trees into
+ *   LUT4s and the slice multiplexers (PFUMX, L6MUX21) as wide functions and merges
+ *   them, so the depth is measured, not summed: the longest path of this module alone
+ *   is 14 cells, of them 4 LUT4 and 10 PFUMX/L6MUX21 (schoolbook: 10 cells, 2 LUT4).
+ *   In ghash_engine's Y loop (Y * H^k, y_reg and b_hk_reg both registers) this whole
+ *   path, pre-additions included, lies between y_reg and the reduction. H^k's
+ *   pre-additions could be registered one stage earlier (b_hk_reg is loaded a cycle
+ *   before use), Y's cannot (Y is the loop). Measured at LEVELS = 3 with the leaf
+ *   operands given as module inputs: both operands' pre-additions removed, the longest
+ *   path shortens by 1 cell (12 -> 11, still 5 LUT4); only H^k's removed, it does not
+ *   shorten at all (13 cells) and the module grows by 1,445 LUT4, since ABC then folds
+ *   Y's pre-additions into wider functions. So ghash_engine does not register them.
  *
  * DATA FORMATS
  *   SP 800-38D §6.3 treats a 128-bit block as the bit string b0 b1 ... b127, b0 first
@@ -28,6 +57,10 @@
  *                block; the high-degree part x^128..x^254 is p[126:0]. gf128_reduce
  *                consumes this format.
  *   No bit is ever reversed in hardware: the reflected order is just an index mapping.
+ *   In vector indices the reflected order cancels out: with a's x^d at [127-d] and p's
+ *   x^d at [254-d], p[i+j] collects a[i] & b[j], i.e. p is the ordinary carry-less
+ *   product of the vectors a and b read as integers (bit 0 = least significant). The
+ *   construction below works on that integer view: "low half" is [63:0] of a vector.
  */
 
 `resetall
@@ -35,63 +68,159 @@
 `default_nettype none
 
 /*
- * Carry-less 128 x 128 -> 255-bit multiply, GCM bit order
+ * Carry-less 128 x 128 -> 255-bit multiply (Karatsuba), GCM bit order
  */
-module gf128_clmul (
+module gf128_clmul #(
+    // Karatsuba splits from 128 bits (0 = one 128 x 128 schoolbook product; 0..5)
+    parameter LEVELS = 4
+) (
     input  wire [127:0] a,
     input  wire [127:0] b,
     output wire [254:0] p
 );
 
 // ----------------------------------------------------------------------------
-// In vector indices the reflected order cancels out: with a's x^d at [127-d] and p's
-// x^d at [254-d], p[i+j] collects a[i] & b[j], i.e. p is the ordinary carry-less
-// product of the vectors a and b read as integers (bit 0 = least significant).
-// It is built from 16 products of 32-bit words, a_u * b_v (63 bits each), added at
-// bit offset 32*(u+v): the same AND/XOR terms as a schoolbook product over all 128x128
-// bit pairs (the XOR tree is only grouped differently, which synthesis flattens), in a
-// form that a cycle simulator evaluates with native 64-bit operations.
+// Constants and parameter checks
 // ----------------------------------------------------------------------------
-// carry-less product of two 32-bit words
-function [63:0] clmul32;
-    input [31:0] wa;
-    input [31:0] wb;
-    integer k;
-    begin
-        clmul32 = 64'd0;
-        for (k = 0; k < 32; k = k + 1) begin
-            clmul32 = clmul32 ^ (({32'd0, wb} << k) & {64{wa[k]}});
-        end
-    end
-endfunction
+// operand width of a leaf product
+localparam LEAF_WIDTH = 128 >> LEVELS;
 
-// the 16 word products, a_u * b_v at [64*(4*u + v) +: 64]
-wire [16*64-1:0] pp;
-
-genvar gu, gv;
 generate
-    for (gu = 0; gu < 4; gu = gu + 1) begin : g_u
-        for (gv = 0; gv < 4; gv = gv + 1) begin : g_v
-            assign pp[64*(4*gu + gv) +: 64] = clmul32(a[32*gu +: 32], b[32*gv +: 32]);
+    if (LEVELS < 0 || LEVELS > 5) begin : g_bad_levels
+        initial begin
+            $error("Error: gf128_clmul LEVELS must be 0..5 (instance %m)");
+            $finish;
         end
     end
 endgenerate
 
-// their sum, a_u * b_v at bit offset 32*(u+v); bit 255 is always 0 (degree <= 254)
-reg [255:0] p_acc;
-integer n;
-
-always @* begin
-    p_acc = 256'd0;
-    for (n = 0; n < 16; n = n + 1) begin
-        p_acc[32*(n/4 + n%4) +: 64] = p_acc[32*(n/4 + n%4) +: 64] ^ pp[64*n +: 64];
+// ----------------------------------------------------------------------------
+// Functions
+// ----------------------------------------------------------------------------
+// 3^n
+function integer pow3;
+    input integer n;
+    integer k;
+    begin
+        pow3 = 1;
+        for (k = 0; k < n; k = k + 1) begin
+            pow3 = 3 * pow3;
+        end
     end
-end
+endfunction
 
-assign p = p_acc[254:0];
+// Level l of the recursion has 3^l nodes of width W_l = 128 >> l. Node k of level l
+// has the children 3k (low halves), 3k + 1 (high halves), 3k + 2 (sum of the halves)
+// at level l + 1. Operands of all levels are kept in one vector, level l from
+// OP_OFF(l), node k at OP_OFF(l) + k * W_l; products (2 * W_l bits per node, the top
+// bit always 0) likewise from PR_OFF(l).
+function integer op_off;
+    input integer l;
+    integer k;
+    begin
+        op_off = 0;
+        for (k = 0; k < l; k = k + 1) begin
+            op_off = op_off + pow3(k) * (128 >> k);
+        end
+    end
+endfunction
+
+function integer pr_off;
+    input integer l;
+    begin
+        pr_off = 2 * op_off(l);
+    end
+endfunction
+
+// schoolbook carry-less product of two leaf operands
+function [2*LEAF_WIDTH-1:0] clmul_leaf;
+    input [LEAF_WIDTH-1:0] wa;
+    input [LEAF_WIDTH-1:0] wb;
+    integer k;
+    begin
+        clmul_leaf = {2*LEAF_WIDTH{1'b0}};
+        for (k = 0; k < LEAF_WIDTH; k = k + 1) begin
+            clmul_leaf = clmul_leaf ^ (({{LEAF_WIDTH{1'b0}}, wb} << k) & {2*LEAF_WIDTH{wa[k]}});
+        end
+    end
+endfunction
+
+// total widths of the operand and product vectors (all levels)
+localparam OP_BITS = op_off(LEVELS + 1);
+localparam PR_BITS = pr_off(LEVELS + 1);
+localparam NLEAF   = pow3(LEVELS);
+
+// ----------------------------------------------------------------------------
+// Wires
+// ----------------------------------------------------------------------------
+wire [OP_BITS-1:0] op_a /* verilator split_var */;  // operands of every node, a side
+wire [OP_BITS-1:0] op_b /* verilator split_var */;  // operands of every node, b side
+wire [PR_BITS-1:0] pr /* verilator split_var */;    // products of every node
+
+// ----------------------------------------------------------------------------
+// Pre-additions: the operands of each node, level by level from the top
+// ----------------------------------------------------------------------------
+assign op_a[0 +: 128] = a;
+assign op_b[0 +: 128] = b;
+
+genvar gl, gk;
+generate
+    for (gl = 0; gl < LEVELS; gl = gl + 1) begin : g_split
+        for (gk = 0; gk < pow3(gl); gk = gk + 1) begin : g_node
+            // parent node gk of level gl (width W = 128 >> gl), children at gl + 1
+            localparam W  = 128 >> gl;
+            localparam H  = W / 2;
+            localparam PO = op_off(gl) + gk * W;
+            localparam CO = op_off(gl + 1) + 3 * gk * H;
+
+            assign op_a[CO +: H]       = op_a[PO +: H];
+            assign op_a[CO + H +: H]   = op_a[PO + H +: H];
+            assign op_a[CO + 2*H +: H] = op_a[PO +: H] ^ op_a[PO + H +: H];
+            assign op_b[CO +: H]       = op_b[PO +: H];
+            assign op_b[CO + H +: H]   = op_b[PO + H +: H];
+            assign op_b[CO + 2*H +: H] = op_b[PO +: H] ^ op_b[PO + H +: H];
+        end
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------
+// Leaf products: schoolbook, LEAF_WIDTH x LEAF_WIDTH
+// ----------------------------------------------------------------------------
+generate
+    for (gk = 0; gk < NLEAF; gk = gk + 1) begin : g_leaf
+        localparam LO = op_off(LEVELS) + gk * LEAF_WIDTH;
+        localparam LP = pr_off(LEVELS) + gk * 2 * LEAF_WIDTH;
+
+        assign pr[LP +: 2*LEAF_WIDTH] = clmul_leaf(op_a[LO +: LEAF_WIDTH], op_b[LO +: LEAF_WIDTH]);
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------
+// Post-additions: each node's product from its children's, from the leaves up:
+//   P = L + x^H * (M + L + Hi) + x^W * Hi, with L, Hi, M the products of the low
+//   halves, the high halves and the half sums (each 2H = W bits, top bit 0)
+// ----------------------------------------------------------------------------
+generate
+    for (gl = 0; gl < LEVELS; gl = gl + 1) begin : g_join
+        for (gk = 0; gk < pow3(gl); gk = gk + 1) begin : g_node
+            localparam W  = 128 >> gl;
+            localparam H  = W / 2;
+            localparam PP = pr_off(gl) + gk * 2 * W;
+            localparam CP = pr_off(gl + 1) + 3 * gk * W;
+
+            wire [W-1:0] prod_lo  = pr[CP +: W];
+            wire [W-1:0] prod_hi  = pr[CP + W +: W];
+            wire [W-1:0] prod_mid = pr[CP + 2*W +: W] ^ prod_lo ^ prod_hi;
+
+            assign pr[PP +: 2*W] = {prod_hi, prod_lo} ^ {{H{1'b0}}, prod_mid, {H{1'b0}}};
+        end
+    end
+endgenerate
+
+assign p = pr[0 +: 255];
 
 /* verilator lint_off UNUSED */
-wire unused_top = p_acc[255];
+wire unused_top = pr[255];
 /* verilator lint_on UNUSED */
 
 endmodule

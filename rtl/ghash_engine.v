@@ -40,14 +40,18 @@
  * Timing: the Y recurrence
  *   Since (Y ^ X_0)*H^k = Y*H^k ^ X_0*H^k, only Y*H^k depends on Y; every block product is
  *   computed a cycle earlier (stage B), so the loop is the same for every LANES:
- *     y_reg -> AND (y & h, 128 x 128 partial products) -> XOR of 129 terms per product bit
- *     (128 partial products + the stage-B sum) -> reduction XOR (<= 13 inputs) -> y_reg.
- *   In 4-input LUTs: ~4-5 levels for the product tree plus 2 for the reduction, i.e. one
- *   full GF(2^128) multiply per cycle; each y_reg and b_hk_reg bit fans out to 128 AND
- *   terms. This loop is the Fmax limit of the engine; stages A and B are feed-forward and
+ *     y_reg -> gf128_clmul (Karatsuba: pre-additions of Y, 81 leaf products of 8 x 8
+ *     bits, post-additions) -> XOR with the stage-B sum -> reduction XOR (<= 13 inputs)
+ *     -> y_reg,
+ *   i.e. one full GF(2^128) multiply per cycle. Mapped by Yosys (synth_ecp5), the
+ *   multiplier's longest path is 14 cells, 4 of them LUT4 and 10 slice multiplexers
+ *   (the schoolbook product before it: 10 cells, 2 LUT4), then the sum and the reduction.
+ *   This loop is the Fmax limit of the GHASH side; stages A and B are feed-forward and
  *   can be pipelined further without changing the result. The multiplier H^k is a
  *   registered input, and "Y starts from 0" is folded into it (H^k forced to 0 on a
- *   first beat), so neither costs a level in the loop.
+ *   first beat), so neither costs a level in the loop. H^k's Karatsuba pre-additions
+ *   could also come from a register, but measurements showed no shorter loop for it
+ *   (gf128_clmul header), so b_hk_reg holds H^k itself.
  *   What would break the loop (not implemented): a 2-cycle loop (unreduced product
  *   registered, reduction in the next cycle) serving two interleaved accumulators that
  *   take alternate cycles. Each accumulator must then be multiplied by H^(k_(t-1) + k_t)

@@ -130,6 +130,8 @@ static key_rec keys[KEY_POOL];
 static unsigned nkeys;
 static slot_state slots[KEY_SLOTS];
 static int inst_busy, inst_valid;      /* an install running; s_key_valid asserted */
+/* cycle the running install was taken; cycles from taken to s_key_ready back */
+static unsigned long inst_taken, inst_cycles_min, inst_cycles_max;
 static unsigned inst_slot;
 static int inst_key;
 
@@ -566,6 +568,11 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
             s->key = s->pend;
             s->completed++;
             inst_busy = 0;
+            unsigned long d = cycle - inst_taken;
+            if (inst_cycles_min == 0 || d < inst_cycles_min)
+                inst_cycles_min = d;
+            if (d > inst_cycles_max)
+                inst_cycles_max = d;
         }
         if (inst_valid && kready) {
             slot_state *s = &slots[inst_slot];
@@ -573,6 +580,7 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
             s->started++;
             inst_valid = 0;
             inst_busy = 1;
+            inst_taken = cycle;
         }
         /* input beat */
         if (present && iready) {
@@ -897,6 +905,9 @@ int tb_gcm_main(int argc, char **argv)
         printf("%s: %lu messages started during an install of their slot (%lu of them on the "
                "new key), %lu on a slot not installed\n",
                name, msgs_overlap, msgs_new_key, msgs_nokey);
+        printf("%s: key install, s_key taken -> s_key_ready back: %lu to %lu cycles (the most "
+               "with a message open at the switch)\n",
+               name, inst_cycles_min, inst_cycles_max);
     }
     rc = tb_summary(&res);
     EVP_CIPHER_CTX_free(evp);

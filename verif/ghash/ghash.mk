@@ -1,12 +1,14 @@
 # verif/ghash/ — Verilator bench of the GHASH side of the crypto core:
-# rtl/gf128_clmul.v, gf128_reduce.v, gf128_mul.v and ghash_engine.v behind the test top
+# rtl/gf128_clmul.v, gf128_reduce.v, gf128_mul.v, gf128_mul_serial.v and ghash_engine.v
+# behind the test top
 # verif/ghash/tb_ghash_top.v, driven by the C harness tb_ghash.c (see its header).
 # One build per width; targets vtest-ghash-L<n> for n in LANES_LIST.
 # Knobs: SEED (harness seed), GHASH_MESSAGES (messages per run), WAVES=1 (FST trace,
 # written to ghash.fst in the working directory; separate build folder).
 
 GHASH_BUILD    := $(VERIF_BUILD)/ghash
-GHASH_RTL      := rtl/gf128_clmul.v rtl/gf128_reduce.v rtl/gf128_mul.v rtl/ghash_engine.v \
+GHASH_RTL      := rtl/gf128_clmul.v rtl/gf128_reduce.v rtl/gf128_mul.v rtl/gf128_mul_serial.v \
+                  rtl/ghash_engine.v \
                   verif/ghash/tb_ghash_top.v
 GHASH_MESSAGES ?= 3000
 GHASH_VARIANT  := $(if $(filter 1,$(WAVES)),-waves,)

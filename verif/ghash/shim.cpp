@@ -55,6 +55,27 @@ extern "C" void dut_mul(const uint32_t a[4], const uint32_t b[4], uint32_t y[4],
         p[w] = top->mul_p[w];
 }
 
+extern "C" void dut_ser_set(int valid, const uint32_t a[4], const uint32_t b[4])
+{
+    top->ser_valid = valid ? 1 : 0;
+    for (unsigned w = 0; w < 4; w++) {
+        top->ser_a[w] = a[w];
+        top->ser_b[w] = b[w];
+    }
+    top->eval();
+}
+
+extern "C" int dut_ser_out(int *ready, uint32_t y[4])
+{
+    top->eval();
+    *ready = top->ser_ready;
+    for (unsigned w = 0; w < 4; w++)
+        y[w] = top->ser_y[w];
+    return top->ser_done;
+}
+
+extern "C" unsigned dut_ser_digit(void) { return top->ser_digit; }
+
 extern "C" void dut_reduce(const uint32_t p[8], uint32_t r[4])
 {
     for (unsigned w = 0; w < 8; w++)

@@ -9,6 +9,16 @@
  *   powers of H (DUT H^i * H^j == model H^(i+j)), random operands; each product against
  *   ibsec_gf128_mul, its unreduced half against ibsec_gf128_clmul, and random 255-bit
  *   polynomials through gf128_reduce against ibsec_gf128_reduce.
+ *   Every pair of single-bit operands (128 x 128) through gf128_clmul and gf128_mul: both
+ *   are XORs of ANDs of XORs of operand bits (Karatsuba), i.e. bilinear maps, and a
+ *   bilinear map is fixed by its values on the pairs of basis vectors; the random
+ *   operands check the rest.
+ * Digit-serial multiplier gf128_mul_serial (clocked): the directed operands, every
+ *   single-bit operand against a random one, chains H^i = H^(i-1) * H started back to
+ *   back in the cycle of the previous result (what gcm_core's key install does), random
+ *   operands with random gaps (the result must stay on m_y), a reset in the middle of a
+ *   product; each product against ibsec_gf128_mul, the latency exactly
+ *   128 / DIGIT_WIDTH + 1 cycles, s_ready low while a product runs.
  * Engine (clocked): a stream of messages with random H per message, 0..300 data blocks
  *   plus the length block, split into beats either LANES at a time (last beat shorter)
  *   or at random (any count 0..LANES per beat), random idle cycles (with garbage on the
@@ -243,6 +253,180 @@ static void test_multiplier(void)
         prod[31] &= 0xfe; /* b255 does not exist */
         check_reduce(prod);
     }
+}
+
+/* every pair of single-bit operands; one check per multiplier (the first mismatch shown) */
+static void test_basis_pairs(void)
+{
+    uint8_t a[16], b[16], y[16], prod[32], m[16], mp[32];
+    unsigned bad_mul = 0, bad_clmul = 0;
+    for (unsigned i = 0; i < 128; i++) {
+        for (unsigned j = 0; j < 128; j++) {
+            memset(a, 0, 16);
+            memset(b, 0, 16);
+            a[i / 8] = (uint8_t)(0x80 >> (i % 8));
+            b[j / 8] = (uint8_t)(0x80 >> (j % 8));
+            dut_mul_bytes(a, b, y, prod);
+            ibsec_gf128_mul(a, b, m);
+            ibsec_gf128_clmul(a, b, mp);
+            if (memcmp(m, y, 16) && bad_mul++ == 0)
+                tb_check_bytes(&res, "gf128_mul, single-bit pair", m, y, 16);
+            if (memcmp(mp, prod, 32) && bad_clmul++ == 0)
+                tb_check_bytes(&res, "gf128_clmul, single-bit pair", mp, prod, 32);
+        }
+    }
+    if (bad_mul)
+        tb_fail(&res, "gf128_mul: %u of 16384 single-bit pairs wrong", bad_mul);
+    else
+        tb_pass(&res);
+    if (bad_clmul)
+        tb_fail(&res, "gf128_clmul: %u of 16384 single-bit pairs wrong", bad_clmul);
+    else
+        tb_pass(&res);
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Digit-serial multiplier (clocked; the engine idles meanwhile)                          */
+/* ------------------------------------------------------------------------------------ */
+
+static void drive_idle(void);
+static unsigned ser_latency;           /* 128 / DIGIT_WIDTH + 1 */
+static unsigned long n_ser;
+
+/* One product on gf128_mul_serial, started in the current cycle (s_ready must be high).
+ * Returns in the cycle its m_valid is high, without a clock edge after it, so the next
+ * call starts the next product back to back; 0 when the result came. */
+static int ser_product(const char *what, const uint8_t a[16], const uint8_t b[16], uint8_t y[16])
+{
+    uint32_t aw[4], bw[4], yw[4], zw[4];
+    uint8_t m[16];
+    char label[96];
+    int ready;
+    ibsec_gf128_mul(a, b, m); /* before y is written: y may be a or b */
+    pack16(aw, a);
+    pack16(bw, b);
+    dut_ser_set(1, aw, bw);
+    dut_ser_out(&ready, yw);
+    if (!ready)
+        tb_fail(&res, "gf128_mul_serial: s_ready low when idle (%s)", what);
+    drive_idle();
+    /* garbage operands from now on: the multiplier must have taken its own copy */
+    for (unsigned w = 0; w < 4; w++)
+        zw[w] = tb_rand32(&rng);
+    dut_ser_set(0, zw, zw);
+    for (unsigned t = 1; t <= ser_latency + 4; t++) {
+        int done = dut_ser_out(&ready, yw);
+        if (done) {
+            snprintf(label, sizeof label, "gf128_mul_serial latency, %s", what);
+            tb_check_u64(&res, label, ser_latency, t);
+            snprintf(label, sizeof label, "gf128_mul_serial s_ready with m_valid, %s", what);
+            tb_check_u64(&res, label, 1, (uint64_t)ready);
+            unpack16(y, yw);
+            snprintf(label, sizeof label, "gf128_mul_serial, %s", what);
+            tb_check_bytes(&res, label, m, y, 16);
+            n_ser++;
+            return 0;
+        }
+        if (ready) {
+            tb_fail(&res, "gf128_mul_serial: s_ready high while a product runs (%s)", what);
+            return -1;
+        }
+        drive_idle();
+    }
+    tb_fail(&res, "gf128_mul_serial: no m_valid within %u cycles (%s)", ser_latency + 4, what);
+    return -1;
+}
+
+/* idle cycles with s_valid low; the held result must stay on m_y, m_valid low */
+static void ser_gap(unsigned n, const uint8_t y[16])
+{
+    uint32_t zw[4], yw[4];
+    uint8_t got[16];
+    int ready;
+    for (unsigned w = 0; w < 4; w++)
+        zw[w] = tb_rand32(&rng);
+    dut_ser_set(0, zw, zw);
+    for (unsigned i = 0; i < n; i++) {
+        drive_idle();
+        int done = dut_ser_out(&ready, yw);
+        unpack16(got, yw);
+        if (done || !ready || memcmp(got, y, 16)) {
+            tb_fail(&res, "gf128_mul_serial: result not held %u cycles after m_valid", i + 1);
+            return;
+        }
+    }
+}
+
+static void test_serial(void)
+{
+    uint8_t a[16], b[16], y[16], ones[16], p[16];
+    uint32_t zw[4] = {0}, yw[4];
+    int ready;
+    memset(ones, 0xff, 16);
+    ser_latency = 128 / dut_ser_digit() + 1;
+
+    ser_product("x^127 * x", GF_X127, GF_X, y);
+    tb_check_bytes(&res, "gf128_mul_serial x^127 * x = R (e1 00..00)", GF_R, y, 16);
+    ser_product("1 * 1", GF_ONE, GF_ONE, y);
+    ser_product("all ones * all ones", ones, ones, y);
+    for (int n = 0; n < 4; n++) {
+        tb_rand_bytes(&rng, a, 16);
+        ser_product("0 * a", GF_ZERO, a, y);
+        ser_product("a * 0", a, GF_ZERO, y);
+        ser_product("1 * a", GF_ONE, a, y);
+        ser_product("a * 1", a, GF_ONE, y);
+        ser_product("x * a", GF_X, a, y);
+    }
+    for (unsigned i = 0; i < 128; i++) {
+        memset(a, 0, 16);
+        a[i / 8] = (uint8_t)(0x80 >> (i % 8));
+        tb_rand_bytes(&rng, b, 16);
+        ser_product("single bit * random", a, b, y);
+        ser_product("random * single bit", b, a, y);
+    }
+    /* H^i = H^(i-1) * H, each started in the cycle of the previous result */
+    for (int n = 0; n < 8; n++) {
+        uint8_t H[16];
+        ibsec_hpow hp;
+        rand_block(H);
+        ibsec_hpow_init(&hp, H, IBSEC_MAX_LANES);
+        memcpy(p, H, 16);
+        for (int i = 2; i <= IBSEC_MAX_LANES; i++) {
+            if (ser_product("H^(i-1) * H", p, H, p))
+                break;
+            tb_check_bytes(&res, "gf128_mul_serial H^i = model H^i", hp.h[i], p, 16);
+        }
+        ser_gap(tb_rand_range(&rng, 1, 3), p);
+    }
+    /* random operands, random gaps */
+    for (int n = 0; n < 300; n++) {
+        rand_block(a);
+        rand_block(b);
+        if (ser_product("random", a, b, y) == 0)
+            ser_gap(tb_rand_range(&rng, 0, 3), y);
+    }
+    /* a reset in the middle of a product: idle afterwards, no result */
+    rand_block(a);
+    rand_block(b);
+    pack16(zw, a);
+    pack16(yw, b);
+    dut_ser_set(1, zw, yw);
+    drive_idle();
+    dut_ser_set(0, zw, yw);
+    for (unsigned i = tb_rand_range(&rng, 1, ser_latency - 2); i > 0; i--)
+        drive_idle();
+    dut_set_rst(1);
+    drive_idle();
+    dut_set_rst(0);
+    for (unsigned i = 0; i < ser_latency + 2; i++) {
+        if (dut_ser_out(&ready, yw) || !ready) {
+            tb_fail(&res, "gf128_mul_serial: busy or m_valid after a reset");
+            break;
+        }
+        drive_idle();
+    }
+    ser_product("random after a reset", a, b, y);
+    ser_gap(1, y);
 }
 
 /* ------------------------------------------------------------------------------------ */
@@ -585,12 +769,15 @@ int tb_ghash_main(int argc, char **argv)
     tb_rng_seed(&rng, seed);
 
     test_multiplier();
+    test_basis_pairs();
     unsigned long mul_checks = res.passed + res.failed;
 
     dut_set_rst(1);
     for (int i = 0; i < 3; i++)
         drive_idle();
     dut_set_rst(0);
+
+    test_serial();
 
     known_answer(&msg);
     /* phases of 100 messages: back-to-back, light idle, heavy idle; in every third
@@ -608,9 +795,11 @@ int tb_ghash_main(int argc, char **argv)
     }
     drain();
 
-    printf("ghash-L%u: seed %lu, %lu multiplier checks; %lu messages, %lu results checked, "
-           "%lu beats, %lu idle cycles, %lu resets, %lu cycles\n",
-           lanes, seed, mul_checks, n_messages, n_results, n_beats, n_idle, n_resets, cycle);
+    printf("ghash-L%u: seed %lu, %lu multiplier checks (16384 single-bit pairs each for "
+           "gf128_clmul and gf128_mul), %lu serial products (latency %u); %lu messages, "
+           "%lu results checked, %lu beats, %lu idle cycles, %lu resets, %lu cycles\n",
+           lanes, seed, mul_checks, n_ser, ser_latency, n_messages, n_results, n_beats, n_idle,
+           n_resets, cycle);
     int rc = tb_summary(&res);
     dut_finish();
     return rc;

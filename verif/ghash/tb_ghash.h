@@ -30,6 +30,11 @@ void     dut_tick(void);
 int      dut_result(uint32_t ghash_words[4], uint32_t *user);
 /* combinational multiplier: a, b, y 4 words; p 8 words (255-bit unreduced product) */
 void     dut_mul(const uint32_t a[4], const uint32_t b[4], uint32_t y[4], uint32_t p[8]);
+/* digit-serial multiplier: inputs held until the next call; outputs of this cycle
+ * (returns m_valid, sets *ready = s_ready, y 4 words); its DIGIT_WIDTH */
+void     dut_ser_set(int valid, const uint32_t a[4], const uint32_t b[4]);
+int      dut_ser_out(int *ready, uint32_t y[4]);
+unsigned dut_ser_digit(void);
 /* reduction alone: p 8 words (bits [254:0]), r 4 words */
 void     dut_reduce(const uint32_t p[8], uint32_t r[4]);
 void     dut_finish(void);

@@ -2,14 +2,16 @@
  * tb_ghash_top — Verilator test top of the GHASH bench (verif only, not in rtl/).
  *
  * Puts independent DUTs behind one set of ports so one Verilated model serves the
- * whole bench: ghash_engine (clocked), and gf128_mul, gf128_clmul and gf128_reduce
- * (combinational, each on its own ports). The checker sees only these ports, never internal names.
+ * whole bench: ghash_engine and gf128_mul_serial (clocked), and gf128_mul, gf128_clmul
+ * and gf128_reduce (combinational, each on its own ports). The checker sees only these
+ * ports, never internal names.
  *
  * DATA FORMATS
  *   All 128-bit values are blocks in GCM bit order (docs/conventions.md): SP 800-38D bit
  *   b_i at vector bit [127-i], byte 0 at [127:120]. mul_p is the unreduced product in the
  *   reflected order of gf128_clmul: the coefficient of x^d at [254-d]; red_p likewise.
- *   lanes reports the LANES this model was built with.
+ *   lanes reports the LANES this model was built with, ser_digit the DIGIT_WIDTH of
+ *   gf128_mul_serial (its latency is 128 / DIGIT_WIDTH + 1).
  */
 
 `resetall
@@ -44,6 +46,18 @@ module tb_ghash_top #(
     input  wire [127:0]                mul_b,
     output wire [127:0]                mul_y,
     output wire [254:0]                mul_p,
+
+    /*
+     * gf128_mul_serial (clocked with clk, rst)
+     */
+    input  wire                        ser_valid,
+    output wire                        ser_ready,
+    input  wire [127:0]                ser_a,
+    input  wire [127:0]                ser_b,
+    output wire                        ser_done,
+    output wire [127:0]                ser_y,
+    // its DIGIT_WIDTH, so the harness knows the latency to expect
+    output wire [7:0]                  ser_digit,
 
     /*
      * gf128_reduce alone (combinational)
@@ -84,6 +98,24 @@ gf128_clmul gf128_clmul_inst (
     .a(mul_a),
     .b(mul_b),
     .p(mul_p)
+);
+
+// the digit width gcm_core uses for its key install
+localparam SER_DIGIT_WIDTH = 8;
+
+assign ser_digit = SER_DIGIT_WIDTH[7:0];
+
+gf128_mul_serial #(
+    .DIGIT_WIDTH(SER_DIGIT_WIDTH)
+) gf128_mul_serial_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(ser_valid),
+    .s_ready(ser_ready),
+    .s_a(ser_a),
+    .s_b(ser_b),
+    .m_valid(ser_done),
+    .m_y(ser_y)
 );
 
 gf128_reduce gf128_reduce_inst (

@@ -105,7 +105,10 @@ enum { E_NONE = 0, E_INDEX, E_OP, E_QPN, E_PKEY, E_MODE, E_STH_NEED, E_STH_EXTRA
 /* ---- bench knobs ------------------------------------------------------------------- */
 #define OPS_RING       1024   /* queued bus operations */
 #define QUEUE_MAX      64     /* in-flight open packets the harness can hold */
-#define KEY_BUSY_MAX   60     /* cycles gcm_core's key port stays busy after a handshake */
+/* cycles gcm_core's key port stays busy after a handshake: 1..KEY_BUSY_MAX, covering the
+ * real install (AES_LATENCY + GUARD_CYCLES + 5 + 18 * LANES cycles, gcm_core header; 279 at
+ * LANES = 12 with STAGES_PER_ROUND = 2) */
+#define KEY_BUSY_MAX   300
 #define STALL_LIMIT    20000  /* cycles without progress that count as a hang */
 #define QP_POOL        8
 #define PK_POOL        6
