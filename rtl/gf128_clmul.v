@@ -36,11 +36,13 @@
  *   In ghash_engine's Y loop (Y * H^k, y_reg and b_hk_reg both registers) this whole
  *   path, pre-additions included, lies between y_reg and the reduction. H^k's
  *   pre-additions could be registered one stage earlier (b_hk_reg is loaded a cycle
- *   before use), Y's cannot (Y is the loop). Measured at LEVELS = 3 with the leaf
- *   operands given as module inputs: both operands' pre-additions removed, the longest
- *   path shortens by 1 cell (12 -> 11, still 5 LUT4); only H^k's removed, it does not
- *   shorten at all (13 cells) and the module grows by 1,445 LUT4, since ABC then folds
- *   Y's pre-additions into wider functions. So ghash_engine does not register them.
+ *   before use), Y's cannot (Y is the loop). Measured with the leaf operands given as
+ *   module inputs: with both operands' pre-additions removed the longest path is 11
+ *   cells (5 LUT4) instead of 14, so the pre-additions cost about 3 cells, mostly slice
+ *   multiplexers; with only H^k's removed it stays 14 cells (4 LUT4) and the module
+ *   grows from 6,406 to 7,387 LUT4, since ABC then folds Y's pre-additions into wider
+ *   functions (at LEVELS = 3 alike: 13 cells against 12). So ghash_engine does not
+ *   register them.
  *
  * DATA FORMATS
  *   SP 800-38D §6.3 treats a 128-bit block as the bit string b0 b1 ... b127, b0 first

@@ -50,8 +50,9 @@
  *   can be pipelined further without changing the result. The multiplier H^k is a
  *   registered input, and "Y starts from 0" is folded into it (H^k forced to 0 on a
  *   first beat), so neither costs a level in the loop. H^k's Karatsuba pre-additions
- *   could also come from a register, but measurements showed no shorter loop for it
- *   (gf128_clmul header), so b_hk_reg holds H^k itself.
+ *   could also come from a register, but the measured path is no shorter then (14 cells;
+ *   Y's pre-additions, which cannot be registered, stay in the loop) and the multiplier
+ *   larger (gf128_clmul header), so b_hk_reg holds H^k itself.
  *   What would break the loop (not implemented): a 2-cycle loop (unreduced product
  *   registered, reduction in the next cycle) serving two interleaved accumulators that
  *   take alternate cycles. Each accumulator must then be multiplied by H^(k_(t-1) + k_t)
