@@ -400,7 +400,9 @@ reg  [62:0]                d_epsn;
 reg                        d_mf;
 reg  [31:0]                d_rxicrc;
 reg  [RAW-1:0]             d_cbase;
-reg  [RAW-1:0]             d_mb;
+// the DQ word's beat-count field (zero: the count is filled in on the way into XQ);
+// the crypt stage computes the message's beats itself (d_mb below)
+reg  [RAW-1:0]             d_mb_field;
 reg                        d_crypted;
 // XQ head: packet waiting for the egress stage (and its tag)
 reg  [8*CAP_BYTES-1:0]     x_hdr;
@@ -823,7 +825,7 @@ end
 always @* begin
     {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
     d_pkt_end, d_pmode, d_sthsz, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
-    d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_rxicrc, d_cbase, d_mb,
+    d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_rxicrc, d_cbase, d_mb_field,
     d_crypted} = dq_m_data;
 end
 always @* begin
