@@ -22,6 +22,8 @@ TEST_TARGETS :=          # run by `make test`; each prints "N passed, N failed"
 BENCH_TARGETS :=         # run by `make bench`; print figures, assert nothing
 REGRESS_LONG_TARGETS :=  # run by `make regress-long`
 LINT_TOPS :=             # top-level RTL modules linted by `make lint` at every LANES
+# make test runs the lint too: Verilator -Wall and an Icarus elaboration of every top
+TEST_TARGETS += lint
 
 .PHONY: all help deps demo test lint vectors bench regress-long fpga report clean
 
