@@ -849,15 +849,25 @@ static void port_reset(struct port *P)
     port_configure(P);
 }
 
+/* A new entry of P's list of changes made while traffic runs, of kind `kind`, starting
+ * at the next status entry; NULL when the list is full (the change is then not made). */
+static struct change *port_new_change(struct port *P, enum change_kind kind)
+{
+    if (P->n_changes >= MAX_CHANGES)
+        return NULL;
+    struct change *c = &P->changes[P->n_changes++];
+    memset(c, 0, sizeof *c);
+    c->kind = kind;
+    c->lo = P->n_status;
+    return c;
+}
+
 /* Replace or clear a key on one instance while traffic runs. */
 static void port_key_change(struct port *P, struct tb_gen *gen)
 {
-    if (P->n_changes >= MAX_CHANGES)
+    struct change *c = port_new_change(P, CH_KEY);
+    if (!c)
         return;
-    struct change *c = &P->changes[P->n_changes++];
-    memset(c, 0, sizeof *c);
-    c->kind = CH_KEY;
-    c->lo = P->n_status;
     c->slot = tb_rand_range(&B.rng, 0, TB_KEY_SLOTS - 1);
     c->install = !tb_chance(&B.rng, 12);
     /* a cleared slot is installed again by the next change (no_key for a while) */
@@ -885,12 +895,9 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
  * three times in four. */
 static void port_config_change(struct port *P, struct tb_gen *gen)
 {
-    if (P->n_changes >= MAX_CHANGES)
+    struct change *c = port_new_change(P, CH_CONFIG);
+    if (!c)
         return;
-    struct change *c = &P->changes[P->n_changes++];
-    memset(c, 0, sizeof *c);
-    c->kind = CH_CONFIG;
-    c->lo = P->n_status;
     bool ap = P->cfg.a.allow_plain, mf = P->cfg.a.mask_mf;
     unsigned r = tb_rand_range(&B.rng, 0, 3);
     c->allow_plain = r != 0 ? ap ^ (r == 2) : !ap;   /* r: 0 AP only, 1 MF only, 2 both, 3 MF */
