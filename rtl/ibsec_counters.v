@@ -13,9 +13,16 @@
  *   One increment per clock; a count is visible on rd_value the cycle after inc_valid.
  *
  * Implementation
- *   One shared 64-bit incrementer: the counter named by inc_reason is read, incremented
- *   and written back in the same cycle, so the area is REASONS x 64 flip-flops plus one
- *   adder and the read multiplexers.
+ *   Only one counter changes per clock, so the counts live in RAM, not in flip-flops:
+ *   two copies of a REASONS x 64-bit RAM with a write port and an asynchronous read
+ *   port each (distributed RAM, TRELLIS_DPR16X4 on the ECP5), written together, one read
+ *   at rd_index and one at inc_reason. The counter named by inc_reason is read,
+ *   incremented by one shared 64-bit adder and written back in the same cycle. A RAM
+ *   cannot be cleared in one cycle, so REASONS "live" flip-flops say which entries hold
+ *   a count; clear and rst drop them all, and an entry that is not live reads as 0.
+ *   Area: REASONS live flip-flops, the RAMs, the adder and two 64-bit read selects
+ *   (the flip-flop version took REASONS x 64 flip-flops and their multiplexers: 2,176
+ *   flip-flops and 3,987 LUT4 at REASONS = 34 on the ECP5).
  */
 
 `resetall
@@ -65,39 +72,31 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
-reg [REASONS*64-1:0] count_reg = {REASONS*64{1'b0}}, count_next;
+// live_reg[i]: counter i holds a count written since the last clear or reset
+reg [REASONS-1:0] live_reg = {REASONS{1'b0}}, live_next;
+
+// the counts: two copies, one per read port (rd_index, inc_reason); no reset (live_reg)
+reg [63:0] count_rd_mem  [0:REASONS-1];
+reg [63:0] count_inc_mem [0:REASONS-1];
 
 // ----------------------------------------------------------------------------
 // Read and increment
 // ----------------------------------------------------------------------------
-// The multiplexers are AND-OR over explicit indices: a variable part-select of the flat
-// vector (count_reg[i*64 +: 64]) would synthesize to a shifter over all of it.
-reg [63:0] rd_sel;
-reg [63:0] inc_sel;
-reg [63:0] inc_sum;
-integer ri;
+wire        rd_in_range  = ({26'd0, rd_index} < REASONS);
+wire        inc_in_range = ({26'd0, inc_reason} < REASONS);
+wire        count_wr_en  = inc_valid && inc_in_range;
+wire [63:0] inc_count    = (inc_in_range && live_reg[inc_reason]) ? count_inc_mem[inc_reason] : 64'd0;
+wire [63:0] inc_sum      = inc_count + 64'd1;
 
-assign rd_value = rd_sel;
+assign rd_value = (rd_in_range && live_reg[rd_index]) ? count_rd_mem[rd_index] : 64'd0;
 
 always @* begin
-    rd_sel  = 64'd0;
-    inc_sel = 64'd0;
-    for (ri = 0; ri < REASONS; ri = ri + 1) begin
-        if (rd_index == ri[5:0]) begin
-            rd_sel = rd_sel | count_reg[ri*64 +: 64];
-        end
-        if (inc_reason == ri[5:0]) begin
-            inc_sel = inc_sel | count_reg[ri*64 +: 64];
-        end
+    live_next = live_reg;
+    if (count_wr_en) begin
+        live_next[inc_reason] = 1'b1;
     end
-    inc_sum    = inc_sel + 64'd1;
-    count_next = count_reg;
-    for (ri = 0; ri < REASONS; ri = ri + 1) begin
-        if (clear) begin
-            count_next[ri*64 +: 64] = 64'd0;
-        end else if (inc_valid && inc_reason == ri[5:0]) begin
-            count_next[ri*64 +: 64] = inc_sum;
-        end
+    if (clear) begin
+        live_next = {REASONS{1'b0}};
     end
 end
 
@@ -105,10 +104,18 @@ end
 // Register update (the counters are state: reset clears them, as engine_init does)
 // ----------------------------------------------------------------------------
 always @(posedge clk) begin
-    count_reg <= count_next;
+    live_reg <= live_next;
 
     if (rst) begin
-        count_reg <= {REASONS*64{1'b0}};
+        live_reg <= {REASONS{1'b0}};
+    end
+end
+
+// RAM write: a count written together with a clear or reset is written, but not live
+always @(posedge clk) begin
+    if (count_wr_en) begin
+        count_rd_mem[inc_reason]  <= inc_sum;
+        count_inc_mem[inc_reason] <= inc_sum;
     end
 end
 
