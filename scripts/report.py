@@ -194,7 +194,7 @@ def pnr_text(p):
                 f"CTX_SLOTS = {prm.get('CTX_SLOTS', '16')})")
     if p["top"] in ENGINE_BLOCKS:
         extra = ", ".join(f"{k} = {v}" for k, v in sorted(prm.items()))
-        return f"one block of the engine alone" + (f" ({extra})" if extra else "")
+        return "one block of the engine alone" + (f" ({extra})" if extra else "")
     return variant_text(variant_of(p.get("params")))
 
 
@@ -220,7 +220,6 @@ def section_clock(fpga, md):
     md.append("|---|---|---|---|---|---|---|---|---|")
     for p in fpga["pnr"]:
         cp = p.get("critical_path") or {}
-        v = variant_of(p["params"])
         limit = (f"{cp.get('total_ns', 0):.2f} ns = {cp.get('logic_ns', 0):.2f} logic + "
                  f"{cp.get('routing_ns', 0):.2f} routing, {cp.get('logic_levels', 0)} cells, "
                  f"`{cp.get('start_cell')}` -> `{cp.get('end_cell')}`") if cp else "-"
@@ -259,7 +258,7 @@ def section_clock(fpga, md):
         md.append("**The packet engine's own logic**: blocks of the engine placed and routed "
                   "alone, ports behind registers as above, bound the engine's clock from "
                   "above (inside the engine their inputs come through more logic): "
-                  + "; ".join(f"{p['top']} ({pnr_text(p)}) {p['fmax_mhz']:.1f} MHz"
+                  + "; ".join(f"{p['top']}, {pnr_text(p)}: {p['fmax_mhz']:.1f} MHz"
                               for p in blocks)
                   + f". The slowest, {pnr_text(slow)}, has a critical path of "
                   f"{cp.get('logic_levels', 0)} cells ({cp.get('logic_ns', 0):.2f} ns logic + "
@@ -267,7 +266,7 @@ def section_clock(fpga, md):
                   f"to `{cp.get('end_cell')}`.\n")
         MISSED.append((f"Fmax >= {TARGET_MHZ:.0f} MHz at LANES = 1",
                        f"the packet engine is bounded by its slowest block alone: "
-                       f"{slow['top']} ({pnr_text(slow)}) {slow['fmax_mhz']:.1f} MHz, "
+                       f"{slow['top']}, {pnr_text(slow)}: {slow['fmax_mhz']:.1f} MHz, "
                        f"{cp.get('logic_levels', 0)} cells from `{cp.get('start_cell')}` "
                        f"to `{cp.get('end_cell')}`"))
     for u in fpga.get("pnr_unfinished", []):
@@ -339,7 +338,13 @@ def section_resources(fpga, md, img, plots):
                         variant_of(r["params"]) == u["variant"] for r in rows):
             continue
         over = [k for k in ("comb", "ff", "bram", "dsp") if y[k] > cap[k]]
-        fits = "yes" if not over else "no (" + ", ".join(over) + ")"
+        # nextpnr's packing (distributed RAM, carry chains) can need more sites than the
+        # Yosys count shows: its own count decides where it has one
+        packed = [f"nextpnr {k.upper()} {a:,} of {b:,}" for k, (a, b) in
+                  sorted((u.get("nextpnr_util") or {}).items()) if a > b]
+        fits = "yes" if not (over or packed) else "no (" + ", ".join(over + packed) + ")"
+        if not packed and u.get("nextpnr_util") and not over:
+            fits = "yes (packed by nextpnr)"
         md.append(f"| {u['top']} | {u['variant']} (netlist of the place-and-route run, port "
                   f"registers included; LUT4 + 2 x CCU2C) | {u['lanes']} | {y['comb']:,} | "
                   f"{y['ff']:,} | {y['bram']} | {y['dsp']} | {fits} | {u['measured']} |")
