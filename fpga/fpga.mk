@@ -204,7 +204,7 @@ FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) 
                    $(foreach t,$(FPGA_ENGINE),$(foreach l,1 4 12,$(t):$(l):fpga) $(t):1:bram-tables)
 # place and route at LANES = 1 (only what fits an LFE5U-85F: see docs/fpga.md)
 # (aes_pipeline:1:lut and lut2: the LUT core does not fit, its AES half gives an upper
-# bound of its clock; each takes a few minutes; the engine blocks take one to three)
+# bound of its clock; each takes a few minutes; the engine blocks take one to four)
 FPGA_PNR_RUNS   ?= $(if $(FPGA_ENGINE),ibsec_regs:0:tables-seal ibsec_regs:0:tables-open \
                      ibsec_compose:1:block) \
                    $(foreach t,$(FPGA_ENGINE),$(t):1:fpga) \

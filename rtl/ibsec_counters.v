@@ -82,6 +82,7 @@ reg [63:0] count_inc_mem [0:REASONS-1];
 // ----------------------------------------------------------------------------
 // Read and increment
 // ----------------------------------------------------------------------------
+// indices widened to 32 bits for the compare with the integer parameter
 wire        rd_in_range  = ({26'd0, rd_index} < REASONS);
 wire        inc_in_range = ({26'd0, inc_reason} < REASONS);
 wire        count_wr_en  = inc_valid && inc_in_range;
