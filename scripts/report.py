@@ -264,11 +264,12 @@ def section_clock(fpga, md):
                   f"{cp.get('logic_levels', 0)} cells ({cp.get('logic_ns', 0):.2f} ns logic + "
                   f"{cp.get('routing_ns', 0):.2f} ns routing) from `{cp.get('start_cell')}` "
                   f"to `{cp.get('end_cell')}`.\n")
-        MISSED.append((f"Fmax >= {TARGET_MHZ:.0f} MHz at LANES = 1",
-                       f"the packet engine is bounded by its slowest block alone: "
-                       f"{slow['top']}, {pnr_text(slow)}: {slow['fmax_mhz']:.1f} MHz, "
-                       f"{cp.get('logic_levels', 0)} cells from `{cp.get('start_cell')}` "
-                       f"to `{cp.get('end_cell')}`"))
+        if slow["fmax_mhz"] < TARGET_MHZ:
+            MISSED.append((f"Fmax >= {TARGET_MHZ:.0f} MHz at LANES = 1",
+                           f"the packet engine is bounded by its slowest block alone: "
+                           f"{slow['top']}, {pnr_text(slow)}: {slow['fmax_mhz']:.1f} MHz, "
+                           f"{cp.get('logic_levels', 0)} cells from `{cp.get('start_cell')}` "
+                           f"to `{cp.get('end_cell')}`"))
     for u in fpga.get("pnr_unfinished", []):
         est = u.get("placement_estimate_mhz")
         y = u.get("yosys")
@@ -342,9 +343,10 @@ def section_resources(fpga, md, img, plots):
         # Yosys count shows: its own count decides where it has one
         packed = [f"nextpnr {k.upper()} {a:,} of {b:,}" for k, (a, b) in
                   sorted((u.get("nextpnr_util") or {}).items()) if a > b]
-        fits = "yes" if not (over or packed) else "no (" + ", ".join(over + packed) + ")"
-        if not packed and u.get("nextpnr_util") and not over:
-            fits = "yes (packed by nextpnr)"
+        if over or packed:
+            fits = "no (" + ", ".join(over + packed) + ")"
+        else:
+            fits = "yes (packed by nextpnr)" if u.get("nextpnr_util") else "yes"
         md.append(f"| {u['top']} | {u['variant']} (netlist of the place-and-route run, port "
                   f"registers included; LUT4 + 2 x CCU2C) | {u['lanes']} | {y['comb']:,} | "
                   f"{y['ff']:,} | {y['bram']} | {y['dsp']} | {fits} | {u['measured']} |")
