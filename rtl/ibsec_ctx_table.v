@@ -26,17 +26,23 @@
  *   INFLIGHT packets may be decided and not yet committed. Let R0 be the committed rx_next
  *   of the context and R_hi = max(R0, E_i + 1 over its in-flight E_i): whatever subset of
  *   them passes, the reference rx_next the model would use lies in [R0, R_hi], and the
- *   bitmap differs from the committed one only in the in-flight E_i. The reconstructed E
- *   is non-decreasing in the reference, so when the reconstruction from R0 and from R_hi
- *   agree (both negative, both >= 2^63, or the same E) every reference in between agrees
- *   too. The decision is then independent of the in-flight outcomes unless
- *   - E is left of the window for R_hi but not for R0 (too old only if some pass), or
- *   - E equals an in-flight E_i (a replay only if that one passes);
- *   in those cases, and when the reconstructions disagree, ep_wait = 1 and nothing
- *   happens: the datapath retries. A packet whose E is above every in-flight EPSN of its
- *   context and within 2^23 of R0 (in-order traffic) never waits. While the queue holds
- *   INFLIGHT packets (ep_full) every open decision waits. R_hi comes from a balanced
- *   compare tree over the queue entries of the context.
+ *   bitmap differs from the committed one only in the in-flight E_i. A decision is made
+ *   only when it is the same for every such outcome; otherwise ep_wait = 1 and nothing
+ *   happens: the datapath retries. The decision is made for
+ *   - a context with nothing in flight (R_hi = R0: the model's check itself);
+ *   - E >= R_hi, within 2^23 above R0 (in-order traffic, which therefore never waits): ok;
+ *   - E too old for R0 and reconstructed the same from R_hi: too old;
+ *   - E in R0's window, its bitmap bit set and E + 64 >= R_hi: replay.
+ *   Every other packet of a busy context waits until the context drains; so does every
+ *   open decision while the queue holds INFLIGHT packets (ep_full). Since only in-order
+ *   packets enter a busy context's queue, its in-flight EPSNs rise from head to tail and
+ *   R_hi is the newest + 1 and stays so until the context drains: the table keeps its low
+ *   24 bits per context (R_hi - R0 is at most 2^23), set by each ok decision, and the
+ *   decision reads it instead of searching the queue.
+ *
+ *   Timing: every test of the decision is on 24-bit differences (psn - R0, psn - R_hi)
+ *   and on flags of R0's upper bits; the 64-bit E is one sum beside the decision. The
+ *   commit's window slide is likewise on 24 bits.
  *
  * Latency / throughput
  *   lookup, decision and commit answers are combinational; state changes at the next edge.
@@ -44,6 +50,10 @@
  *
  * Commands (cmd_*) come from ibsec_regs only while no packet is in flight: write (checked
  *   as ibsec_ctx_set checks, cmd_err says why a write is refused), clear, clear alert.
+ *   The check is registered: cmd_err is the check of the previous cycle's cmd_* inputs
+ *   and table, and a command with cmd_valid applies if that check passed, so cmd_op,
+ *   cmd_idx and the fields must be stable from the cycle before cmd_valid (ibsec_regs
+ *   holds them through its drain state, which lasts at least two cycles).
  */
 
 `resetall
@@ -117,7 +127,7 @@ module ibsec_ctx_table #(
     input  wire [63:0]          cmd_tx_next,
     input  wire [63:0]          cmd_rx_next,
     input  wire [31:0]          cmd_thresh,
-    output reg  [3:0]           cmd_err,       // docs/registers.md §3.4, 0 = accepted
+    output wire [3:0]           cmd_err,       // docs/registers.md §3.4, 0 = accepted
 
     /*
      * Read-back of one context (combinational; an invalid context reads as zeros)
@@ -180,13 +190,12 @@ localparam [3:0] ERR_EPSN      = 4'd8;
 localparam [3:0] ERR_KEY       = 4'd9;
 localparam [3:0] ERR_DUP       = 4'd10;
 
-// replay window entries (wire-format.md §6)
-localparam [64:0] WINDOW = 65'd64;
+// replay window of 2^WINDOW_LOG2 = 64 entries below rx_next (wire-format.md §6); the
+// bitmap register is that wide
+localparam integer WINDOW_LOG2 = 6;
 // in-flight queue pointer width
 localparam QW = (INFLIGHT > 1) ? $clog2(INFLIGHT) : 1;
 // last queue index (pointers wrap after it)
-// leaves of the in-flight max tree (a power of two >= INFLIGHT)
-localparam QP2 = 1 << QW;
 localparam integer  Q_LAST_I = INFLIGHT - 1;
 localparam [QW-1:0] Q_LAST = Q_LAST_I[QW-1:0];
 // OPEN as a one-bit flag
@@ -254,25 +263,36 @@ reg [CTX_SLOTS*3-1:0]  mode_reg, mode_next;
 reg [CTX_SLOTS*3-1:0]  sth_reg, sth_next;
 reg [CTX_SLOTS-1:0]    dir_reg, dir_next;
 reg [CTX_SLOTS*8-1:0]  key_reg, key_next;
-reg [CTX_SLOTS*32-1:0] thresh_reg, thresh_next;
+// the alert threshold minus one (wraps: threshold 0, no alert, is all ones), so that the
+// commit compares the failure count with it directly (fail + 1 >= thr <=> fail >= thr - 1)
+reg [CTX_SLOTS*32-1:0] thr_m1_reg, thr_m1_next;
 reg [CTX_SLOTS*64-1:0] tx_next_reg, tx_next_next;
 reg [CTX_SLOTS*64-1:0] rx_next_reg, rx_next_next;
 reg [CTX_SLOTS*64-1:0] bitmap_reg, bitmap_next;
 reg [CTX_SLOTS*32-1:0] fail_reg, fail_next;
 reg [CTX_SLOTS-1:0]    alert_reg = {CTX_SLOTS{1'b0}}, alert_next;
 reg [CTX_SLOTS*32-1:0] alert_cnt_reg, alert_cnt_next;
+// open: the low 24 bits of R_hi of a context with a packet in flight, where R_hi is
+// rx_next if every in-flight packet of the context passes (see the header)
+reg [CTX_SLOTS*24-1:0] hi_lo_reg, hi_lo_next;
 
 // in-flight queue (open): context and E of each decided, uncommitted packet
 reg [INFLIGHT-1:0]       q_vld_reg = {INFLIGHT{1'b0}}, q_vld_next;
 reg [INFLIGHT*CTX_W-1:0] q_ctx_reg, q_ctx_next;
 reg [INFLIGHT*63-1:0]    q_epsn_reg, q_epsn_next;
+reg [INFLIGHT-1:0]       q_behind_reg, q_behind_next;   // E was below rx_next when decided
+// open: the window update of a passing commit, applied in the cycle after it (wu_*)
+reg                      wu_valid_reg = 1'b0, wu_valid_next;
+reg [CTX_W-1:0]          wu_ctx_reg, wu_ctx_next;
+reg [62:0]               wu_epsn_reg, wu_epsn_next;
+reg                      wu_behind_reg, wu_behind_next;
 reg [QW-1:0]             q_head_reg = {QW{1'b0}}, q_head_next;
 reg [QW-1:0]             q_tail_reg = {QW{1'b0}}, q_tail_next;
 
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-assign inflight_any = |q_vld_reg;
+assign inflight_any = |q_vld_reg || wu_valid_reg;
 assign cm_ctx       = q_head_ctx;
 assign cm_epsn      = q_head_epsn;
 assign alert_flags  = alert_reg;
@@ -288,16 +308,18 @@ wire unused_pkey_membership = lk_pkey[15];
 reg [CTX_W-1:0] q_head_ctx;
 reg [62:0]      q_head_epsn;
 reg             q_head_vld;
+reg             q_head_behind;
 reg             q_tail_vld;
 reg [63:0]      ep_tx_sel, ep_rx_sel, ep_bm_sel;      // context ep_ctx
-reg [63:0]      cm_rx_sel, cm_bm_sel;                 // context of the queue head
-reg [31:0]      cm_fail_sel, cm_thresh_sel, cm_alert_cnt_sel;
+reg [23:0]      ep_hi_sel;
+reg [63:0]      wu_rx_sel, wu_bm_sel;                 // context of the window update
+reg [31:0]      cm_fail_sel, cm_thr_m1_sel, cm_alert_cnt_sel;
 reg             cm_alert_sel;
 reg             rd_valid_sel, rd_sel_sel, rd_dir_sel, rd_alert_sel;   // context rd_idx
 reg [23:0]      rd_match_sel;
 reg [2:0]       rd_mode_sel, rd_sth_sel;
 reg [7:0]       rd_key_sel;
-reg [31:0]      rd_thresh_sel, rd_fail_sel, rd_alert_cnt_sel;
+reg [31:0]      rd_thr_m1_sel, rd_fail_sel, rd_alert_cnt_sel;
 reg [63:0]      rd_tx_sel, rd_rx_sel, rd_bm_sel;
 integer si;
 integer sq;
@@ -306,12 +328,14 @@ always @* begin
     q_head_ctx  = {CTX_W{1'b0}};
     q_head_epsn = 63'd0;
     q_head_vld  = 1'b0;
+    q_head_behind = 1'b0;
     q_tail_vld  = 1'b0;
     for (sq = 0; sq < INFLIGHT; sq = sq + 1) begin
         if (q_head_reg == sq[QW-1:0]) begin
             q_head_ctx  = q_head_ctx | q_ctx_reg[sq*CTX_W +: CTX_W];
             q_head_epsn = q_head_epsn | q_epsn_reg[sq*63 +: 63];
             q_head_vld  = q_head_vld | q_vld_reg[sq];
+            q_head_behind = q_head_behind | q_behind_reg[sq];
         end
         if (q_tail_reg == sq[QW-1:0]) begin
             q_tail_vld = q_tail_vld | q_vld_reg[sq];
@@ -320,24 +344,27 @@ always @* begin
 end
 
 always @* begin
-    ep_tx_sel = 64'd0; ep_rx_sel = 64'd0; ep_bm_sel = 64'd0;
-    cm_rx_sel = 64'd0; cm_bm_sel = 64'd0;
-    cm_fail_sel = 32'd0; cm_thresh_sel = 32'd0; cm_alert_cnt_sel = 32'd0; cm_alert_sel = 1'b0;
+    ep_tx_sel = 64'd0; ep_rx_sel = 64'd0; ep_bm_sel = 64'd0; ep_hi_sel = 24'd0;
+    wu_rx_sel = 64'd0; wu_bm_sel = 64'd0;
+    cm_fail_sel = 32'd0; cm_thr_m1_sel = 32'd0; cm_alert_cnt_sel = 32'd0; cm_alert_sel = 1'b0;
     rd_valid_sel = 1'b0; rd_sel_sel = 1'b0; rd_dir_sel = 1'b0; rd_alert_sel = 1'b0;
     rd_match_sel = 24'd0; rd_mode_sel = 3'd0; rd_sth_sel = 3'd0; rd_key_sel = 8'd0;
-    rd_thresh_sel = 32'd0; rd_fail_sel = 32'd0; rd_alert_cnt_sel = 32'd0;
+    rd_thr_m1_sel = 32'd0; rd_fail_sel = 32'd0; rd_alert_cnt_sel = 32'd0;
     rd_tx_sel = 64'd0; rd_rx_sel = 64'd0; rd_bm_sel = 64'd0;
     for (si = 0; si < CTX_SLOTS; si = si + 1) begin
         if (ep_ctx == si[CTX_W-1:0]) begin
             ep_tx_sel = ep_tx_sel | tx_next_reg[si*64 +: 64];
             ep_rx_sel = ep_rx_sel | rx_next_reg[si*64 +: 64];
             ep_bm_sel = ep_bm_sel | bitmap_reg[si*64 +: 64];
+            ep_hi_sel = ep_hi_sel | hi_lo_reg[si*24 +: 24];
+        end
+        if (wu_ctx_reg == si[CTX_W-1:0]) begin
+            wu_rx_sel = wu_rx_sel | rx_next_reg[si*64 +: 64];
+            wu_bm_sel = wu_bm_sel | bitmap_reg[si*64 +: 64];
         end
         if (q_head_ctx == si[CTX_W-1:0]) begin
-            cm_rx_sel        = cm_rx_sel | rx_next_reg[si*64 +: 64];
-            cm_bm_sel        = cm_bm_sel | bitmap_reg[si*64 +: 64];
             cm_fail_sel      = cm_fail_sel | fail_reg[si*32 +: 32];
-            cm_thresh_sel    = cm_thresh_sel | thresh_reg[si*32 +: 32];
+            cm_thr_m1_sel    = cm_thr_m1_sel | thr_m1_reg[si*32 +: 32];
             cm_alert_cnt_sel = cm_alert_cnt_sel | alert_cnt_reg[si*32 +: 32];
             cm_alert_sel     = cm_alert_sel | alert_reg[si];
         end
@@ -351,7 +378,7 @@ always @* begin
             rd_mode_sel      = mode_reg[si*3 +: 3];
             rd_sth_sel       = sth_reg[si*3 +: 3];
             rd_key_sel       = key_reg[si*8 +: 8];
-            rd_thresh_sel    = thresh_reg[si*32 +: 32];
+            rd_thr_m1_sel    = thr_m1_reg[si*32 +: 32];
             rd_fail_sel      = fail_reg[si*32 +: 32];
             rd_alert_cnt_sel = alert_cnt_reg[si*32 +: 32];
             rd_tx_sel        = tx_next_reg[si*64 +: 64];
@@ -369,7 +396,7 @@ assign rd_mode        = rd_mode_sel;
 assign rd_sth_code    = rd_sth_sel;
 assign rd_dir         = rd_dir_sel;
 assign rd_key         = rd_key_sel;
-assign rd_thresh      = rd_thresh_sel;
+assign rd_thresh      = rd_valid_sel ? rd_thr_m1_sel + 32'd1 : 32'd0;
 assign rd_tx_next     = rd_tx_sel;
 assign rd_rx_next     = rd_rx_sel;
 assign rd_bitmap      = rd_bm_sel;
@@ -423,135 +450,179 @@ assign lk_dir      = lk_dir_sel;
 assign lk_key      = lk_key_sel;
 
 // ----------------------------------------------------------------------------
-// EPSN decision
+// EPSN decision (wire-format.md §6) on the 24-bit offset of E from the reference
 // ----------------------------------------------------------------------------
-reg [63:0] ep_ref0;        // tx_next (seal) or committed rx_next (open)
-reg [63:0] ep_refhi;       // open: rx_next if every in-flight packet of ep_ctx passed
-reg [63:0] ep_bitmap;
-reg        ep_inflight_eq; // E equals an in-flight EPSN of ep_ctx
-reg [65:0] rec0;
-reg [65:0] rechi;
-reg [64:0] ep_e;
-reg        ep_same;
+// ibsec_epsn_reconstruct gives E = ref + o, o the two's complement value of
+// psn - ref[23:0] (-2^23 <= o < 2^23). Each condition of the tx and rx checks is a test
+// of o and of a few of ref's upper bits, so no 64-bit carry chain lies on the decision;
+// E itself (for ep_epsn, the queue and the seal commit) is one 64-bit sum beside it.
+//   exhausted   E >= 2^63: o >= 0 and (ref[63], or ref[62:24] all ones and the low sum
+//               ref[23:0] + o carries out of bit 23; that sum is psn + 2^24 when
+//               psn < ref[23:0], psn otherwise, so the carry is that borrow)
+//   behind      E < ref: o < 0
+//   in window   ref - 64 <= E < ref: o in [-64, -1], i.e. delta[23:6] all ones; then
+//               ref - 1 - E = ~delta[5:0] is the bitmap index, and E < 0 (too old) when
+//               ref <= ~delta[5:0]
+// With packets of the context in flight, let d = R_hi - rx_next (0 .. 2^23): every
+// reference r the model may use lies in [rx_next, rx_next + d] (see the header). The table
+// keeps R_hi's low 24 bits (hi_lo); delta_hi = psn - hi_lo is o - d modulo 2^24, and o - d
+// lies in (-2^23, 2^23) when o >= 0, in [-2^24 + 1, -1] when o < 0, so
+//   above       E >= R_hi, i.e. o >= 0 and o - d >= 0 (delta_hi[23] clear): E is the same
+//               from every r, at or above it, and above every in-flight EPSN: ok, or
+//               exhausted
+//   old for all E reconstructs the same from every r when E >= R_hi - 2^23, i.e.
+//               o - d >= -2^23 (o < 0: delta_hi[23] set): a packet too old for rx_next
+//               is too old for every r
+//   replay for all  E in the window below rx_next stays in every r's window when
+//               E + 64 >= R_hi, i.e. o - d >= -64 (delta_hi[23:6] all ones): a bit
+//               already set in the committed bitmap then means a replay whatever the
+//               in-flight packets do
+// Any other packet of a context with packets in flight waits until the context drains, the
+// ones the model would accept out of order among them: so the in-flight EPSNs of a context
+// rise from the queue's head to its tail, and R_hi is the newest one + 1 (or rx_next).
+reg [63:0] ep_ref;         // tx_next (seal) or committed rx_next (open) of ep_ctx
+reg [23:0] ep_delta;       // psn - ref[23:0]: o in two's complement
+reg        ep_low_carry;   // ref[23:0] + o carries out of bit 23
+reg        ep_behind;
+reg        ep_exhausted;
+reg        ep_in_window;
+reg        ep_negative;    // in the window below ref, and E < 0
+reg        ep_busy;        // open: ep_ctx has a packet in flight
+/* verilator lint_off UNUSEDSIGNAL */
+// the low WINDOW_LOG2 bits only carry into the bits that are tested
+reg [23:0] ep_delta_hi;    // psn - hi_lo: o - d modulo 2^24
+/* verilator lint_on UNUSEDSIGNAL */
+reg        ep_above;
+reg        ep_old_all;
+reg        ep_replay_all;
+reg        ep_decidable;
+reg        ep_too_old;     // too old for rx_next
+reg        ep_seen;        // the bitmap bit of E, for E in the window
+/* verilator lint_off UNUSEDSIGNAL */
+// bit 0 only carries the 1 into the sum: {ref, 1} + {o, 1} = {E + 1, 0}
+reg [64:0] ep_e_sum;       // E + 1 by one carry chain
+/* verilator lint_on UNUSEDSIGNAL */
+reg [62:0] ep_e;           // E below 2^63 (an E that is not is never used)
+reg [63:0] ep_e1;          // E + 1, seal's new tx_next
 reg        ep_accept;      // a decision happens this cycle (ok or not)
-reg [QP2-1:0]       q_match;   // queue entry i is in flight on ep_ctx
-reg [2*QP2*64-1:0]  q_max;     // max tree: node n at [64*n +: 64], leaf i at node QP2 + i
 integer qi;
-integer qn;
 
 always @* begin
-    ep_ref0   = IS_OPEN ? ep_rx_sel : ep_tx_sel;
-    ep_bitmap = ep_bm_sel;
-    // in-flight entries of ep_ctx; the largest E + 1 among them by a balanced tree
-    q_match = {QP2{1'b0}};
-    q_max   = {2*QP2*64{1'b0}};
+    ep_ref        = IS_OPEN ? ep_rx_sel : ep_tx_sel;
+    ep_delta      = ep_psn - ep_ref[23:0];
+    ep_behind     = ep_delta[23];
+    ep_low_carry  = ep_psn < ep_ref[23:0];
+    ep_exhausted  = !ep_behind && (ep_ref[63] || (&ep_ref[62:24] && ep_low_carry));
+    ep_in_window  = ep_behind && (&ep_delta[23:WINDOW_LOG2]);
+    ep_negative   = ep_ref[63:WINDOW_LOG2] == {(64-WINDOW_LOG2){1'b0}}
+                    && ep_ref[WINDOW_LOG2-1:0] <= ~ep_delta[WINDOW_LOG2-1:0];
+    ep_delta_hi   = ep_psn - ep_hi_sel;
+    ep_above      = !ep_behind && !ep_delta_hi[23];
+    ep_old_all    = ep_delta_hi[23];
+    ep_replay_all = &ep_delta_hi[23:WINDOW_LOG2];
+    ep_too_old    = ep_behind && (!ep_in_window || ep_negative);
+    ep_seen       = ep_bm_sel[~ep_delta[WINDOW_LOG2-1:0]];
+    ep_busy = 1'b0;
     for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
-        q_match[qi] = q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx;
-        if (q_match[qi]) begin
-            q_max[(QP2 + qi)*64 +: 64] = {1'b0, q_epsn_reg[qi*63 +: 63]} + 64'd1;
+        if (q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx) begin
+            ep_busy = 1'b1;
         end
     end
-    for (qn = QP2 - 1; qn >= 1; qn = qn - 1) begin
-        q_max[qn*64 +: 64] = (q_max[2*qn*64 +: 64] > q_max[(2*qn + 1)*64 +: 64])
-                             ? q_max[2*qn*64 +: 64] : q_max[(2*qn + 1)*64 +: 64];
+    // a window update not yet applied counts as in flight: the state read is before it
+    if (IS_OPEN && wu_valid_reg && wu_ctx_reg == ep_ctx) begin
+        ep_busy = 1'b1;
     end
-    ep_refhi = (q_max[64 +: 64] > ep_ref0) ? q_max[64 +: 64] : ep_ref0;
-    rec0  = epsn_reconstruct(ep_ref0, ep_psn);
-    rechi = epsn_reconstruct(ep_refhi, ep_psn);
-    ep_e  = {1'b0, rec0[63:0]};
-    ep_inflight_eq = 1'b0;
-    for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
-        if (q_match[qi] && q_epsn_reg[qi*63 +: 63] == rec0[62:0] && !rec0[63]) begin
-            ep_inflight_eq = 1'b1;
-        end
-    end
-    // both references give the same answer (see the header)
-    ep_same = (rec0[65] && rechi[65]) || (rec0[64] && rechi[64])
-              || (rec0[65:64] == 2'b00 && rechi[65:64] == 2'b00 && rec0[63:0] == rechi[63:0]);
+    ep_decidable = !ep_busy || ep_above || (ep_too_old && ep_old_all)
+                   || (ep_behind && !ep_too_old && ep_seen && ep_replay_all);
+    ep_e     = ep_ref[62:0] + {{39{ep_delta[23]}}, ep_delta};
+    ep_e_sum = {ep_ref, 1'b1} + {{40{ep_delta[23]}}, ep_delta, 1'b1};
+    ep_e1    = ep_e_sum[64:1];
 
     ep_reason = R_OK;
     ep_wait   = 1'b0;
     if (!IS_OPEN) begin
         // ibsec_epsn_tx_check
-        if (rec0[64]) begin
+        if (ep_exhausted) begin
             ep_reason = R_EPSN_EXHAUSTED;
-        end else if (rec0[65] || rec0[63:0] < ep_ref0) begin
+        end else if (ep_behind) begin
             ep_reason = R_NONCE_REUSE;
         end
     end else begin
-        // ibsec_epsn_rx_check, for every outcome of the in-flight packets
-        if (ep_full || !ep_same) begin
+        // ibsec_epsn_rx_check, decided only when every outcome of the in-flight packets
+        // gives the same answer (see the header)
+        if (ep_full || !ep_decidable) begin
             ep_wait = 1'b1;
-        end else if (rec0[64]) begin
+        end else if (ep_exhausted) begin
             ep_reason = R_EPSN_EXHAUSTED;
-        end else if (rec0[65] || ep_e + WINDOW < {1'b0, ep_ref0}) begin
+        end else if (ep_too_old) begin
             ep_reason = R_PSN_TOO_OLD;
-        end else if (ep_e + WINDOW < {1'b0, ep_refhi} || ep_inflight_eq) begin
-            ep_wait = 1'b1;
-        end else if (ep_e < {1'b0, ep_ref0}
-                     && ep_bitmap[ep_ref0[5:0] - ep_e[5:0] - 6'd1]) begin
-            // rx_next - 1 - E is 0..63 here: its low 6 bits index the bitmap
+        end else if (ep_behind && ep_seen) begin
             ep_reason = R_REPLAY;
         end
     end
     if (ep_hold) begin
         ep_wait = 1'b1;
     end
-    ep_epsn   = (ep_reason == R_OK && !ep_wait) ? ep_e[62:0] : 63'd0;
+    ep_epsn   = (ep_reason == R_OK && !ep_wait) ? ep_e : 63'd0;
     ep_accept = ep_valid && !ep_wait;
 end
 
 // ----------------------------------------------------------------------------
-// Open commit of the queue head: window update (ibsec_epsn_rx_commit) or failure
+// Open commit of the queue head: failure count and alert at once; the window update
+// (ibsec_epsn_rx_commit) of a pass in the next cycle, from wu_*, so that it starts at
+// registers. Meanwhile its context counts as busy for decisions (ep_busy), and a second
+// commit is no hazard: it changes the window only one cycle later again.
 // ----------------------------------------------------------------------------
-reg [63:0] cm_rx_next;
-reg [63:0] cm_bitmap;
 reg [31:0] cm_fail;
-reg [31:0] cm_thresh;
-reg [63:0] cm_shift;
-reg [63:0] up_rx_next;
-reg [63:0] up_bitmap;
 reg [31:0] up_fail;
 reg        up_alert;
 reg        cm_do;
+reg [23:0] wu_shift;       // E + 1 - rx_next when E >= rx_next: 1 .. 2^23
+reg [63:0] up_rx_next;
+reg [63:0] up_bitmap;
 
 always @* begin
-    cm_do      = IS_OPEN && cm_valid && q_head_vld;
-    cm_rx_next = cm_rx_sel;
-    cm_bitmap  = cm_bm_sel;
-    cm_fail    = cm_fail_sel;
-    cm_thresh  = cm_thresh_sel;
-    cm_shift   = {1'b0, q_head_epsn} - cm_rx_next + 64'd1;
-    up_rx_next = cm_rx_next;
-    up_bitmap  = cm_bitmap;
-    up_fail    = cm_fail;
-    up_alert   = 1'b0;
-    cm_alert   = 1'b0;
+    cm_do    = IS_OPEN && cm_valid && q_head_vld;
+    cm_fail  = cm_fail_sel;
+    up_fail  = cm_fail;
+    up_alert = 1'b0;
+    cm_alert = 1'b0;
     if (cm_pass) begin
-        if ({1'b0, q_head_epsn} >= cm_rx_next) begin
-            // slide: the new top entry is bit 0
-            up_bitmap  = (cm_shift >= 64'd64) ? 64'd1 : ((cm_bitmap << cm_shift[5:0]) | 64'd1);
-            up_rx_next = {1'b0, q_head_epsn} + 64'd1;
-        end else begin
-            up_bitmap = cm_bitmap | (64'd1 << (cm_rx_next[5:0] - q_head_epsn[5:0] - 6'd1));
-        end
         up_fail = 32'd0;
     end else begin
         // Lee & Kim §6.1: consecutive failures, saturating
         if (cm_fail != 32'hFFFF_FFFF) begin
             up_fail = cm_fail + 32'd1;
         end
-        if (cm_thresh != 32'd0 && up_fail >= cm_thresh && !cm_alert_sel) begin
+        // up_fail >= threshold, threshold != 0 (the model's rule, on thr_m1)
+        if (cm_thr_m1_sel != 32'hFFFF_FFFF && cm_fail >= cm_thr_m1_sel && !cm_alert_sel) begin
             up_alert = 1'b1;
             cm_alert = cm_do;
         end
+    end
+
+    // window update. E >= rx_next unless E was below rx_next when decided: rx_next has
+    // only risen since by commits of the context's smaller in-flight EPSNs, to at most E.
+    // Then E + 1 <= R_hi, so the rise is at most d <= 2^23: its low 24 bits are it.
+    wu_shift   = wu_epsn_reg[23:0] - wu_rx_sel[23:0] + 24'd1;
+    up_rx_next = wu_rx_sel;
+    up_bitmap  = wu_bm_sel;
+    if (!wu_behind_reg) begin
+        // slide: the new top entry is bit 0
+        up_bitmap  = (wu_shift[23:WINDOW_LOG2] != 0) ? 64'd1
+                     : ((wu_bm_sel << wu_shift[WINDOW_LOG2-1:0]) | 64'd1);
+        up_rx_next = {1'b0, wu_epsn_reg} + 64'd1;
+    end else begin
+        up_bitmap = wu_bm_sel | (64'd1 << (wu_rx_sel[5:0] - wu_epsn_reg[5:0] - 6'd1));
     end
 end
 
 // ----------------------------------------------------------------------------
 // Command check (ibsec_ctx_set, ibsec_ctx_cfg_check, in their order)
 // ----------------------------------------------------------------------------
-reg dup_found;
+reg       dup_found;
+reg [3:0] cmd_err_now;     // the check of this cycle's inputs
+reg [3:0] cmd_err_reg = ERR_NONE;
 integer di;
 
 always @* begin
@@ -562,32 +633,38 @@ always @* begin
             dup_found = 1'b1;
         end
     end
-    cmd_err = ERR_NONE;
+    cmd_err_now = ERR_NONE;
     if ({24'd0, cmd_idx} >= CTX_SLOTS) begin
-        cmd_err = ERR_INDEX;
+        cmd_err_now = ERR_INDEX;
     end else if (cmd_op == 2'd0) begin
-        cmd_err = ERR_OP;
+        cmd_err_now = ERR_OP;
     end else if (cmd_op == CMD_WRITE) begin
         if (!cmd_sel && cmd_match > 32'h00FF_FFFF) begin
-            cmd_err = ERR_QPN;
+            cmd_err_now = ERR_QPN;
         end else if (cmd_sel && cmd_match > 32'h0000_7FFF) begin
-            cmd_err = ERR_PKEY;
+            cmd_err_now = ERR_PKEY;
         end else if (cmd_mode >= MODE_COUNT) begin
-            cmd_err = ERR_MODE;
+            cmd_err_now = ERR_MODE;
         end else if (cmd_mode >= MODE_STH_HDR && cmd_sth_code != STH_CODE_96
                      && cmd_sth_code != STH_CODE_128) begin
-            cmd_err = ERR_STH_NEED;
+            cmd_err_now = ERR_STH_NEED;
         end else if (cmd_mode < MODE_STH_HDR && cmd_sth_code != 3'd0) begin
-            cmd_err = ERR_STH_EXTRA;
+            cmd_err_now = ERR_STH_EXTRA;
         end else if (cmd_tx_next[63] || cmd_rx_next[63]) begin
-            cmd_err = ERR_EPSN;
+            cmd_err_now = ERR_EPSN;
         end else if (cmd_mode != MODE_NONE && {24'd0, cmd_key} >= KEY_SLOTS) begin
-            cmd_err = ERR_KEY;
+            cmd_err_now = ERR_KEY;
         end else if (dup_found) begin
-            cmd_err = ERR_DUP;
+            cmd_err_now = ERR_DUP;
         end
     end
 end
+
+always @(posedge clk) begin
+    cmd_err_reg <= cmd_err_now;
+end
+
+assign cmd_err = cmd_err_reg;
 
 // ----------------------------------------------------------------------------
 // Next state
@@ -602,7 +679,7 @@ always @* begin
     sth_next       = sth_reg;
     dir_next       = dir_reg;
     key_next       = key_reg;
-    thresh_next    = thresh_reg;
+    thr_m1_next    = thr_m1_reg;
     tx_next_next   = tx_next_reg;
     rx_next_next   = rx_next_reg;
     bitmap_next    = bitmap_reg;
@@ -614,6 +691,12 @@ always @* begin
     q_epsn_next    = q_epsn_reg;
     q_head_next    = q_head_reg;
     q_tail_next    = q_tail_reg;
+    hi_lo_next     = hi_lo_reg;
+    q_behind_next  = q_behind_reg;
+    wu_valid_next  = cm_do && cm_pass;
+    wu_ctx_next    = q_head_ctx;
+    wu_epsn_next   = q_head_epsn;
+    wu_behind_next = q_head_behind;
 
     // in-flight queue: an ok open decision enters at the tail, a commit leaves the head
     for (ni = 0; ni < INFLIGHT; ni = ni + 1) begin
@@ -623,7 +706,8 @@ always @* begin
         if (IS_OPEN && ep_accept && ep_reason == R_OK && q_tail_reg == ni[QW-1:0]) begin
             q_vld_next[ni]                 = 1'b1;
             q_ctx_next[ni*CTX_W +: CTX_W]  = ep_ctx;
-            q_epsn_next[ni*63 +: 63]       = ep_e[62:0];
+            q_epsn_next[ni*63 +: 63]       = ep_e;
+            q_behind_next[ni]              = ep_behind;
         end
     end
     if (IS_OPEN && ep_accept && ep_reason == R_OK) begin
@@ -636,13 +720,26 @@ always @* begin
     for (ni = 0; ni < CTX_SLOTS; ni = ni + 1) begin
         // seal: ibsec_epsn_tx_commit as soon as the decision is ok
         if (!IS_OPEN && ep_accept && ep_reason == R_OK && ep_ctx == ni[CTX_W-1:0]) begin
-            tx_next_next[ni*64 +: 64] = ep_e[63:0] + 64'd1;
+            tx_next_next[ni*64 +: 64] = ep_e1;
+        end
+
+        // open: R_hi. An ok decision sets R_hi = max(rx_next, E + 1): it is above every
+        // in-flight EPSN of its context or the context has none in flight (E's low bits
+        // are psn). A commit leaves R_hi as it is: the head is the context's smallest
+        // in-flight EPSN, so R_hi only changes when the context drains, and then it is
+        // not used.
+        if (IS_OPEN && ep_accept && ep_reason == R_OK && ep_ctx == ni[CTX_W-1:0]) begin
+            hi_lo_next[ni*24 +: 24] = ep_behind ? ep_ref[23:0] : ep_psn + 24'd1;
+        end
+
+        // open: window update of the previous cycle's passing commit
+        if (IS_OPEN && wu_valid_reg && wu_ctx_reg == ni[CTX_W-1:0]) begin
+            rx_next_next[ni*64 +: 64] = up_rx_next;
+            bitmap_next[ni*64 +: 64]  = up_bitmap;
         end
 
         // open: commit of the head
         if (cm_do && q_head_ctx == ni[CTX_W-1:0]) begin
-            rx_next_next[ni*64 +: 64] = up_rx_next;
-            bitmap_next[ni*64 +: 64]  = up_bitmap;
             fail_next[ni*32 +: 32]    = up_fail;
             if (up_alert) begin
                 alert_next[ni]             = 1'b1;
@@ -661,7 +758,7 @@ always @* begin
                     sth_next[ni*3 +: 3]         = cmd_sth_code;
                     dir_next[ni]                = cmd_dir;
                     key_next[ni*8 +: 8]         = cmd_key;
-                    thresh_next[ni*32 +: 32]    = cmd_thresh;
+                    thr_m1_next[ni*32 +: 32]    = cmd_thresh - 32'd1;
                     tx_next_next[ni*64 +: 64]   = cmd_tx_next;
                     rx_next_next[ni*64 +: 64]   = cmd_rx_next;
                     // every EPSN below the configured rx_next counts as seen (wire-format.md §6)
@@ -695,7 +792,7 @@ always @(posedge clk) begin
     sth_reg       <= sth_next;
     dir_reg       <= dir_next;
     key_reg       <= key_next;
-    thresh_reg    <= thresh_next;
+    thr_m1_reg    <= thr_m1_next;
     tx_next_reg   <= tx_next_next;
     rx_next_reg   <= rx_next_next;
     bitmap_reg    <= bitmap_next;
@@ -707,11 +804,18 @@ always @(posedge clk) begin
     q_epsn_reg    <= q_epsn_next;
     q_head_reg    <= q_head_next;
     q_tail_reg    <= q_tail_next;
+    hi_lo_reg     <= hi_lo_next;
+    q_behind_reg  <= q_behind_next;
+    wu_valid_reg  <= wu_valid_next;
+    wu_ctx_reg    <= wu_ctx_next;
+    wu_epsn_reg   <= wu_epsn_next;
+    wu_behind_reg <= wu_behind_next;
 
     if (rst) begin
         valid_reg  <= {CTX_SLOTS{1'b0}};
         alert_reg  <= {CTX_SLOTS{1'b0}};
         q_vld_reg  <= {INFLIGHT{1'b0}};
+        wu_valid_reg <= 1'b0;
         q_head_reg <= {QW{1'b0}};
         q_tail_reg <= {QW{1'b0}};
     end

@@ -12,9 +12,10 @@
  *
  *   Commands (a write to CONFIG, KEY_CMD or CTX_CMD, docs/registers.md §2): the block raises
  *   cfg_busy (the datapath then decides no packet), waits until pipe_busy is low and the
- *   context table holds no in-flight packet, checks the command and applies it in one
- *   clock edge; a key install first hands the key to m_key_* (gcm_core s_key_*) and waits
- *   until gcm_core is idle again (round keys, H and its powers derived and committed)
+ *   context table holds no in-flight packet and at least one cycle has passed (the
+ *   table's check of a context command is registered), checks the command and applies
+ *   it in one clock edge; a key install first hands the key to m_key_* (gcm_core
+ *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers derived and committed)
  *   before the slot becomes valid with its size and salt. CMD_DECIDED then records the
  *   number of packets decided before the change. Commands never overlap.
  *
@@ -24,7 +25,8 @@
  * Latency / throughput
  *   Register reads and writes: ack one cycle after the request. Lookup, EPSN decision and
  *   commit answers: combinational (ibsec_ctx_table). A command stops decisions for its
- *   drain time plus one cycle (plus the gcm_core install time for a key install).
+ *   drain time (at least one cycle) plus one cycle (plus the gcm_core install time for a
+ *   key install).
  */
 
 `resetall
@@ -264,6 +266,9 @@ reg  [63:0] cmd_decided_reg = 64'd0, cmd_decided_next;
 // ----------------------------------------------------------------------------
 wire [9:0]  waddr = reg_addr[11:2];
 wire        busy  = (state_reg != S_IDLE);
+// the command has been in S_DRAIN for a cycle: the context table's registered check
+// (tbl_cmd_err) is then the check of this command
+reg         drain_seen_reg = 1'b0;
 // registers are whole 32-bit words: the byte offset is ignored (docs/registers.md §1)
 wire        unused_byte_offset = ^reg_addr[1:0];
 // KEY_DATA i holds key bytes 4i..4i+3, i.e. key_data_reg[255-32i -: 32]: word 7 - i
@@ -641,7 +646,7 @@ always @* begin
     // ---- commands ----
     case (state_reg)
         S_DRAIN: begin
-            if (!pipe_busy && !tbl_inflight) begin
+            if (!pipe_busy && !tbl_inflight && drain_seen_reg) begin
                 err_next         = cmd_err;
                 cmd_decided_next = decided_reg;
                 state_next       = S_IDLE;
@@ -736,6 +741,7 @@ always @(posedge clk) begin
     snap_alert_cnt_reg <= snap_alert_cnt_next;
     snap_thresh_reg    <= snap_thresh_next;
     state_reg          <= state_next;
+    drain_seen_reg     <= (state_reg == S_DRAIN);
     kind_reg           <= kind_next;
     err_reg            <= err_next;
     decided_reg        <= decided_next;

@@ -33,7 +33,8 @@
  * Checked: every lookup answer, every EPSN answer (reason and E) and commit answer
  * (context, E, alert raised); that an open decision waits only when it may (never for a
  * packet above every in-flight EPSN of its context and within 2^23 of the committed
- * rx_next, never on seal); ep_full against the number in flight; each register read
+ * rx_next, never on seal; in the cycle after a passing commit, whose window update the
+ * DUT applies one cycle later, "committed" means before that commit); ep_full against the number in flight; each register read
  * against the model; STATUS.ERR_CODE of every command against the model's refusal
  * (ibsec_ctx_set's message); the key port's slot, size and key bytes; that the DUT
  * applies a command only when nothing is in flight and that write holds and acks follow
@@ -195,6 +196,11 @@ static struct {
     unsigned q_head, q_count;
     retry_pkt retry;
     unsigned seal_busy;       /* cycles the seal pipe stays busy after a decision */
+    /* the last passing commit: its cycle, context, E and the rx_next before it */
+    uint64_t wu_cycle;
+    unsigned wu_ctx;
+    uint64_t wu_epsn, wu_r0;
+    int      wu_valid;
     uint32_t qp_pool[QP_POOL];
     uint16_t pk_pool[PK_POOL];
 
@@ -810,10 +816,15 @@ static int check_lookup(uint32_t destqp, uint16_t pkey)
 }
 
 /* a wait is allowed unless the packet is in order: above every in-flight EPSN of its
- * context and within 2^23 above the committed rx_next (mc) */
+ * context and within 2^23 above the committed rx_next (mc). The DUT applies the window
+ * update of a passing commit in the next cycle: in that cycle the commit's E still counts
+ * as in flight and the rx_next before it as committed. */
 static void check_wait_allowed(unsigned c, uint32_t psn)
 {
     uint64_t r0 = S.mc.ctx[c].rx_next, e;
+    int wu_now = S.wu_valid && S.wu_ctx == c && S.wu_cycle + 1 == S.cycle;
+    if (wu_now)
+        r0 = S.wu_r0;
     if (!S.open) {
         tb_fail(&S.res, "cycle %llu: a seal decision waited", (unsigned long long)S.cycle);
         return;
@@ -821,6 +832,8 @@ static void check_wait_allowed(unsigned c, uint32_t psn)
     if (S.q_count >= S.inflight_max || ibsec_epsn_reconstruct(r0, psn, &e) != 0)
         return;
     if (e < r0 || e - r0 >= HALF_WINDOW)
+        return;
+    if (wu_now && S.wu_epsn >= e)
         return;
     for (unsigned i = 0; i < S.q_count; i++) {
         const inflight *f = &S.q[(S.q_head + i) % QUEUE_MAX];
@@ -948,6 +961,13 @@ static void commit_step(void)
     check("cm_ctx", f->ctx, S.out.cm_ctx);
     check("cm_epsn", f->epsn, S.out.cm_epsn);
     check("cm_alert", f->alert, S.out.cm_alert);
+    if (f->pass) {
+        S.wu_valid = 1;
+        S.wu_cycle = S.cycle;
+        S.wu_ctx = f->ctx;
+        S.wu_epsn = f->epsn;
+        S.wu_r0 = S.mc.ctx[f->ctx].rx_next;
+    }
     check("model alert at commit time", f->alert,
           model_open_commit(&S.mc.ctx[f->ctx], f->epsn, f->pass));
     S.n_alert += (uint64_t)f->alert;
@@ -1030,6 +1050,7 @@ static void reset_all(void)
     S.last_err = E_NONE;
     S.decided = S.cmd_decided = 0;
     S.q_count = 0;
+    S.wu_valid = 0;
     S.retry.active = 0;
     S.seal_busy = S.key_busy = 0;
     S.prev_busy = S.prev_pipe_busy = 0;
