@@ -13,9 +13,10 @@
  *     parse    ib_hdr_parse on the descriptor's header (steps 1-3); on open, the check
  *              composer streams the received packet out of the ring through ib_icrc_engine
  *              (twice: without and with the MASK_MF variant bits) and ib_vcrc_engine
- *     decide   context lookup, key, ICRC/VCRC verdicts and EPSN in one cycle, in the
- *              model's order of checks (ibsec_regs tables); CONFIG (MASK_MF) sampled here,
- *              once per packet
+ *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
+ *              the packet in LQ; looked up again if a command ran since
+ *     decide   key, ICRC/VCRC verdicts and EPSN in one cycle on LQ, in the model's order
+ *              of checks; CONFIG (MASK_MF) sampled here, once per packet
  *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
  *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
@@ -203,6 +204,10 @@ localparam IQ_W = 8 * CAP_BYTES + LEN_W + 1 + 2 * RAW;
 localparam PR_W = 2 + 7 + 7 + 7 + 13 + 13 + 3 + 3 + 24 + 24 + 16;   // parse results
 localparam DC_W = 6 + 1 + CTX_W + 3 + 3 + 3 + KEY_W + 32 + 1 + 63 + 1 + 32;  // decision
 localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
+// where the parsed P_Key and DestQP lie in a descriptor word (the fields after them: the
+// check flag, the decision, the crypt ring base and beats, the crypted flag)
+localparam DS_PKEY_LSB   = 1 + DC_W + 2 * RAW + 1;
+localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
 // check results: ICRC without and with MASK_MF, VCRC; the received ICRC and VCRC fields
 localparam CR_W = 32 + 32 + 16;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
@@ -549,10 +554,17 @@ wire                 cfg_allow_plain, cfg_mask_mf, cfg_busy;
 wire                 key_valid, key_ready, key_aes256;
 wire [KEY_W-1:0]     key_slot;
 wire [255:0]         key_data;
+// lookup answers of the decided packet: registered in LQ (below)
 wire                 lk_hit, lk_dir, lk_key_valid;
+// the table's answers this cycle, for the packet entering LQ or looked up again in it
+wire                 lk_hit_now, lk_dir_now, lk_key_valid_now;
+wire [CTX_W-1:0]     lk_ctx_now;
+wire [2:0]           lk_mode_now, lk_sth_code_now;
+wire [KEY_W-1:0]     lk_key_now;
+wire [31:0]          lk_salt_now;
 /* verilator lint_off UNUSEDSIGNAL */
 // the key size travels with the key into gcm_core's slot; the engine does not need it
-wire                 lk_key_aes256;
+wire                 lk_key_aes256_now;
 // the committed entry is always the oldest packet of XQ that reached the EPSN step
 wire [CTX_W-1:0]     cm_ctx;
 wire [62:0]          cm_epsn;
@@ -571,12 +583,38 @@ reg                  cm_valid, cm_pass;
 wire                 cm_alert;
 wire                 pipe_busy;
 
-// ---- decide (CQ head) ----
+// ---- lookup register (LQ): the oldest undecided packet and its context lookup ----
+// The CQ head enters LQ with the table's answer for it, so that the decision starts at
+// registers. The answer stays valid while cfg_busy stays low (docs/registers.md §4): a
+// cycle with cfg_busy high marks it stale, and a stale packet is looked up again from
+// its own descriptor (one cycle, with cfg_busy low) before it is decided.
+reg                 lq_valid_reg = 1'b0;
+reg                 lq_stale_reg;
+reg  [DS_W-1:0]     lq_desc_reg;
+reg                 lq_hit_reg, lq_dir_reg, lq_key_valid_reg;
+reg  [CTX_W-1:0]    lq_ctx_reg;
+reg  [2:0]          lq_mode_reg, lq_sth_code_reg;
+reg  [KEY_W-1:0]    lq_key_reg;
+reg  [31:0]         lq_salt_reg;
+wire                lq_relook = lq_valid_reg && lq_stale_reg && !cfg_busy;
+wire [23:0]         lk_in_destqp = lq_relook ? c_destqp : cq_m_data[DS_DESTQP_LSB +: 24];
+wire [15:0]         lk_in_pkey   = lq_relook ? c_pkey : cq_m_data[DS_PKEY_LSB +: 16];
+assign lk_hit       = lq_hit_reg;
+assign lk_dir       = lq_dir_reg;
+assign lk_key_valid = lq_key_valid_reg;
+assign lk_ctx       = lq_ctx_reg;
+assign lk_mode      = lq_mode_reg;
+assign lk_sth_code  = lq_sth_code_reg;
+assign lk_key       = lq_key_reg;
+assign lk_salt      = lq_salt_reg;
+
+// ---- decide (LQ) ----
 wire [31:0] k_icrc   = cfg_mask_mf ? kr_icrc1 : kr_icrc0;
 wire        k_icrc_ok = k_icrc == kr_rx[31:0];
 wire [15:0] k_vext;
 wire        k_vcrc_ok = k_vext == kr_rx[47:32];
-wire        dec_can = cq_m_valid && (!c_chk || kr_valid) && dq_s_ready && !cfg_busy;
+wire        dec_can = lq_valid_reg && !lq_stale_reg && (!c_chk || kr_valid) && dq_s_ready
+                      && !cfg_busy;
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
 wire reach_ep = (c_reason == R_OK) &&
@@ -820,7 +858,7 @@ always @* begin
     {c_hdr, c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
     c_pkt_end, c_pmode, c_sthsz, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
     c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_rxicrc, c_cbase, c_mb,
-    c_crypted} = cq_m_data;
+    c_crypted} = lq_desc_reg;
 end
 always @* begin
     {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
@@ -848,7 +886,7 @@ assign cq_s_data = {i_hdr, i_link, i_base, i_nb,
                     {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 32'd0,
                     {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // decide -> DQ: the decision, MASK_MF in effect, the received ICRC field
-assign dq_s_data = {cq_m_data[DS_W-1 -: 8*CAP_BYTES + 1 + 2*RAW + PR_W + 1],
+assign dq_s_data = {lq_desc_reg[DS_W-1 -: 8*CAP_BYTES + 1 + 2*RAW + PR_W + 1],
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
                     n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // crypt -> XQ: the crypt ring beats of the message
@@ -1077,17 +1115,17 @@ ibsec_regs #(
     .m_key_slot      (key_slot),
     .m_key_aes256    (key_aes256),
     .m_key_data      (key_data),
-    .lk_destqp       (c_destqp),
-    .lk_pkey         (c_pkey),
-    .lk_hit          (lk_hit),
-    .lk_ctx          (lk_ctx),
-    .lk_mode         (lk_mode),
-    .lk_sth_code     (lk_sth_code),
-    .lk_dir          (lk_dir),
-    .lk_key          (lk_key),
-    .lk_key_valid    (lk_key_valid),
-    .lk_key_aes256   (lk_key_aes256),
-    .lk_salt         (lk_salt),
+    .lk_destqp       (lk_in_destqp),
+    .lk_pkey         (lk_in_pkey),
+    .lk_hit          (lk_hit_now),
+    .lk_ctx          (lk_ctx_now),
+    .lk_mode         (lk_mode_now),
+    .lk_sth_code     (lk_sth_code_now),
+    .lk_dir          (lk_dir_now),
+    .lk_key          (lk_key_now),
+    .lk_key_valid    (lk_key_valid_now),
+    .lk_key_aes256   (lk_key_aes256_now),
+    .lk_salt         (lk_salt_now),
     .dec_pkt         (dec_pkt),
     .ep_valid        (ep_valid),
     .ep_ctx          (lk_ctx),
@@ -1452,10 +1490,13 @@ always @* begin
             end
         end
         if (dec_pkt) begin
-            cq_m_ready = 1'b1;
             kr_pop     = c_chk;
             dq_s_valid = 1'b1;
         end
+    end
+    // ---- CQ head into LQ, as the decided packet leaves it ----
+    if (cq_m_valid && (!lq_valid_reg || dec_pkt)) begin
+        cq_m_ready = 1'b1;
     end
 
     // ---- crypt: start the GCM message, or pass the packet on ----
@@ -1494,6 +1535,39 @@ always @* begin
     if (ez_tap_valid && ez_tap_last) begin
         fp_next = fp_reg + {1'b0, et_rel_in};
         cf_next = cf_reg + {1'b0, et_rel_cr};
+    end
+end
+
+// LQ: a packet enters as the decided one leaves (the two never meet a re-lookup, which
+// needs a stale packet that cannot be decided)
+always @(posedge clk) begin
+    if (cq_m_ready) begin
+        lq_desc_reg <= cq_m_data;
+    end
+    if (cq_m_ready || lq_relook) begin
+        lq_hit_reg       <= lk_hit_now;
+        lq_dir_reg       <= lk_dir_now;
+        lq_key_valid_reg <= lk_key_valid_now;
+        lq_ctx_reg       <= lk_ctx_now;
+        lq_mode_reg      <= lk_mode_now;
+        lq_sth_code_reg  <= lk_sth_code_now;
+        lq_key_reg       <= lk_key_now;
+        lq_salt_reg      <= lk_salt_now;
+    end
+    if (cq_m_ready) begin
+        lq_stale_reg <= cfg_busy;
+    end else if (lq_relook) begin
+        lq_stale_reg <= 1'b0;
+    end else begin
+        lq_stale_reg <= lq_stale_reg || cfg_busy;
+    end
+    if (cq_m_ready) begin
+        lq_valid_reg <= 1'b1;
+    end else if (dec_pkt) begin
+        lq_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        lq_valid_reg <= 1'b0;
     end
 end
 
