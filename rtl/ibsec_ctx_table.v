@@ -229,31 +229,6 @@ generate
 endgenerate
 
 // ----------------------------------------------------------------------------
-// Functions
-// ----------------------------------------------------------------------------
-// ibsec_epsn_reconstruct (wire-format.md §6): {negative, >= 2^63, E}. E is the value with
-// psn as its low 24 bits in [rref - 2^23, rref + 2^23); rref <= 2^63.
-function [65:0] epsn_reconstruct(input [63:0] rref, input [23:0] psn);
-    reg [23:0] delta;
-    reg [63:0] back;
-    reg [64:0] cand;
-    reg        neg;
-    begin
-        delta = psn - rref[23:0];
-        if (delta[23]) begin
-            // behind the reference: E = rref - (2^24 - delta)
-            back = {40'd0, ~delta} + 64'd1;
-            neg  = back > rref;
-            cand = {1'b0, rref} - {1'b0, back};
-        end else begin
-            neg  = 1'b0;
-            cand = {1'b0, rref} + {41'd0, delta};
-        end
-        epsn_reconstruct = {neg, !neg && cand[64:63] != 2'b00, cand[63:0]};
-    end
-endfunction
-
-// ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
 reg [CTX_SLOTS-1:0]    valid_reg = {CTX_SLOTS{1'b0}}, valid_next;
