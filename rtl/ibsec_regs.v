@@ -15,9 +15,10 @@
  *   context table holds no in-flight packet and at least one cycle has passed (the
  *   table's check of a context command is registered), checks the command and applies
  *   it in one clock edge; a key install first hands the key to m_key_* (gcm_core
- *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers derived and committed)
- *   before the slot becomes valid with its size and salt. CMD_DECIDED then records the
- *   number of packets decided before the change. Commands never overlap.
+ *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
+ *   derived and committed) before the slot becomes valid with its size and salt.
+ *   CMD_DECIDED then records the number of packets decided before the change. Commands
+ *   never overlap.
  *
  *   DECIDED counts dec_pkt pulses (one per packet decided; a pulse with ep_valid while
  *   ep_wait is 1 is a retry, not a decision).

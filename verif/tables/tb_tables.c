@@ -34,11 +34,11 @@
  * (context, E, alert raised); that an open decision waits only when it may (never for a
  * packet above every in-flight EPSN of its context and within 2^23 of the committed
  * rx_next, never on seal; in the cycle after a passing commit, whose window update the
- * DUT applies one cycle later, "committed" means before that commit); ep_full against the number in flight; each register read
- * against the model; STATUS.ERR_CODE of every command against the model's refusal
- * (ibsec_ctx_set's message); the key port's slot, size and key bytes; that the DUT
- * applies a command only when nothing is in flight and that write holds and acks follow
- * docs/registers.md §1.
+ * DUT applies one cycle later, "committed" means before that commit); ep_full against
+ * the number in flight; each register read against the model; STATUS.ERR_CODE of every
+ * command against the model's refusal (ibsec_ctx_set's message); the key port's slot,
+ * size and key bytes; that the DUT applies a command only when nothing is in flight and
+ * that write holds and acks follow docs/registers.md §1.
  *
  * Usage: Vtb [--seed N] [--cycles N] [--inflight N] [--name NAME]
  *   --inflight: the INFLIGHT parameter the DUT was built with (ep_full is checked with it)
