@@ -588,7 +588,9 @@ always @* begin
                      : ((wu_bm_sel << wu_shift[WINDOW_LOG2-1:0]) | 64'd1);
         up_rx_next = {1'b0, wu_epsn_reg} + 64'd1;
     end else begin
-        up_bitmap = wu_bm_sel | (64'd1 << (wu_rx_sel[5:0] - wu_epsn_reg[5:0] - 6'd1));
+        // rx_next - 1 - E is 0 .. 63 here: its low bits index the bitmap
+        up_bitmap = wu_bm_sel | (64'd1 << (wu_rx_sel[WINDOW_LOG2-1:0]
+                                           - wu_epsn_reg[WINDOW_LOG2-1:0] - 1'b1));
     end
 end
 
