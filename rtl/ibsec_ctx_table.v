@@ -12,7 +12,9 @@
  *   lookup (combinational): the valid QP context whose QPN equals lk_destqp, else the valid
  *   P_Key context whose 15-bit key equals lk_pkey & 0x7FFF (ibsec_ctx_lookup). Selectors are
  *   unique among valid contexts (a duplicate write is refused), so the hit vector is one-hot
- *   and its index is the OR of the indices that hit.
+ *   and its index is the OR of the indices that hit. The answer includes the valid and
+ *   AES-256 bits of the context's key slot, from a per-context copy of the key table's
+ *   bits (kt_*_next, loaded at the same edges as the table itself).
  *
  *   EPSN decision (combinational, ep_*): the model's ibsec_epsn_tx_check (OPEN = 0) or
  *   ibsec_epsn_rx_check (OPEN = 1) on context ep_ctx. A seal decision that is ok commits
@@ -89,6 +91,14 @@ module ibsec_ctx_table #(
     output wire [2:0]           lk_sth_code,
     output wire                 lk_dir,
     output wire [7:0]           lk_key,
+    output wire                 lk_key_valid,   // the context's key slot is valid
+    output wire                 lk_key_aes256,  // ... and holds an AES-256 key
+
+    /*
+     * The key table's next state (ibsec_regs), copied beside every context
+     */
+    input  wire [KEY_SLOTS-1:0] kt_valid_next,
+    input  wire [KEY_SLOTS-1:0] kt_aes256_next,
 
     /*
      * EPSN decision; ep_hold forces a wait (a command is in progress)
@@ -238,6 +248,11 @@ reg [CTX_SLOTS*3-1:0]  mode_reg, mode_next;
 reg [CTX_SLOTS*3-1:0]  sth_reg, sth_next;
 reg [CTX_SLOTS-1:0]    dir_reg, dir_next;
 reg [CTX_SLOTS*8-1:0]  key_reg, key_next;
+// the valid and AES-256 bits of each context's key slot (0 for a slot >= KEY_SLOTS): a
+// copy of the key table, so that the lookup reads them beside the context instead of
+// selecting the key slot after the context (see "Key attributes" below)
+reg [CTX_SLOTS-1:0]    kvalid_reg = {CTX_SLOTS{1'b0}}, kvalid_next;
+reg [CTX_SLOTS-1:0]    kaes_reg, kaes_next;
 // the alert threshold minus one (wraps: threshold 0, no alert, is all ones), so that the
 // commit compares the failure count with it directly (fail + 1 >= thr <=> fail >= thr - 1)
 reg [CTX_SLOTS*32-1:0] thr_m1_reg, thr_m1_next;
@@ -390,6 +405,7 @@ reg [CTX_SLOTS-1:0] hit_one;   // the selected context, one-hot (or none)
 reg [2:0]           lk_mode_sel, lk_sth_sel;
 reg [7:0]           lk_key_sel;
 reg                 lk_dir_sel;
+reg                 lk_kvalid_sel, lk_kaes_sel;
 integer li;
 
 always @* begin
@@ -409,12 +425,16 @@ always @* begin
     lk_sth_sel  = 3'd0;
     lk_key_sel  = 8'd0;
     lk_dir_sel  = 1'b0;
+    lk_kvalid_sel = 1'b0;
+    lk_kaes_sel   = 1'b0;
     for (li = 0; li < CTX_SLOTS; li = li + 1) begin
         if (hit_one[li]) begin
             lk_mode_sel = lk_mode_sel | mode_reg[li*3 +: 3];
             lk_sth_sel  = lk_sth_sel | sth_reg[li*3 +: 3];
             lk_key_sel  = lk_key_sel | key_reg[li*8 +: 8];
             lk_dir_sel  = lk_dir_sel | dir_reg[li];
+            lk_kvalid_sel = lk_kvalid_sel | kvalid_reg[li];
+            lk_kaes_sel   = lk_kaes_sel | kaes_reg[li];
         end
     end
 end
@@ -423,6 +443,29 @@ assign lk_mode     = lk_mode_sel;
 assign lk_sth_code = lk_sth_sel;
 assign lk_dir      = lk_dir_sel;
 assign lk_key      = lk_key_sel;
+assign lk_key_valid  = lk_kvalid_sel;
+assign lk_key_aes256 = lk_kaes_sel;
+
+// ----------------------------------------------------------------------------
+// Key attributes: kvalid_reg / kaes_reg of a context are the key table's bits of its key
+// slot in the same cycle (both are loaded from next-state values at the same edge), so
+// the lookup answers exactly as a select of the key table by lk_key would, one selection
+// shorter. A key command changes the table only while no decision is made (cfg_busy).
+// ----------------------------------------------------------------------------
+integer ki, kk;
+
+always @* begin
+    kvalid_next = {CTX_SLOTS{1'b0}};
+    kaes_next   = {CTX_SLOTS{1'b0}};
+    for (ki = 0; ki < CTX_SLOTS; ki = ki + 1) begin
+        for (kk = 0; kk < KEY_SLOTS; kk = kk + 1) begin
+            if (key_next[ki*8 +: 8] == kk[7:0]) begin
+                kvalid_next[ki] = kt_valid_next[kk];
+                kaes_next[ki]   = kt_aes256_next[kk];
+            end
+        end
+    end
+end
 
 // ----------------------------------------------------------------------------
 // EPSN decision (wire-format.md §6) on the 24-bit offset of E from the reference
@@ -769,6 +812,8 @@ always @(posedge clk) begin
     sth_reg       <= sth_next;
     dir_reg       <= dir_next;
     key_reg       <= key_next;
+    kvalid_reg    <= kvalid_next;
+    kaes_reg      <= kaes_next;
     thr_m1_reg    <= thr_m1_next;
     tx_next_reg   <= tx_next_next;
     rx_next_reg   <= rx_next_next;
@@ -790,6 +835,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         valid_reg  <= {CTX_SLOTS{1'b0}};
+        kvalid_reg <= {CTX_SLOTS{1'b0}};   // as key_valid_reg (every context is invalid anyway)
         alert_reg  <= {CTX_SLOTS{1'b0}};
         q_vld_reg  <= {INFLIGHT{1'b0}};
         wu_valid_reg <= 1'b0;

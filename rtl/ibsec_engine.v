@@ -561,7 +561,6 @@ wire                 lk_hit_now, lk_dir_now, lk_key_valid_now;
 wire [CTX_W-1:0]     lk_ctx_now;
 wire [2:0]           lk_mode_now, lk_sth_code_now;
 wire [KEY_W-1:0]     lk_key_now;
-wire [31:0]          lk_salt_now;
 /* verilator lint_off UNUSEDSIGNAL */
 // the key size travels with the key into gcm_core's slot; the engine does not need it
 wire                 lk_key_aes256_now;
@@ -595,7 +594,6 @@ reg                 lq_hit_reg, lq_dir_reg, lq_key_valid_reg;
 reg  [CTX_W-1:0]    lq_ctx_reg;
 reg  [2:0]          lq_mode_reg, lq_sth_code_reg;
 reg  [KEY_W-1:0]    lq_key_reg;
-reg  [31:0]         lq_salt_reg;
 wire                lq_relook = lq_valid_reg && lq_stale_reg && !cfg_busy;
 wire [23:0]         lk_in_destqp = lq_relook ? c_destqp : cq_m_data[DS_DESTQP_LSB +: 24];
 wire [15:0]         lk_in_pkey   = lq_relook ? c_pkey : cq_m_data[DS_PKEY_LSB +: 16];
@@ -606,7 +604,8 @@ assign lk_ctx       = lq_ctx_reg;
 assign lk_mode      = lq_mode_reg;
 assign lk_sth_code  = lq_sth_code_reg;
 assign lk_key       = lq_key_reg;
-assign lk_salt      = lq_salt_reg;
+// lk_salt: the register block's salt of slot lq_key_reg, read at the decision (the key
+// table changes only while cfg_busy is high, which makes LQ stale)
 
 // ---- decide (LQ) ----
 wire [31:0] k_icrc   = cfg_mask_mf ? kr_icrc1 : kr_icrc0;
@@ -1125,7 +1124,8 @@ ibsec_regs #(
     .lk_key          (lk_key_now),
     .lk_key_valid    (lk_key_valid_now),
     .lk_key_aes256   (lk_key_aes256_now),
-    .lk_salt         (lk_salt_now),
+    .lk_salt_slot    (lq_key_reg),
+    .lk_salt         (lk_salt),
     .dec_pkt         (dec_pkt),
     .ep_valid        (ep_valid),
     .ep_ctx          (lk_ctx),
@@ -1552,7 +1552,6 @@ always @(posedge clk) begin
         lq_mode_reg      <= lk_mode_now;
         lq_sth_code_reg  <= lk_sth_code_now;
         lq_key_reg       <= lk_key_now;
-        lq_salt_reg      <= lk_salt_now;
     end
     if (cq_m_ready) begin
         lq_stale_reg <= cfg_busy;

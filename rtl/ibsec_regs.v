@@ -1,7 +1,8 @@
 /*
  * ibsec_regs — the register block of one packet engine: the register bus of
  * docs/registers.md, the key table (valid bit, size, salt per slot; the key itself goes to
- * gcm_core's s_key_* port), the configuration bits, the command interlock with the
+ * gcm_core's s_key_* port; the context table keeps a copy of each context's valid and
+ * size bits for the lookup), the configuration bits, the command interlock with the
  * datapath, the DECIDED counter; it holds the context table (ibsec_ctx_table) and the
  * per-reason counters (ibsec_counters) and gives the datapath their ports.
  *
@@ -99,6 +100,9 @@ module ibsec_regs #(
     output wire [KEY_W-1:0]   lk_key,
     output wire               lk_key_valid,
     output wire               lk_key_aes256,
+    // the salt of key slot lk_salt_slot (the datapath passes the slot of its registered
+    // lookup, so the salt is not in series with the context selection)
+    input  wire [KEY_W-1:0]   lk_salt_slot,
     output wire [31:0]        lk_salt,
 
     /*
@@ -331,27 +335,24 @@ assign m_key_aes256 = key_cmd_aes256;
 // AES-128 keys sit in [255:128] (gcm_core DATA FORMATS); the rest is ignored
 assign m_key_data   = key_data_reg;
 
+// a context's key index is below KEY_SLOTS whenever lk_key_valid is set (its key slot
+// attributes are zero otherwise), so the upper index bits carry nothing the datapath uses
 assign lk_key        = tbl_lk_key[KEY_W-1:0];
-assign lk_key_valid  = lk_kvalid_sel;
-assign lk_key_aes256 = lk_kaes_sel;
+/* verilator lint_off UNUSEDSIGNAL */
+wire [7:0]  unused_lk_key_hi = tbl_lk_key;
+/* verilator lint_on UNUSEDSIGNAL */
 assign lk_salt       = lk_salt_sel;
 
-// the key entry of the looked-up context (AND-OR over explicit slot indices: a variable
+// the salt of slot lk_salt_slot (AND-OR over explicit slot indices: a variable
 // part-select of the flat salt vector would synthesize to a shifter)
-reg        lk_kvalid_sel;
-reg        lk_kaes_sel;
 reg [31:0] lk_salt_sel;
 integer    ks;
 
 always @* begin
-    lk_kvalid_sel = 1'b0;
-    lk_kaes_sel   = 1'b0;
-    lk_salt_sel   = 32'd0;
+    lk_salt_sel = 32'd0;
     for (ks = 0; ks < KEY_SLOTS; ks = ks + 1) begin
-        if (tbl_lk_key == ks[7:0]) begin
-            lk_kvalid_sel = key_valid_reg[ks];
-            lk_kaes_sel   = key_aes256_reg[ks];
-            lk_salt_sel   = key_slot_salt_reg[ks*32 +: 32];
+        if (lk_salt_slot == ks[KEY_W-1:0]) begin
+            lk_salt_sel = key_slot_salt_reg[ks*32 +: 32];
         end
     end
 end
@@ -375,6 +376,10 @@ ibsec_ctx_table #(
     .lk_sth_code(lk_sth_code),
     .lk_dir(lk_dir),
     .lk_key(tbl_lk_key),
+    .lk_key_valid(lk_key_valid),
+    .lk_key_aes256(lk_key_aes256),
+    .kt_valid_next(key_valid_next),
+    .kt_aes256_next(key_aes256_next),
     .ep_valid(ep_valid),
     .ep_ctx(ep_ctx),
     .ep_psn(ep_psn),
@@ -712,7 +717,8 @@ always @* begin
 end
 
 // ----------------------------------------------------------------------------
-// Register update: control state and the tables' valid bits are reset, data is not
+// Register update: control state, the tables' valid bits and the context read-back are
+// reset, the other data is not
 // ----------------------------------------------------------------------------
 always @(posedge clk) begin
     ack_reg            <= ack_next;
@@ -756,6 +762,17 @@ always @(posedge clk) begin
         err_reg         <= ERR_NONE;
         decided_reg     <= 64'd0;
         cmd_decided_reg <= 64'd0;
+        // the context read-back reads as zeros until the first READ command: nothing
+        // of a context from before the reset stays visible on the bus
+        snap_cfg_reg       <= 32'd0;
+        snap_match_reg     <= 24'd0;
+        snap_tx_reg        <= 64'd0;
+        snap_rx_reg        <= 64'd0;
+        snap_bm_reg        <= 64'd0;
+        snap_fail_reg      <= 32'd0;
+        snap_alert_reg     <= 1'b0;
+        snap_alert_cnt_reg <= 32'd0;
+        snap_thresh_reg    <= 32'd0;
     end
 end
 

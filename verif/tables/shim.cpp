@@ -19,6 +19,7 @@ extern "C" void dut_set(const tb_in *in)
     sim.top->m_key_ready = in->m_key_ready ? 1 : 0;
     sim.top->lk_destqp = in->lk_destqp & 0xFFFFFFu;
     sim.top->lk_pkey = in->lk_pkey & 0xFFFFu;
+    sim.top->lk_salt_slot = in->lk_salt_slot;
     sim.top->dec_pkt = in->dec_pkt ? 1 : 0;
     sim.top->ep_valid = in->ep_valid ? 1 : 0;
     sim.top->ep_ctx = in->ep_ctx;

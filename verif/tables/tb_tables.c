@@ -795,6 +795,11 @@ static int check_lookup(uint32_t destqp, uint16_t pkey)
     int idx = ibsec_ctx_lookup(&S.m, destqp, pkey);
     S.in.lk_destqp = destqp;
     S.in.lk_pkey = pkey;
+    /* the salt port reads the slot it is given: the context's key, else any slot */
+    if (idx >= 0 && S.m.ctx[idx].cfg.key < S.m.n_keys)
+        S.in.lk_salt_slot = S.m.ctx[idx].cfg.key;
+    else
+        S.in.lk_salt_slot = rnd(0, S.m.n_keys - 1);
     sample();
     check("lk_hit", idx >= 0, S.out.lk_hit);
     if (idx < 0)

@@ -29,6 +29,7 @@ typedef struct {
     /* lookup */
     uint32_t lk_destqp;
     unsigned lk_pkey;
+    unsigned lk_salt_slot;   /* the key slot whose salt lk_salt shows */
     /* decision */
     int      dec_pkt;
     int      ep_valid;
