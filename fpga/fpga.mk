@@ -164,6 +164,7 @@ PNR_LANES    ?= 1
 fpga-pnr-L1: $(NEXTPNR) | deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" PNR_LPF=$(PNR_LPF) \
 	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) \
+	  PNR_FLATTEN=$(if $(filter $(PNR_TOP),$(FPGA_PNR_HIER)),0,1) \
 	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L$(PNR_LANES)$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) $(PNR_LANES) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 
 # --- make fpga: the measured flow (docs/fpga.md) ----------------------------------------
@@ -209,6 +210,12 @@ FPGA_PNR_RUNS   ?= $(if $(FPGA_ENGINE),ibsec_regs:0:tables-seal ibsec_regs:0:tab
                      ibsec_compose:1:block) \
                    $(foreach t,$(FPGA_ENGINE),$(t):1:fpga) \
                    aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut aes_pipeline:1:lut2
+# tops mapped with their hierarchy kept before place and route (PNR_FLATTEN=0 of
+# scripts/synth_pnr.sh): the crypto blocks, whose flattened mapping takes far longer and
+# whose instances leave no port constant; every other top (the packet engines and their
+# blocks) is flattened before mapping, so constants and unused outputs cross module
+# boundaries
+FPGA_PNR_HIER := aes_pipeline ghash_engine gcm_core
 # each nextpnr run is stopped after PNR_TIMEOUT seconds (its log keeps the placement
 # estimate; fpga-table lists it as unfinished) and runs at nice PNR_NICE
 PNR_TIMEOUT ?= 3600
@@ -239,6 +246,7 @@ $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts
     scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) | $(NEXTPNR) deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
 	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) \
+	  PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
 	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 endef

@@ -9,6 +9,13 @@
 #   PNR_SUB_PARAMS="MODULE:NAME=VALUE ..." changes the default of a parameter of a module
 #   below TOP (Yosys chparam before elaboration), for a parameter TOP does not pass down
 #   (e.g. gcm_core:SBOX_IMPL=1 under the packet engine); instances that set it keep theirs.
+#   PNR_FLATTEN=1 (the default) flattens the design before mapping (synth_ecp5), so that
+#   constant ports and unused outputs are propagated across module boundaries, as any
+#   implementation flow does; PNR_FLATTEN=0 maps each module once with the hierarchy kept
+#   (synth_ecp5 -noflatten, as make synth counts), then flattens the mapped netlist: faster
+#   for the large crypto blocks, but a module whose instances tie ports to constants or
+#   leave outputs open keeps the logic behind them (measured on ibsec_open L1 fpga: 76,912
+#   LUT4 kept against 57,858 flattened, docs/fpga.md).
 #   PNR_LPF=FILE constrains the clock with an LPF file (constraints/ecp5_85f.lpf, whose
 #   FREQUENCY PORT "clk" line must say FREQ_MHZ); without it, nextpnr's --freq FREQ_MHZ.
 #
@@ -50,14 +57,17 @@ proc
 write_json $out/ports.json"
 scripts/synth_ooc_wrap.py "$out/ports.json" "$top" "$lanes" "$out/ooc_wrap.v" ${PNR_PARAMS:-}
 
-# 2. synthesis of wrapper + core (hierarchy kept while mapping, as in make synth, then
-#    flattened for nextpnr)
+# 2. synthesis of wrapper + core (flattened before mapping, or mapped with the hierarchy
+#    kept and flattened after it: PNR_FLATTEN above)
+case "${PNR_FLATTEN:-1}" in
+  1) synth="synth_ecp5 -top ooc_wrap" ;;
+  0) synth=$'synth_ecp5 -noflatten -top ooc_wrap\nflatten\nopt_clean' ;;
+  *) echo "synth_pnr: PNR_FLATTEN must be 0 or 1, got '${PNR_FLATTEN}'" >&2; exit 2 ;;
+esac
 t0=$(date +%s)
 "$YOSYS" -q -l "$out/synth.log" -p "$reads
 read_verilog $out/ooc_wrap.v
-synth_ecp5 -noflatten -top ooc_wrap
-flatten
-opt_clean
+$synth
 tee -q -o $out/stat.json stat -json
 write_json $out/netlist.json"
 t1=$(date +%s)
