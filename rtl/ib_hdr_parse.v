@@ -38,12 +38,15 @@
  *   multi-byte fields are big-endian on the wire, bit 7 of a byte its MSB.
  *
  * Latency / throughput
- *   Combinational. Yosys 0.23 synth_ecp5: 1200 LUT4, 211 CCU2C, 343 PFUMX, 117 L6MUX21;
- *   longest topological path 44 cells (most of them carry-chain cells): the IPv4 header
- *   checksum (nine-word adder, two end-around-carry folds, compare) into the priority
- *   chain of reasons. The length checks do not wait for the OpCode table: they are
- *   computed relative to the part of the minimum length known without it, and the
- *   table's ETH length enters through one short compare each. Where a pipeline register
+ *   Combinational. The IPv4 header checksum (nine-word adder, two end-around-carry folds,
+ *   compare) and the length checks feed the priority chain of reasons. The length checks
+ *   do not wait for the OpCode table: each length is one subtraction of a table constant
+ *   (a function of shape, STH length and PadCnt) from the frame length or the IP length
+ *   field, computed in parallel with the table, and the table's ETH length enters through
+ *   one compare each. Placed and routed alone on an LFE5U-85F speed 8 (make fpga, run
+ *   ib_hdr_parse:0:parse, LEN_W = 17, ports behind registers): 57.6 MHz, 34 cells from
+ *   link through the header offsets, one subtraction and one compare to reason (with the
+ *   room lengths as a chain of three subtractions: 51.4 MHz). Where a pipeline register
  *   is needed, the cut is after the check flags (locate_reason and the *_bad / short_* /
  *   data-region wires, with the fields), before the two priority chains.
  */
@@ -315,39 +318,85 @@ assign sth_len = !is_open        ? 7'd0 :
 // Lengths
 // ---------------------------------------------------------------------------------------
 
-// end of the last ETH, and the smallest packet with these headers: ETHs, STH, no data,
-// ICRC (and VCRC on native)
+// end of the last ETH
 assign hdr_len = bth_off + BTH_LEN + {1'b0, op_eth_len};
-wire [6:0]    trailer = link ? ICRC_LEN : ICRC_LEN + VCRC_LEN;
-wire [7:0]    min_end = {1'b0, hdr_len} + {1'b0, sth_len} + {1'b0, trailer};
 
 // RoCEv2: where the IP length says the packet ends
 wire [CW-1:0] ip_end = is_v4 ? {{(CW-16){1'b0}}, ip4_total} + MAC_LEN
                              : {{(CW-16){1'b0}}, ip6_paylen} + (MAC_LEN + IPV6_LEN);
 wire [6:0]    udp_off = bth_off - UDP_LEN;
 
-// packet end: the frame end (native), the IP end (RoCEv2)
-wire [CW-1:0] end_off = link ? ip_end : flen;
-// payload + pad = end - min_end (the ICRC and VCRC are counted in min_end)
-assign pp_len  = end_off[12:0] - {5'd0, min_end};
-assign pkt_end = end_off[12:0];
+// packet end: the frame end (native), the IP end (RoCEv2); the checks below bound it, so
+// that its low 13 bits are the packet length whenever the reason is 0
+assign pkt_end = link ? ip_end[12:0] : flen[12:0];
 
 // The checks on these lengths do not wait for the OpCode table: every length is first
-// taken relative to fixed_len, the part of min_end known without the opcode (BTH offset
-// and length, STH, ICRC/VCRC), in parallel with the table; the table's ETH length then
-// enters only through a short compare. Signed, SW bits: the differences may be negative.
+// taken relative to fixed_len, the part of the smallest packet known without the opcode
+// (BTH offset and length, STH, ICRC and VCRC), in parallel with the table; the table's
+// ETH length then enters only through a short compare. fixed_len, and the constants
+// the room lengths subtract, are tables of the shape, the STH length and PadCnt (each a
+// LUT function of a few bits, not an adder), so every room length is one subtraction
+// from the frame length or from the IP length field itself. Signed, SW bits: the
+// differences may be negative.
 localparam SW = CW + 2;
-wire [6:0]           fixed_len = bth_off + BTH_LEN + sth_len + trailer;  // at most 96
+// the STH length as a table index: 0 none, 1 STHSZ 1, 2 STHSZ 2 (sth_len above)
+wire [1:0] sth_sel = !is_open ? 2'd0 : (sthsz == 3'd1) ? 2'd1 : (sthsz == 3'd2) ? 2'd2 : 2'd0;
+
+function integer bth_off_of(input [1:0] shp);
+    bth_off_of = (shp == SHAPE_IB_LOCAL)  ? LRH_LEN :
+                 (shp == SHAPE_IB_GLOBAL) ? LRH_LEN + GRH_LEN :
+                 (shp == SHAPE_ROCE_V4)   ? MAC_LEN + IPV4_LEN + UDP_LEN :
+                                            MAC_LEN + IPV6_LEN + UDP_LEN;
+endfunction
+// bytes the IP length field does not count: RoCEv2 ip_end = field + ip_base_of
+function integer ip_base_of(input [1:0] shp);
+    ip_base_of = (shp == SHAPE_ROCE_V4) ? MAC_LEN :
+                 (shp == SHAPE_ROCE_V6) ? MAC_LEN + IPV6_LEN : 0;
+endfunction
+function integer fixed_of(input [1:0] shp, input [1:0] sth);
+    fixed_of = bth_off_of(shp) + BTH_LEN
+             + ((sth == 2'd1) ? STH96_LEN : (sth == 2'd2) ? STH128_LEN : 0)
+             + ((shp == SHAPE_ROCE_V4 || shp == SHAPE_ROCE_V6) ? ICRC_LEN : ICRC_LEN + VCRC_LEN);
+endfunction
+
+// index {shape, sth_sel, padcnt}; entries with sth_sel = 3 are never selected
+localparam integer LONG_K = MAX_PAYLOAD + 1;
+wire [6:0]           fixed_tab   [0:63];
+wire signed [SW-1:0] k_data_tab  [0:63];   // fixed_len - ip base
+wire signed [SW-1:0] k_pay_tab   [0:63];   // ... + PadCnt
+wire signed [SW-1:0] k_long_tab  [0:63];   // ... + MAX_PAYLOAD + 1
+generate
+    for (gi = 0; gi < 64; gi = gi + 1) begin : g_len_tab
+        localparam [5:0]   IDX = gi;
+        localparam [1:0]   SHP = IDX[5:4];
+        localparam [1:0]   STH = IDX[3:2];
+        localparam [1:0]   PAD = IDX[1:0];
+        localparam integer FIX = fixed_of(SHP, STH);
+        localparam integer KD  = FIX - ip_base_of(SHP);
+        assign fixed_tab[gi]  = FIX[6:0];
+        assign k_data_tab[gi] = KD[SW-1:0];
+        assign k_pay_tab[gi]  = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD};
+        assign k_long_tab[gi] = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD} + LONG_K[SW-1:0];
+    end
+endgenerate
+
+wire [5:0]           len_idx   = {shape, sth_sel, padcnt};
+wire [6:0]           fixed_len = fixed_tab[len_idx];   // at most 96
 wire signed [SW-1:0] fixed_s   = $signed({{(SW-7){1'b0}}, fixed_len});
 wire signed [SW-1:0] eth_s     = $signed({{(SW-6){1'b0}}, op_eth_len});
-wire signed [SW-1:0] pad_s     = $signed({{(SW-2){1'b0}}, padcnt});
-// frame bytes, IP bytes, packet bytes past fixed_len
+// the end the room lengths count from: the frame length (native), the IP length field
+// (RoCEv2; its base is in the k_*_tab constants)
+wire [15:0]          ip_field  = (shape == SHAPE_ROCE_V4) ? ip4_total : ip6_paylen;
+wire signed [SW-1:0] src_s     = link ? $signed({{(SW-16){1'b0}}, ip_field})
+                                      : $signed({2'b00, flen});
+// frame bytes, packet bytes past fixed_len (RoCEv2: also the IP bytes past it)
 wire signed [SW-1:0] room_frame = $signed({2'b00, flen}) - fixed_s;
-wire signed [SW-1:0] room_ip    = $signed({2'b00, ip_end}) - fixed_s;
-wire signed [SW-1:0] room_data  = $signed({2'b00, end_off}) - fixed_s;  // data_len + ETH length
-wire signed [SW-1:0] room_pay   = room_data - pad_s;                    // payload_len + ETH length
+wire signed [SW-1:0] room_data  = src_s - k_data_tab[len_idx];  // data_len + ETH length
+wire signed [SW-1:0] room_pay   = src_s - k_pay_tab[len_idx];   // payload_len + ETH length
 // payload_len - 4097 + ETH length: too long when not below the ETH length
-wire signed [SW-1:0] room_long  = room_pay - (MAX_PAYLOAD + 1);
+wire signed [SW-1:0] room_long  = src_s - k_long_tab[len_idx];
+// payload + pad = end - (fixed_len + ETH length); the ICRC and VCRC are in fixed_len
+assign pp_len = room_data[12:0] - {7'd0, op_eth_len};
 
 // ---------------------------------------------------------------------------------------
 // Checks, each as a flag
@@ -369,7 +418,7 @@ wire grh_paylen_bad = has_grh &&
 
 // RoCEv2 length fields: the IP length must end at the frame end, or inside a 60-byte
 // frame (Ethernet padding); UDP Length = UDP header through ICRC
-wire ip_len_bad    = (room_ip < eth_s) || (ip_end > flen) ||          // ip_end < min_end, ...
+wire ip_len_bad    = (room_data < eth_s) || (ip_end > flen) ||        // ip_end < min_end, ...
                      (ip_end != flen && flen != ROCE_MIN_FRAME);
 wire udp_len_bad   = {{(CW-16){1'b0}}, udp_len} != ip_end - {{(CW-7){1'b0}}, udp_off};
 
