@@ -260,7 +260,7 @@ def section_clock(fpga, md):
                   "above (inside the engine their inputs come through more logic): "
                   + "; ".join(f"{p['top']}, {pnr_text(p)}: {p['fmax_mhz']:.1f} MHz"
                               for p in blocks)
-                  + f". The slowest, {pnr_text(slow)}, has a critical path of "
+                  + f". The slowest, {slow['top']} ({pnr_text(slow)}), has a critical path of "
                   f"{cp.get('logic_levels', 0)} cells ({cp.get('logic_ns', 0):.2f} ns logic + "
                   f"{cp.get('routing_ns', 0):.2f} ns routing) from `{cp.get('start_cell')}` "
                   f"to `{cp.get('end_cell')}`.\n")
@@ -299,8 +299,14 @@ def section_clock(fpga, md):
             MISSED.append(("place and route on the LFE5U-85F",
                            f"{u['top']} ({u['variant']}, LANES = {u['lanes']}) does not fit: "
                            + ", ".join(over)))
+    # a place-and-route netlist of the same top and width (flattened before mapping) that
+    # nextpnr packed within the device decides; the hierarchical count is an upper bound
+    placed = {(p["top"], p["lanes"]) for p in fpga["pnr"]} | {
+        (u["top"], u["lanes"]) for u in fpga.get("pnr_unfinished", [])
+        if u.get("nextpnr_util") and not any(a > b for a, b in u["nextpnr_util"].values())}
     for r in fpga.get("synth", []):
-        if r["top"] in ENGINE_TOPS and r.get("fits") is False:
+        if (r["top"] in ENGINE_TOPS and r.get("fits") is False
+                and (r["top"], r["lanes"]) not in placed):
             MISSED.append(("place and route on the LFE5U-85F",
                            f"{r['top']} ({variant_of(r['params'])}, LANES = {r['lanes']}) "
                            f"does not fit after synthesis: {r['comb']:,} LUT4 + carry sites "
@@ -321,7 +327,12 @@ def section_resources(fpga, md, img, plots):
     cap = fpga["capacity"]
     md.append(f"Fits = within the LFE5U-85F ({cap['comb']:,} LUT4, {cap['ff']:,} FF, "
               f"{cap['bram']} DP16KD); the largest ECP5, so a width that does not fit has "
-              "no place and route in the open flow.\n")
+              "no place and route in the open flow. The synthesis rows map each module once "
+              "with the hierarchy kept (`synth_ecp5 -noflatten`), so logic behind ports that "
+              "an instance ties to a constant or leaves open is counted in every instance: "
+              "for the packet engines they are upper bounds. The rows marked as netlists of a "
+              "place-and-route run are flattened before mapping, as nextpnr places them "
+              "(docs/fpga.md).\n")
     md.append("| top | variant | LANES | LUT4 | FF | DP16KD | DSP | fits LFE5U-85F | measured |")
     md.append("|---|---|---|---|---|---|---|---|---|")
     for r in rows:

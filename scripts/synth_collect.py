@@ -86,7 +86,8 @@ def pnr_row(s):
     cp = (s.get("critical_paths") or [{}])[0]
     return {"top": s["top"], "lanes": s["lanes"], "params": s.get("params", {}),
             "variant": variant_name(s.get("params", {})), "device": s.get("device"),
-            "target_mhz": s.get("target_mhz"), "fmax_mhz": round(clk.get("achieved", 0.0), 2),
+            # three decimals: printed with one, no double rounding
+            "target_mhz": s.get("target_mhz"), "fmax_mhz": round(clk.get("achieved", 0.0), 3),
             "met": clk.get("achieved", 0.0) >= s.get("target_mhz", 0.0),
             "comb": used("TRELLIS_COMB"), "ff": used("TRELLIS_FF"), "bram": used("DP16KD"),
             "dsp": used("MULT18X18D"), "critical_path": cp,
