@@ -10,8 +10,9 @@
  *   stage to stage through FIFOs:
  *     ingress  frames into the input ring (one beat per clock), the first CAP_BYTES bytes
  *              into a header register; a descriptor per complete frame
- *     parse    ib_hdr_parse on the descriptor's header (steps 1-3); on open, the check
- *              composer streams the received packet out of the ring through ib_icrc_engine
+ *     parse    ib_hdr_parse on the descriptor's header (steps 1-3), its results
+ *              registered with the packet in PR; from PR, on open, the check composer
+ *              streams the received packet out of the ring through ib_icrc_engine
  *              (twice: without and with the MASK_MF variant bits) and ib_vcrc_engine
  *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
  *              the packet in LQ; looked up again if a command ran since
@@ -481,31 +482,53 @@ wire [IQ_W-1:0]         iq_s_data, iq_m_data;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [$clog2(IQ_DEPTH):0] iq_count;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [8*CAP_BYTES-1:0]  i_hdr;
-wire [LEN_W-1:0]        i_len;
-wire                    i_link;
-wire [RAW-1:0]          i_base, i_nb;
-assign {i_hdr, i_len, i_link, i_base, i_nb} = iq_m_data;
-wire [8*HDR_BYTES-1:0]  i_win = i_hdr[8*HDR_BYTES-1:0];
+wire [8*CAP_BYTES-1:0]  q_hdr;
+wire [LEN_W-1:0]        q_len;
+wire                    q_link;
+wire [RAW-1:0]          q_base, q_nb;
+assign {q_hdr, q_len, q_link, q_base, q_nb} = iq_m_data;
+wire [8*HDR_BYTES-1:0]  q_win = q_hdr[8*HDR_BYTES-1:0];
 
-// parser (on the IQ head)
-wire [5:0]  p_reason;
-wire [1:0]  p_shape;
-wire [6:0]  p_bth_off, p_hdr_len, p_sth_len;
-wire [12:0] p_pp_len, p_pkt_end;
-wire [15:0] p_pkey;
-wire [23:0] p_destqp, p_psn;
-wire [2:0]  p_mode, p_sthsz;
+// parser (on the IQ head); its results are registered in PR with the packet
+wire [5:0]  pn_reason;
+wire [1:0]  pn_shape;
+wire [6:0]  pn_bth_off, pn_hdr_len, pn_sth_len;
+wire [12:0] pn_pp_len, pn_pkt_end;
+wire [15:0] pn_pkey;
+wire [23:0] pn_destqp, pn_psn;
+wire [2:0]  pn_mode, pn_sthsz;
 /* verilator lint_off UNUSEDSIGNAL */
 // opcode, pad count and SECMODE are checked inside the parser; the engine needs only
 // the lengths and the mode the parser derives from them
-wire [7:0]  p_opcode;
-wire [1:0]  p_padcnt;
-wire [1:0]  p_secmode;
+wire [7:0]  pn_opcode;
+wire [1:0]  pn_padcnt;
+wire [1:0]  pn_secmode;
 /* verilator lint_on UNUSEDSIGNAL */
 /* verilator lint_off UNUSEDSIGNAL */ // the trailer and kr_pop serve the open check only
-wire [12:0] p_trailer = i_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
+wire [12:0] pn_trailer = q_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
 /* verilator lint_on UNUSEDSIGNAL */
+
+// ---- parse register (PR): the IQ head and its parse results ----
+// The parser's logic ends here, so that neither the CQ write nor the check pass's job
+// (the variant masks of ib_hdr_mask, open) adds to it in the same cycle. PR takes the
+// IQ head when it is empty or hands its packet on in the same cycle; it hands it on
+// (CQ, and on open the check composer) in the cycle after, at the earliest.
+reg                     pr_valid_reg = 1'b0;
+reg  [8*CAP_BYTES-1:0]  i_hdr;
+reg                     i_link;
+reg  [RAW-1:0]          i_base, i_nb;
+reg  [5:0]              p_reason;
+reg  [1:0]              p_shape;
+reg  [6:0]              p_bth_off, p_hdr_len, p_sth_len;
+reg  [12:0]             p_pp_len, p_pkt_end;
+reg  [15:0]             p_pkey;
+reg  [23:0]             p_destqp, p_psn;
+reg  [2:0]              p_mode, p_sthsz;
+/* verilator lint_off UNUSEDSIGNAL */ // the end of the ICRC's bytes: the open check only
+reg  [12:0]             p_crc_end;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    pr_take;           // PR's packet goes into CQ (and the check)
+wire                    pr_load = iq_m_valid && (!pr_valid_reg || pr_take);
 
 // CQ: parsed packets
 wire                    cq_s_ready, cq_m_valid;
@@ -926,28 +949,29 @@ ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES),
     .LEN_W     (LEN_W)
 ) hdr_parse (
-    .hdr       (i_win),
-    .frame_len (i_len),
-    .link      (i_link),
+    .hdr       (q_win),
+    .frame_len (q_len),
+    .link      (q_link),
     .is_open   (OPEN != 0),
-    .reason    (p_reason),
-    .shape     (p_shape),
-    .bth_off   (p_bth_off),
-    .hdr_len   (p_hdr_len),
-    .sth_len   (p_sth_len),
-    .pp_len    (p_pp_len),
-    .pkt_end   (p_pkt_end),
-    .opcode    (p_opcode),
-    .padcnt    (p_padcnt),
-    .pkey      (p_pkey),
-    .destqp    (p_destqp),
-    .psn       (p_psn),
-    .secmode   (p_secmode),
-    .sthsz     (p_sthsz),
-    .mode      (p_mode)
+    .reason    (pn_reason),
+    .shape     (pn_shape),
+    .bth_off   (pn_bth_off),
+    .hdr_len   (pn_hdr_len),
+    .sth_len   (pn_sth_len),
+    .pp_len    (pn_pp_len),
+    .pkt_end   (pn_pkt_end),
+    .opcode    (pn_opcode),
+    .padcnt    (pn_padcnt),
+    .pkey      (pn_pkey),
+    .destqp    (pn_destqp),
+    .psn       (pn_psn),
+    .secmode   (pn_secmode),
+    .sthsz     (pn_sthsz),
+    .mode      (pn_mode)
 );
 
-wire kz_job_valid = (OPEN != 0) && iq_m_valid && cq_s_ready && (p_reason == R_OK);
+wire kz_job_valid = (OPEN != 0) && pr_valid_reg && cq_s_ready && (p_reason == R_OK);
+assign pr_take = pr_valid_reg && cq_s_ready && (!kz_job_valid || kz_job_ready);
 
 generate
     if (OPEN != 0) begin : g_check
@@ -955,6 +979,7 @@ generate
         // the ICRC without (icrc0) and with (icrc1) the MASK_MF variant bits, so that the
         // decision can use the CONFIG in effect when it is made; the ICRC / VCRC fields
         // are collected from the stream
+        wire [8*HDR_BYTES-1:0] i_win = i_hdr[8*HDR_BYTES-1:0];
         wire [8*HDR_BYTES-1:0] k_ones0, k_ones1;
         /* verilator lint_off UNUSEDSIGNAL */
         // the check needs only the per-bit variant masks
@@ -1019,7 +1044,7 @@ generate
             .job_aux0 (k_ones0), .job_aux1 (k_ones1), .job_base (i_base),
             .job_src_off (13'd0), .job_dst_off (13'd0), .job_dst_end (p_pkt_end),
             .job_total_end (p_pkt_end), .job_aad_end (13'd0),
-            .job_crc_end (p_pkt_end - p_trailer), .job_tag (i_link),
+            .job_crc_end (p_crc_end), .job_tag (i_link),
             .idle (kz_idle), .issue_ok (1'b1),
             .rd_en (kz_rd_en), .rd_addr (kz_rd_addr), .rd_lo (kz_rd_lo), .rd_hi (kz_rd_hi),
             .tap_valid (kz_tap_valid), .tap_first (kz_tap_first), .tap_data (kz_tap_data),
@@ -1430,11 +1455,9 @@ always @* begin
         end
     end
 
-    // ---- parse (and, open, start the check pass) ----
-    if (iq_m_valid && cq_s_ready && (!kz_job_valid || kz_job_ready)) begin
-        iq_m_ready = 1'b1;
-        cq_s_valid = 1'b1;
-    end
+    // ---- parse into PR; PR into CQ (and, open, start the check pass) ----
+    iq_m_ready = pr_load;
+    cq_s_valid = pr_take;
 
     // ---- decide ----
     n_reason = c_reason;
@@ -1535,6 +1558,38 @@ always @* begin
     if (ez_tap_valid && ez_tap_last) begin
         fp_next = fp_reg + {1'b0, et_rel_in};
         cf_next = cf_reg + {1'b0, et_rel_cr};
+    end
+end
+
+// PR: the IQ head and its parse results, loaded as the packet in PR leaves (or PR is
+// empty)
+always @(posedge clk) begin
+    if (pr_load) begin
+        i_hdr     <= q_hdr;
+        i_link    <= q_link;
+        i_base    <= q_base;
+        i_nb      <= q_nb;
+        p_reason  <= pn_reason;
+        p_shape   <= pn_shape;
+        p_bth_off <= pn_bth_off;
+        p_hdr_len <= pn_hdr_len;
+        p_sth_len <= pn_sth_len;
+        p_pp_len  <= pn_pp_len;
+        p_pkt_end <= pn_pkt_end;
+        p_pkey    <= pn_pkey;
+        p_destqp  <= pn_destqp;
+        p_psn     <= pn_psn;
+        p_mode    <= pn_mode;
+        p_sthsz   <= pn_sthsz;
+        p_crc_end <= pn_pkt_end - pn_trailer;
+    end
+    if (pr_load) begin
+        pr_valid_reg <= 1'b1;
+    end else if (pr_take) begin
+        pr_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        pr_valid_reg <= 1'b0;
     end
 end
 
