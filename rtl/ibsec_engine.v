@@ -138,8 +138,14 @@ localparam [LEN_W-1:0] LEN_MAX = {LEN_W{1'b1}};
 localparam MAX_FRAME = 4275;
 localparam BUF_BEATS = (MAX_FRAME + W - 1) / W;
 // input ring and crypt ring: room for about four of the largest packets, so that the
-// ingress, check, crypt and egress stages each hold one (a power of two: addresses wrap)
-localparam RAW = $clog2(4 * BUF_BEATS);
+// ingress, check, crypt and egress stages each hold one, plus the beats that arrive
+// during a packet's fixed time in the engine (check pass, gcm_core to the tag, the
+// descriptor stages: FF latency - N beats = 86 cycles for a 4 KiB open packet at
+// LANES = 12), so that the link side keeps one beat per clock where packets are few
+// beats long (a power of two: addresses wrap). 2048 beats at LANES = 1, 512 at 4, 256 at
+// 12 (128 without the fixed term held the 4 KiB open stream at LANES = 12 to 99.1 %)
+localparam RING_FIXED = 128;
+localparam RAW = $clog2(4 * BUF_BEATS + RING_FIXED);
 localparam RING = 1 << RAW;
 localparam [RAW:0] RING_BEATS = RING[RAW:0];
 localparam [RAW-1:0] BUF_BEATS_R = BUF_BEATS[RAW-1:0];
@@ -410,7 +416,7 @@ reg  [RAW-1:0]             d_cbase;
 // the crypt stage computes the message's beats itself (d_mb below)
 reg  [RAW-1:0]             d_mb_field;
 reg                        d_crypted;
-// XQ head: packet waiting for the egress stage (and its tag)
+// EQ (the egress register, below): packet in the egress stage, with its tag
 reg  [8*CAP_BYTES-1:0]     x_hdr;
 reg                        x_link;
 reg  [RAW-1:0]             x_base;
@@ -442,6 +448,38 @@ reg  [31:0]                x_rxicrc;
 reg  [RAW-1:0]             x_cbase;
 reg  [RAW-1:0]             x_mb;
 reg                        x_crypted;
+// XQ head: the packet entering EQ
+reg  [8*CAP_BYTES-1:0]     xh_hdr;
+reg                        xh_link;
+reg  [RAW-1:0]             xh_base;
+reg  [RAW-1:0]             xh_nb;
+reg  [1:0]                 xh_shape;
+reg  [6:0]                 xh_bth_off;
+reg  [6:0]                 xh_hdr_len;
+reg  [6:0]                 xh_sth_len;
+reg  [12:0]                xh_pp_len;
+reg  [12:0]                xh_pkt_end;
+reg  [2:0]                 xh_pmode;
+reg  [2:0]                 xh_sthsz;
+reg  [23:0]                xh_psn;
+reg  [23:0]                xh_destqp;
+reg  [15:0]                xh_pkey;
+reg                        xh_chk;
+reg  [5:0]                 xh_reason;
+reg                        xh_hit;
+reg  [CTX_W-1:0]           xh_ctx;
+reg  [2:0]                 xh_smode;
+reg  [2:0]                 xh_apply;
+reg  [2:0]                 xh_code;
+reg  [KEY_W-1:0]           xh_key;
+reg  [31:0]                xh_salt;
+reg                        xh_dir;
+reg  [62:0]                xh_epsn;
+reg                        xh_mf;
+reg  [31:0]                xh_rxicrc;
+reg  [RAW-1:0]             xh_cbase;
+reg  [RAW-1:0]             xh_mb;
+reg                        xh_crypted;
 
 /* verilator lint_on UNUSEDSIGNAL */
 
@@ -726,7 +764,38 @@ wire [LANES-1:0]        gcm_m_tuser;
 wire                    gcm_m_nokey;
 /* verilator lint_on UNUSEDSIGNAL */
 
-// ---- egress stage (XQ head) ----
+// ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
+// XQ's head enters EQ once its tag is out of gcm_core (secured modes), together with the
+// tag and, on open, whether the received tag matches it, so that the comparison (and the
+// received tag's byte shift out of the header) ends at a register, and the egress
+// decision, the commit to the context table and the egress composer's job start at
+// registers. EQ takes the next packet as its packet leaves (one packet per clock).
+reg                 eq_valid_reg = 1'b0;
+reg  [DS_W-1:0]     eq_desc_reg;
+reg  [127:0]        eq_tag_reg;
+reg                 eq_match_reg;
+wire                eq_take;            // EQ's packet leaves: egress job or drop
+wire                xh_have_tag = !xh_crypted || tq_m_valid;
+wire                eq_load = xq_m_valid && xh_have_tag && (!eq_valid_reg || eq_take);
+wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
+// the received tag: the ICRC field (icrc-mac) or the STH behind the headers
+/* verilator lint_off UNUSEDSIGNAL */
+// the STH is 12 or 16 bytes: the 16 bytes behind the headers are the candidates
+wire [8*CAP_BYTES-1:0] xh_from_sth = xh_hdr >> (8 * xh_hdr_len);
+/* verilator lint_on UNUSEDSIGNAL */
+wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, xh_rxicrc} : xh_from_sth[127:0];
+wire [4:0]   xh_tag_len = (xh_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
+                        : (xh_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
+reg          xh_match;
+integer      ti;
+always @* begin
+    xh_match = 1'b1;
+    for (ti = 0; ti < 16; ti = ti + 1)
+        if (ti < xh_tag_len && xh_tag[8*ti +: 8] != xh_rx_tag[8*ti +: 8])
+            xh_match = 1'b0;
+end
+
+// ---- egress stage (EQ) ----
 wire [8*HDR_BYTES-1:0] x_win = x_hdr[8*HDR_BYTES-1:0];
 wire [6:0]   x_sth_out = (OPEN == 0 && mode_has_sth(x_apply)) ? sth_bytes(x_code) : 7'd0;
 wire [8*HDR_BYTES-1:0] x_edit;
@@ -738,37 +807,24 @@ wire [HDR_BYTES-1:0]   x_variant;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [6:0]   x_aad_len;
 wire [8*HDR_BYTES-1:0] x_ones;
-wire [127:0] x_tag = tag_to_stream(tq_m_data);
+wire [127:0] x_tag = eq_tag_reg;
 wire         x_enc = mode_encrypts(x_apply);
 wire [12:0]  x_aad_blk = round16({6'd0, x_aad_len});
 wire [12:0]  x_pp_src = {6'd0, x_hdr_len} + {6'd0, x_sth_len};
 wire [12:0]  x_trailer = x_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
 wire [12:0]  x_pp_off = {6'd0, x_hdr_len} + {6'd0, x_sth_out};
 wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
-// the received tag: the ICRC field (icrc-mac) or the STH behind the headers
-/* verilator lint_off UNUSEDSIGNAL */
-// the STH is 12 or 16 bytes: the 16 bytes behind the headers are the candidates
-wire [8*CAP_BYTES-1:0] x_from_sth = x_hdr >> (8 * x_hdr_len);
+/* verilator lint_off UNUSEDSIGNAL */ // the verdict of the tag: open only
+wire         x_match = eq_match_reg;
 /* verilator lint_on UNUSEDSIGNAL */
-wire [127:0] x_rx_tag = (x_apply == M_ICRC_MAC) ? {96'd0, x_rxicrc} : x_from_sth[127:0];
-wire [4:0]   x_tag_len = (x_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
-                       : (x_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
-reg          x_match;
-integer      ti;
-always @* begin
-    x_match = 1'b1;
-    for (ti = 0; ti < 16; ti = ti + 1)
-        if (ti < x_tag_len && x_tag[8*ti +: 8] != x_rx_tag[8*ti +: 8])
-            x_match = 1'b0;
-end
-wire         x_have_tag = !x_crypted || tq_m_valid;
 wire         x_fail = (OPEN != 0) && x_crypted && !x_match;
 wire         x_drop = (x_reason != R_OK) || x_fail;
 wire         ez_job_ready, ez_idle;
-wire         ez_job_valid = xq_m_valid && x_have_tag && !x_drop;
+wire         ez_job_valid = eq_valid_reg && !x_drop;
 wire         ez_take = ez_job_valid && ez_job_ready;
-wire         x_drop_go = xq_m_valid && x_have_tag && x_drop && ez_idle;
+wire         x_drop_go = eq_valid_reg && x_drop && ez_idle;
 wire         x_go = ez_take || x_drop_go;
+assign       eq_take = x_go;
 wire [ET_W-1:0] ez_tag_in = {x_link, x_enc, x_nb, x_crypted ? x_mb : {RAW{1'b0}},
                              OPEN == 0 && x_apply == M_ICRC_MAC, x_tag[31:0]};
 
@@ -848,7 +904,7 @@ wire                    out_beat = out_valid && m_axis_tready;
 
 // pipe_busy: a decided packet is still in DQ or XQ (seal: it may not have entered
 // gcm_core; open: it is not committed)
-assign pipe_busy = dq_m_valid || xq_m_valid;
+assign pipe_busy = dq_m_valid || xq_m_valid || eq_valid_reg;
 
 // ----------------------------------------------------------------------------
 // Port assignments
@@ -892,7 +948,13 @@ always @* begin
     {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
     x_pkt_end, x_pmode, x_sthsz, x_psn, x_destqp, x_pkey, x_chk, x_reason, x_hit, x_ctx,
     x_smode, x_apply, x_code, x_key, x_salt, x_dir, x_epsn, x_mf, x_rxicrc, x_cbase, x_mb,
-    x_crypted} = xq_m_data;
+    x_crypted} = eq_desc_reg;
+end
+always @* begin
+    {xh_hdr, xh_link, xh_base, xh_nb, xh_shape, xh_bth_off, xh_hdr_len, xh_sth_len,
+    xh_pp_len, xh_pkt_end, xh_pmode, xh_sthsz, xh_psn, xh_destqp, xh_pkey, xh_chk,
+    xh_reason, xh_hit, xh_ctx, xh_smode, xh_apply, xh_code, xh_key, xh_salt, xh_dir,
+    xh_epsn, xh_mf, xh_rxicrc, xh_cbase, xh_mb, xh_crypted} = xq_m_data;
 end
 
 // ingress -> IQ: the frame with this beat
@@ -1533,10 +1595,10 @@ always @* begin
     if (gcm_m_tvalid)
         cw_next = cw_reg + 1'b1;
 
-    // ---- egress: verify (open), status, start the output ----
+    // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
+    xq_m_ready = eq_load;
+    tq_m_ready = eq_load && xh_crypted;
     if (x_go) begin
-        xq_m_ready     = 1'b1;
-        tq_m_ready     = x_crypted;
         st_valid_next  = 1'b1;
         st_reason_next = x_fail ? R_AUTH_FAILED : x_reason;
         st_hit_next    = x_hit;
@@ -1590,6 +1652,24 @@ always @(posedge clk) begin
     end
     if (rst) begin
         pr_valid_reg <= 1'b0;
+    end
+end
+
+// EQ: the XQ head, its tag and the comparison, loaded as EQ's packet leaves (or EQ is
+// empty)
+always @(posedge clk) begin
+    if (eq_load) begin
+        eq_desc_reg  <= xq_m_data;
+        eq_tag_reg   <= xh_tag;
+        eq_match_reg <= xh_match;
+    end
+    if (eq_load) begin
+        eq_valid_reg <= 1'b1;
+    end else if (eq_take) begin
+        eq_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        eq_valid_reg <= 1'b0;
     end
 end
 
