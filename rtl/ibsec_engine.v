@@ -685,6 +685,30 @@ wire reach_ep = (c_reason == R_OK) &&
                 (lk_mode != M_NONE) && lk_key_valid &&
                 !(OPEN != 0 && lk_mode != M_ICRC_MAC && !k_icrc_ok);
 assign ep_valid = dec_can && reach_ep;
+// seal: the wire header after sealing (STH length added to every length field, BTH byte
+// 8 with the mode), made at the decision from the lookup's mode and STH code, which are
+// the verdict's apply mode and STH code whenever the packet is sent (a dropped packet's
+// header is never used); it replaces the header window in the descriptor, so that the
+// crypt stage (H) and the egress stage (output header) start from it. Open: the header
+// as received, edited at egress.
+wire [8*HDR_BYTES-1:0] c_edit;
+generate
+    if (OPEN == 0) begin : g_seal_edit
+        // (the table answers mode 0 on a miss today; the guard does not rely on it)
+        wire [2:0] c_apply_pre = lk_hit ? lk_mode : M_NONE;
+        ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) c_hdr_edit (
+            .hdr_in  (c_hdr[8*HDR_BYTES-1:0]),
+            .shape   (c_shape),
+            .bth_off (c_bth_off),
+            .shrink  (1'b0),
+            .len     (mode_has_sth(c_apply_pre) ? sth_bytes(lk_sth_code) : 7'd0),
+            .secbits (secbits_encode(c_apply_pre, lk_sth_code)),
+            .hdr_out (c_edit)
+        );
+    end else begin : g_open_received
+        assign c_edit = c_hdr[8*HDR_BYTES-1:0];
+    end
+endgenerate
 reg [5:0]        n_reason;
 reg              n_hit;
 reg [CTX_W-1:0]  n_ctx;
@@ -696,8 +720,6 @@ reg [62:0]       n_epsn;
 
 // ---- crypt stage (DQ head) ----
 wire [8*HDR_BYTES-1:0] d_win = d_hdr[8*HDR_BYTES-1:0];
-wire [6:0]  d_sth_out = (OPEN == 0 && mode_has_sth(d_apply)) ? sth_bytes(d_code) : 7'd0;
-wire [8*HDR_BYTES-1:0] d_edit;
 wire [8*HDR_BYTES-1:0] d_aad;
 wire [6:0]  d_aad_len;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -970,7 +992,8 @@ assign cq_s_data = {i_hdr, i_link, i_base, i_nb,
                     {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 32'd0,
                     {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // decide -> DQ: the decision, MASK_MF in effect, the received ICRC field
-assign dq_s_data = {lq_desc_reg[DS_W-1 -: 8*CAP_BYTES + 1 + 2*RAW + PR_W + 1],
+assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
+                    lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
                     n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // crypt -> XQ: the crypt ring beats of the message
@@ -1233,19 +1256,10 @@ ibsec_regs #(
 // ----------------------------------------------------------------------------
 // Submodules: crypt stage
 // ----------------------------------------------------------------------------
-// seal: H of the wire header (after sealing); open: of the header as received
-ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) d_hdr_edit (
-    .hdr_in  (d_win),
-    .shape   (d_shape),
-    .bth_off (d_bth_off),
-    .shrink  (1'b0),
-    .len     (d_sth_out),
-    .secbits (secbits_encode(d_apply, d_code)),
-    .hdr_out (d_edit)
-);
-
+// H: seal, of the wire header after sealing (the descriptor carries it from the
+// decision on); open, of the header as received
 ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) d_hdr_mask (
-    .hdr     ((OPEN != 0) ? d_win : d_edit),
+    .hdr     (d_win),
     .shape   (d_shape),
     .hdr_len (d_hdr_len),
     .mask_mf (d_mf),
@@ -1352,15 +1366,23 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) crypt_ring (
 // ----------------------------------------------------------------------------
 // seal grows the length fields by the STH length and writes SECMODE/STHSZ; open shrinks
 // them and clears BTH byte 8 bits 6:0
-ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) x_hdr_edit (
-    .hdr_in  (x_win),
-    .shape   (x_shape),
-    .bth_off (x_bth_off),
-    .shrink  (OPEN != 0),
-    .len     ((OPEN != 0) ? x_sth_len : x_sth_out),
-    .secbits ((OPEN != 0) ? 7'd0 : secbits_encode(x_apply, x_code)),
-    .hdr_out (x_edit)
-);
+// the output header: seal, the descriptor's (edited at the decision); open, the STH
+// removed and every length field shortened by it here
+generate
+    if (OPEN != 0) begin : g_open_edit
+        ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) x_hdr_edit (
+            .hdr_in  (x_win),
+            .shape   (x_shape),
+            .bth_off (x_bth_off),
+            .shrink  (1'b1),
+            .len     (x_sth_len),
+            .secbits (7'd0),
+            .hdr_out (x_edit)
+        );
+    end else begin : g_seal_edited
+        assign x_edit = x_win;
+    end
+endgenerate
 
 ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) x_hdr_mask (
     .hdr     (x_edit),
