@@ -291,6 +291,12 @@ def section_clock(fpga, md):
                       f"{k.upper()} {a:,} of {b:,} ({100.0 * a / b:.1f} %)"
                       for k, (a, b) in sorted(u["nextpnr_util"].items())) + ". "
                      if u.get("nextpnr_util") else "")
+                  + (f"Not routed, it has no critical path from nextpnr; the deepest "
+                     f"register-to-register path of its netlist by logic depth "
+                     f"(scripts/netlist_depth.py, a ranking, not a delay) has "
+                     f"{dp['cells']} cells, from `{dp['start']}` to `{dp['end']}` through "
+                     + " -> ".join(f"`{t}`" for t in dp["through"][1:-1][:8]) + ". "
+                     if (dp := u.get("deepest_path")) else "")
                   + f"Log: `{u['log']}` ({u['measured']}).\n")
     for u in fpga.get("pnr_unfinished", []):
         over = [f"{k.upper()} {a:,} of {b:,}" for k, (a, b) in

@@ -22,6 +22,8 @@ import os
 import re
 import sys
 
+import netlist_depth
+
 # LFE5U-85F capacities (nextpnr-ecp5 --85k utilization report: TRELLIS_COMB, TRELLIS_FF,
 # DP16KD, MULT18X18D)
 DEVICE = "LFE5U-85F"
@@ -124,6 +126,17 @@ def yosys_counts(d):
             "dsp": c.get("MULT18X18D", 0)}
 
 
+def deepest_path(d):
+    """The deepest register-to-register path of the run's mapped netlist by logic depth
+    (scripts/netlist_depth.py): what limits an engine that nextpnr did not route, which
+    then has no critical path of its own. None without a readable netlist."""
+    try:
+        paths = netlist_depth.deepest_paths(os.path.join(d, "netlist.json"), 1)
+    except ValueError:
+        return None
+    return paths[0] if paths else None
+
+
 def unfinished_row(d):
     """A place and route that left no summary: the last Fmax estimate in its log, where
     nextpnr was when it stopped, and the Yosys counts of its netlist."""
@@ -138,6 +151,7 @@ def unfinished_row(d):
             "variant": m.group(3) if m else "?", "log": log,
             "placement_estimate_mhz": float(est[-1][1]) if est else None,
             "stopped_in": nextpnr_stage(text), "yosys": yosys_counts(d),
+            "deepest_path": deepest_path(d),
             "nextpnr_util": {k.lower(): [int(a), int(b)] for k, a, b in re.findall(
                 r"(TRELLIS_COMB|TRELLIS_FF|DP16KD):\s+(\d+)/\s*(\d+)", text)},
             "error": next((l.strip() for l in text.splitlines() if l.startswith("ERROR:")), None),
@@ -179,6 +193,9 @@ def table(synth, pnr, unfinished):
                    + (f"failed in {u.get('stopped_in', '?')}: {u['error']} " if u.get("error")
                       else f"stopped in {u.get('stopped_in', '?')} ")
                    + f"({u['log']}) "
+                   + (f"; deepest path by logic depth (unrouted): {dp['cells']} cells, "
+                      f"{dp['start']} -> {dp['end']}.{dp['pin']} " if (dp := u.get("deepest_path"))
+                      else "")
                    f"| {u['measured']} |")
     out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
             f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
