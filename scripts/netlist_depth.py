@@ -25,6 +25,7 @@ suffixes stripped) with the path's start point and the named nets along it.
 import argparse
 import json
 import re
+import signal
 import sys
 from collections import defaultdict
 
@@ -240,6 +241,7 @@ def main():
     ap.add_argument("--top", type=int, default=15, help="end point groups to print")
     ap.add_argument("--json", help="write the ranking as JSON")
     a = ap.parse_args()
+    signal.signal(signal.SIGPIPE, signal.SIG_DFL)   # quiet when piped into head
     try:
         out = deepest_paths(a.netlist, a.top)
     except ValueError as e:
