@@ -17,14 +17,16 @@
  *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
  *              the packet in LQ; looked up again if a command ran since
  *     decide   key, ICRC/VCRC verdicts and EPSN in one cycle on LQ, in the model's order
- *              of checks; CONFIG (MASK_MF) sampled here, once per packet
+ *              of checks; CONFIG (MASK_MF) sampled here, once per packet; seal: the wire
+ *              header edited here (ib_hdr_edit) and carried on in the descriptor
  *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
  *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
  *              crypt ring, the tag into the tag FIFO
- *     egress   (open) tag comparison and commit; the egress composer builds the output:
- *              edited header (ib_hdr_edit), STH, payload (from the crypt ring when
- *              encrypted); the ICRC (or the tag, icrc-mac) and VCRC are computed on the
+ *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison;
+ *              (open) commit; the egress composer builds the output: edited header
+ *              (seal: from the decision; open: ib_hdr_edit here), STH, payload (from
+ *              the crypt ring when encrypted); the ICRC (or the tag, icrc-mac) and VCRC are computed on the
  *              way into the output FIFO and patched into the last beats on the way out
  *   A dropped packet produces nothing on m_axis and, as every packet, one status entry.
  *   Packets leave and are reported in input order.
@@ -924,7 +926,7 @@ wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
 wire                    out_valid = oq_m_valid && (!o_need || o_have);
 wire                    out_beat = out_valid && m_axis_tready;
 
-// pipe_busy: a decided packet is still in DQ or XQ (seal: it may not have entered
+// pipe_busy: a decided packet is still in DQ, XQ or EQ (seal: it may not have entered
 // gcm_core; open: it is not committed)
 assign pipe_busy = dq_m_valid || xq_m_valid || eq_valid_reg;
 
