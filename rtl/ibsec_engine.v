@@ -26,8 +26,9 @@
  *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison;
  *              (open) commit; the egress composer builds the output: edited header
  *              (seal: from the decision; open: ib_hdr_edit here), STH, payload (from
- *              the crypt ring when encrypted); the ICRC (or the tag, icrc-mac) and VCRC are computed on the
- *              way into the output FIFO and patched into the last beats on the way out
+ *              the crypt ring when encrypted); the ICRC (or the tag, icrc-mac) and
+ *              VCRC are computed on the way into the output FIFO and patched into the
+ *              last beats on the way out
  *   A dropped packet produces nothing on m_axis and, as every packet, one status entry.
  *   Packets leave and are reported in input order.
  *
