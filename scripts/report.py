@@ -293,8 +293,8 @@ def section_clock(fpga, md):
                      if u.get("nextpnr_util") else "")
                   + (f"Not routed, it has no critical path from nextpnr; the deepest "
                      f"register-to-register path of its netlist by logic depth "
-                     f"(scripts/netlist_depth.py, a ranking, not a delay) has "
-                     f"{dp['cells']} cells, from `{dp['start']}` to `{dp['end']}` through "
+                     f"(scripts/netlist_depth.py, a ranking, not a delay) is "
+                     f"{dp['depth']} units, {dp['cells']} cells, from `{dp['start']}` to `{dp['end']}` through "
                      + " -> ".join(f"`{t}`" for t in dp["through"][1:-1][:8]) + ". "
                      if (dp := u.get("deepest_path")) else "")
                   + f"Log: `{u['log']}` ({u['measured']}).\n")

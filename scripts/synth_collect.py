@@ -192,11 +192,12 @@ def table(synth, pnr, unfinished):
                              for k, (a, b) in sorted(u.get("nextpnr_util", {}).items()) if a > b)
                    + (f"failed in {u.get('stopped_in', '?')}: {u['error']} " if u.get("error")
                       else f"stopped in {u.get('stopped_in', '?')} ")
-                   + f"({u['log']}) "
-                   + (f"; deepest path by logic depth (unrouted): {dp['cells']} cells, "
+                   + f"({u['log']})"
+                   + (f"; deepest path by logic depth (unrouted): {dp['depth']} units, "
+                      f"{dp['cells']} cells, "
                       f"{dp['start']} -> {dp['end']}.{dp['pin']} " if (dp := u.get("deepest_path"))
                       else "")
-                   f"| {u['measured']} |")
+                   + f"| {u['measured']} |")
     out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
             f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
             "| top | LANES | parameters | LUT4 | PFUMX | L6MUX21 | FF | DP16KD | DSP | fits | "
