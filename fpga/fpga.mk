@@ -138,6 +138,14 @@ synth-check: | deps
 
 TEST_TARGETS += synth-check
 
+# scripts/netlist_depth.py (the deepest path of an unrouted run) on hand-made netlists
+# of known depth
+.PHONY: netlist-depth-selftest
+netlist-depth-selftest: | deps
+	@$(PYTHON) scripts/netlist_depth.py --selftest
+
+TEST_TARGETS += netlist-depth-selftest
+
 # --- fpga-pnr-L1 (not in make test) ---------------------------------------------------
 # Out-of-context place and route at LANES = 1 (scripts/synth_pnr.sh: registered wrapper,
 # nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context --freq PNR_FREQ_MHZ).

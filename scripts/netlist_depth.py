@@ -2,6 +2,7 @@
 """Logic depth of the register-to-register paths of a mapped ECP5 netlist.
 
 Usage: scripts/netlist_depth.py NETLIST.json [--top N] [--json OUT.json]
+       scripts/netlist_depth.py --selftest   (make netlist-depth-selftest, in make test)
 
 NETLIST.json is the flattened netlist that scripts/synth_pnr.sh hands to nextpnr
 (OUT_DIR/netlist.json: Yosys synth_ecp5 cells). nextpnr reports a critical path only
@@ -203,9 +204,13 @@ def arrivals(fanin, roots):
 
 
 def deepest_paths(path, n=15):
-    """The n deepest end point groups of a mapped netlist, deepest first: end cell and
-    pin, depth, cells on the path, start net, the RTL signals along it."""
-    top = load_top(path)
+    """The n deepest end point groups of a mapped netlist file, deepest first: end cell
+    and pin, depth, cells on the path, start net, the RTL signals along it."""
+    return rank_paths(load_top(path), n)
+
+
+def rank_paths(top, n=15):
+    """deepest_paths of a top module already read (a dict of Yosys' JSON format)."""
     names = net_names(top)
     fanin, comb_out, ends = timing_graph(top)
     arr, pred = arrivals(fanin, {b for b, _, _ in ends})
@@ -235,7 +240,76 @@ def deepest_paths(path, n=15):
     return out
 
 
+def selftest():
+    """Small hand-made netlists with known depths; prints "N passed, N failed"."""
+    def ff(d, q):
+        return {"type": "TRELLIS_FF", "port_directions": {"CLK": "input", "DI": "input",
+                "Q": "output"}, "connections": {"CLK": [1], "DI": [d], "Q": [q]}}
+
+    def lut(z, *ins):
+        c = {"Z": [z]}
+        c.update({p: [b] for p, b in zip("ABCD", ins)})
+        return {"type": "LUT4", "connections": c}
+
+    def ccu(a0, cin, s0, s1, cout):
+        return {"type": "CCU2C", "connections": {"A0": [a0], "CIN": [cin], "S0": [s0],
+                "S1": [s1], "COUT": [cout]}}
+
+    def top(cells, names):
+        return {"cells": cells, "ports": {},
+                "netnames": {n: {"bits": [b], "hide_name": 0} for n, b in names.items()}}
+
+    cases = []
+    # FF q (net 10) -> two LUT4 in series -> FF: 2 x (1 logic + 1 route) = 4.0, 2 cells;
+    # a parallel one-LUT path to the same FF must not win
+    cases.append(("two LUTs in series", top(
+        {"r0": ff(2, 10), "l1": lut(11, 10), "l2": lut(12, 11, 10), "r1": ff(12, 20),
+         "l3": lut(13, 10), "r2": ff(13, 21)},
+        {"r0_q": 10, "mid": 11, "r1_d": 12}),
+        lambda r: r[0]["depth"] == 4.0 and r[0]["cells"] == 2 and r[0]["end"] == "r1"
+        and r[0]["start"] == "r0_q" and r[1]["depth"] == 2.0))
+    # a carry chain: entry at A0 to COUT (2.0), one CIN -> COUT hop (0.1), CIN -> S1 (0.3)
+    cases.append(("carry chain", top(
+        {"r0": ff(2, 10), "c0": ccu(10, "0", 30, 31, 11), "c1": ccu("0", 11, 32, 33, 12),
+         "c2": ccu("0", 12, 34, 35, 13), "r1": ff(35, 20)},
+        {"r0_q": 10}),
+        lambda r: abs(r[0]["depth"] - 2.4) < 1e-9 and r[0]["end"] == "r1"
+        and r[0]["cells"] == 3))
+    # distributed RAM: the async read (RAD -> DO) is a step, the write side an end point
+    dpr = {"type": "TRELLIS_DPR16X4", "port_directions": {"RAD": "input", "DO": "output",
+           "DI": "input", "WAD": "input", "WRE": "input", "WCK": "input"},
+           "connections": {"RAD": [10], "DO": [11], "DI": [12], "WAD": [10], "WRE": [10],
+                           "WCK": [1]}}
+    cases.append(("distributed RAM read and write", top(
+        {"r0": ff(2, 10), "m": dpr, "l1": lut(12, 11), "r1": ff(11, 20)}, {"r0_q": 10}),
+        lambda r: {(x["end"], x["depth"]) for x in r} >= {("m", 4.0), ("r1", 2.0)}))
+    # a combinational loop is cut, not followed forever
+    cases.append(("combinational loop", top(
+        {"r0": ff(2, 10), "l1": lut(11, 10, 12), "l2": lut(12, 11), "r1": ff(12, 20)},
+        {"r0_q": 10}),
+        lambda r: r[0]["end"] == "r1" and r[0]["depth"] == 4.0))
+    passed = failed = 0
+    for name, t, ok in cases:
+        try:
+            good = bool(ok(rank_paths(t, 10)))
+        except Exception as e:          # a crash is a failure of the case
+            print(f"FAIL {name}: {type(e).__name__}: {e}")
+            good = None
+        if good:
+            passed += 1
+            print(f"PASS {name}")
+        elif good is False:
+            failed += 1
+            print(f"FAIL {name}: {rank_paths(t, 10)}")
+        else:
+            failed += 1
+    print(f"netlist-depth-selftest: {passed} passed, {failed} failed")
+    return failed == 0
+
+
 def main():
+    if sys.argv[1:] == ["--selftest"]:
+        sys.exit(0 if selftest() else 1)
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("netlist")
     ap.add_argument("--top", type=int, default=15, help="end point groups to print")
