@@ -31,7 +31,8 @@ import sys
 from collections import defaultdict
 
 ROUTE = 1.0
-# (output port pattern, input port pattern) -> cost; None as cost: no arc
+# the slice's wide-function muxes: their data inputs (slice-internal) and select input
+MUX_PINS = {"PFUMX": (("ALUT", "BLUT"), "C0"), "L6MUX21": (("D0", "D1"), "SD")}
 def cell_arcs(ctype, conns):
     """Yield (out_bit, in_bit, cost) for the combinational arcs of a cell."""
     def bits(p):
@@ -41,19 +42,13 @@ def cell_arcs(ctype, conns):
             for p in "ABCD":
                 for b in bits(p):
                     yield z, b, 1.0 + ROUTE
-    elif ctype == "PFUMX":
+    elif ctype in MUX_PINS:
+        data, select = MUX_PINS[ctype]
         for z in bits("Z"):
-            for p in ("ALUT", "BLUT"):
+            for p in data:
                 for b in bits(p):
                     yield z, b, 0.3
-            for b in bits("C0"):
-                yield z, b, 0.3 + ROUTE
-    elif ctype == "L6MUX21":
-        for z in bits("Z"):
-            for p in ("D0", "D1"):
-                for b in bits(p):
-                    yield z, b, 0.3
-            for b in bits("SD"):
+            for b in bits(select):
                 yield z, b, 0.3 + ROUTE
     elif ctype == "TRELLIS_DPR16X4":
         for z in bits("DO"):
