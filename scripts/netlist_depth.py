@@ -33,6 +33,8 @@ from collections import defaultdict
 ROUTE = 1.0
 # the slice's wide-function muxes: their data inputs (slice-internal) and select input
 MUX_PINS = {"PFUMX": (("ALUT", "BLUT"), "C0"), "L6MUX21": (("D0", "D1"), "SD")}
+
+
 def cell_arcs(ctype, conns):
     """Yield (out_bit, in_bit, cost) for the combinational arcs of a cell."""
     def bits(p):
