@@ -45,7 +45,23 @@
  *               round beside the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and
  *               2 for the key step per round, 112 * LANES + 28 in all.
  *
- * Cost of the key schedule beside the data (per beat: one key schedule for all lanes)
+ * Key source (KEY_TABLE)
+ *   0: the key schedule is expanded on the fly beside the data (above): every beat
+ *      carries its own key on s_key, so every beat may use a different key.
+ *   1: the round keys come from a table inside the pipeline: KEY_SETS entries of 15
+ *      round keys, written one round key per clock through rk_* (aes_key_expand produces
+ *      them in that order), and every beat names its entry on s_set. Round r reads
+ *      rk[r] of the beat's entry from its own bank (a distributed RAM of KEY_SETS x 128
+ *      bits per round, one read port, rk[0] read at the input); with two stages per
+ *      round the read is registered in the mid-round stage, so AddRoundKey starts from a
+ *      register as with the on-the-fly schedule. The pipeline then carries only the
+ *      SET_WIDTH-bit entry index per stage, and has no key S-boxes. The writer must not
+ *      write an entry while a beat that reads it is in flight (gcm_core writes only the
+ *      inactive bank of a slot, behind its install guard).
+ *      With KEY_TABLE = 1, s_key is unused; with KEY_TABLE = 0, rk_* and s_set are.
+ *
+ * Cost of the key schedule beside the data (KEY_TABLE = 0; per beat: one key schedule
+ * for all lanes)
  *   S-boxes per round: 16 * LANES (data) + 4 (key step). In total 224 * LANES + 56:
  *       LANES = 1: 280 (key schedule 20 %), 4: 952 (5.9 %), 12: 2744 (2.0 %).
  *   Registers per round:
@@ -56,15 +72,14 @@
  *   Totals (data / key schedule bits):
  *       STAGES_PER_ROUND = 1: 1792 * LANES / 3328   (LANES = 1: key is 65 %; 12: 13 %)
  *       STAGES_PER_ROUND = 2: 3584 * LANES / 7360   (LANES = 1: key is 67 %; 12: 15 %)
- *   The alternative, a round-key memory, precomputes the 15 round keys (1920 bits) of
- *   each installed key and gives every round its own bank (one read port per stage), so
- *   the pipeline carries only a key index (log2 of the table size) instead of 256 bits
- *   per stage and needs no key S-boxes in the pipeline. It pays with 1920 bits of memory
- *   per key, a separate expansion engine, a key install step (and its latency or a
- *   stall) before a new key can be used, and it cannot take an arbitrary key per beat
- *   as this interface does. At LANES = 12 the on-the-fly schedule is 2 % of the S-boxes
- *   and about 13-15 % of the registers; at LANES = 1 it dominates the registers, which
- *   is the price of full key agility with no key memory.
+ *   The round-key table (KEY_TABLE = 1) precomputes the 15 round keys (1920 bits) of
+ *   each entry, so the pipeline carries only the entry index instead of 256 bits per
+ *   stage and needs no key S-boxes. It pays with 1920 bits of distributed RAM per entry,
+ *   an expansion engine outside (aes_key_expand), and a key install step before a new
+ *   key can be used: it cannot take an arbitrary key per beat. At LANES = 12 the
+ *   on-the-fly schedule is 2 % of the S-boxes and about 13-15 % of the registers; at
+ *   LANES = 1 it dominates the registers, which is the price of full key agility with
+ *   no key memory.
  */
 
 `resetall
@@ -81,15 +96,28 @@ module aes_pipeline #(
     // S-box implementation: 0 = LUT tables; 1 = block RAM ROMs, two S-boxes per
     // dual-port ROM, whose registered read is the mid-round register
     // (needs STAGES_PER_ROUND = 2)
-    parameter SBOX_IMPL = 0
+    parameter SBOX_IMPL = 0,
+    // key source: 0 = s_key, expanded on the fly; 1 = the round-key table (rk_*, s_set)
+    parameter KEY_TABLE = 0,
+    // entries of the round-key table (KEY_TABLE = 1)
+    parameter KEY_SETS = 2,
+    // width of an entry index (derived; do not override)
+    parameter SET_WIDTH = (KEY_SETS > 1) ? $clog2(KEY_SETS) : 1
 ) (
     input  wire                    clk,
     input  wire                    rst,
 
+    // round-key table write port (KEY_TABLE = 1): rk[rk_round] of entry rk_set
+    input  wire                    rk_we,
+    input  wire [SET_WIDTH-1:0]    rk_set,
+    input  wire [3:0]              rk_round,
+    input  wire [127:0]            rk_data,
+
     // input beat
     input  wire                    s_valid,
     input  wire [LANES*128-1:0]    s_block,
-    input  wire [255:0]            s_key,
+    input  wire [255:0]            s_key,       // KEY_TABLE = 0
+    input  wire [SET_WIDTH-1:0]    s_set,       // KEY_TABLE = 1
     input  wire                    s_aes256,
     input  wire [USER_WIDTH-1:0]   s_user,
 
@@ -107,6 +135,9 @@ localparam ROUNDS_128 = 10;
 localparam LATENCY = ROUNDS * STAGES_PER_ROUND;
 localparam DATA_WIDTH = LANES * 128;
 localparam KEY_WIDTH = 256;
+// stages that read the round-key table (KEY_TABLE = 1): each round reads in its first
+// stage with two stages per round, in its only one with one; the last reader is round 14
+localparam SET_STAGES = (ROUNDS - 1) * STAGES_PER_ROUND + 1;
 
 // parameter checks
 generate
@@ -134,10 +165,23 @@ generate
             $finish;
         end
     end
+    if (KEY_TABLE != 0 && KEY_TABLE != 1) begin : g_check_key_table
+        initial begin
+            $error("aes_pipeline: KEY_TABLE must be 0 or 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (KEY_SETS < 1 || SET_WIDTH != ((KEY_SETS > 1) ? $clog2(KEY_SETS) : 1)) begin : g_check_sets
+        initial begin
+            $error("aes_pipeline: KEY_SETS must be at least 1, SET_WIDTH is derived (instance %m)");
+            $finish;
+        end
+    end
 endgenerate
 
 // ----------------------------------------------------------------------------------
-// control: valid, aes256 and user shift registers, one entry per stage
+// control: valid, aes256, user and (KEY_TABLE = 1) set shift registers, one entry per
+// stage
 // ----------------------------------------------------------------------------------
 reg  [LATENCY-1:0]            valid_reg, valid_next;
 reg  [LATENCY-2:0]            aes256_reg, aes256_next;
@@ -162,28 +206,75 @@ always @(posedge clk) begin
     end
 end
 
+// set_at[k]: round-key table entry of the beat in stage k (KEY_TABLE = 1), for the
+// stages that read the table
+wire [SET_STAGES*SET_WIDTH-1:0] set_at;
+
+generate
+    if (KEY_TABLE == 1) begin : g_set_shift
+        reg [(SET_STAGES-1)*SET_WIDTH-1:0] set_reg, set_next;
+
+        always @* begin
+            set_next = set_at[(SET_STAGES-1)*SET_WIDTH-1:0];
+        end
+
+        always @(posedge clk) begin
+            set_reg <= set_next;
+        end
+
+        assign set_at = {set_reg, s_set};
+
+        // the key comes from the table
+        wire unused_key = ^s_key;
+    end else begin : g_no_set
+        assign set_at = {SET_STAGES*SET_WIDTH{1'b0}};
+
+        // the key comes with the beat: no table, no entry index
+        wire unused_table = ^{rk_we, rk_set, rk_round, rk_data, s_set, set_at};
+    end
+endgenerate
+
 // ----------------------------------------------------------------------------------
 // datapath: state_bus slot r holds the blocks after round r (slot 0: after the initial
 // AddRoundKey, combinational); key_bus slot r the key schedule state entering round r+1
+// (KEY_TABLE = 0)
 // ----------------------------------------------------------------------------------
 wire [DATA_WIDTH*(ROUNDS+1)-1:0] state_bus;
 wire [KEY_WIDTH*ROUNDS-1:0]      key_bus;
+// rk[0] of the entering beat (FIPS-197 §5.1: key bytes 0..15, both key sizes)
+wire [127:0]                     first_key;
 
-// initial AddRoundKey with rk[0] = key bytes 0..15 (FIPS-197 §5.1, both key sizes)
-assign state_bus[0 +: DATA_WIDTH] = s_block ^ {LANES{s_key[255:128]}};
-// schedule state entering round 1 = {A, B} = {key bytes 16..31, key bytes 0..15}
-assign key_bus[0 +: KEY_WIDTH]    = {s_key[127:0], s_key[255:128]};
+assign state_bus[0 +: DATA_WIDTH] = s_block ^ {LANES{first_key}};
 
 genvar rnd, lane;
 
 generate
+    if (KEY_TABLE == 1) begin : g_rk0
+        // bank 0 of the table: rk[0] of each entry, read at the input
+        reg [127:0] rk_mem [0:KEY_SETS-1];
+
+        always @(posedge clk) begin
+            if (rk_we && rk_round == 4'd0) begin
+                rk_mem[rk_set] <= rk_data;
+            end
+        end
+
+        assign first_key = rk_mem[s_set];
+        // no schedule state travels with the beats
+        assign key_bus[0 +: KEY_WIDTH] = {KEY_WIDTH{1'b0}};
+        wire unused_key_bus = ^key_bus;
+    end else begin : g_key0
+        assign first_key = s_key[255:128];
+        // schedule state entering round 1 = {A, B} = {key bytes 16..31, key bytes 0..15}
+        assign key_bus[0 +: KEY_WIDTH] = {s_key[127:0], s_key[255:128]};
+    end
+
     for (rnd = 1; rnd <= ROUNDS; rnd = rnd + 1) begin : g_round
         // stages of this round: first (SubBytes) and last (AddRoundKey); equal for 1 stage
         localparam STAGE_FIRST = (rnd - 1) * STAGES_PER_ROUND;
         localparam STAGE_LAST  = STAGE_FIRST + STAGES_PER_ROUND - 1;
 
         wire [DATA_WIDTH-1:0] state_in = state_bus[DATA_WIDTH*(rnd-1) +: DATA_WIDTH];
-        wire [KEY_WIDTH-1:0]  key_in   = key_bus[KEY_WIDTH*(rnd-1) +: KEY_WIDTH];
 
         wire aes256_first = aes256_at[STAGE_FIRST];
         wire aes256_last  = aes256_at[STAGE_LAST];
@@ -192,32 +283,122 @@ generate
         // no MixColumns in round 14, nor in round 10 of AES-128 (FIPS-197 §5.1)
         wire final_round = (rnd == ROUNDS) || (rnd == ROUNDS_128 && !aes256_last);
 
-        // first halves, and the values that cross the mid-round cut
+        // the data's first half, and the value that crosses the mid-round cut
         wire [DATA_WIDTH-1:0] sub_shift;
         wire [DATA_WIDTH-1:0] data_mid;
-        wire [31:0]           sub_word;
-        wire [31:0]           sub_word_mid;
-        wire [KEY_WIDTH-1:0]  key_mid;
-        // second halves
+        // the round key, valid in the round's last stage
         wire [127:0]          round_key;
-        wire [KEY_WIDTH-1:0]  key_out;
         wire [DATA_WIDTH-1:0] round_out;
 
-        aes_key_step #(
-            .ROUND(rnd),
-            .SBOX_IMPL(SBOX_IMPL)
-        )
-        key_step_inst (
-            .clk(clk),
-            .last_word(key_in[31:0]),
-            .aes256_in(aes256_first),
-            .sub_word_out(sub_word),
-            .key_mid(key_mid),
-            .aes256_mid(aes256_last),
-            .sub_word_in(sub_word_mid),
-            .round_key(round_key),
-            .key_out(key_out)
-        );
+        if (KEY_TABLE == 1) begin : g_table
+            // bank rnd of the table: rk[rnd] of each entry
+            reg [127:0] rk_mem [0:KEY_SETS-1];
+
+            always @(posedge clk) begin
+                if (rk_we && rk_round == rnd) begin
+                    rk_mem[rk_set] <= rk_data;
+                end
+            end
+
+            if (STAGES_PER_ROUND == 2) begin : g_rk_mid
+                // read in the first stage, registered with the mid-round register
+                reg [127:0] rk_mid_reg, rk_mid_next;
+
+                always @* begin
+                    rk_mid_next = rk_mem[set_at[SET_WIDTH*STAGE_FIRST +: SET_WIDTH]];
+                end
+
+                always @(posedge clk) begin
+                    rk_mid_reg <= rk_mid_next;
+                end
+
+                assign round_key = rk_mid_reg;
+            end else begin : g_rk_comb
+                assign round_key = rk_mem[set_at[SET_WIDTH*STAGE_LAST +: SET_WIDTH]];
+            end
+
+            wire unused_aes256_first = aes256_first;
+        end else begin : g_sched
+            // the on-the-fly key schedule: one aes_key_step, its mid-round registers
+            // (two stages per round) and the state register at the end of the round
+            wire [KEY_WIDTH-1:0] key_in = key_bus[KEY_WIDTH*(rnd-1) +: KEY_WIDTH];
+            wire [31:0]          sub_word;
+            wire [31:0]          sub_word_mid;
+            wire [KEY_WIDTH-1:0] key_mid;
+            wire [KEY_WIDTH-1:0] key_out;
+
+            aes_key_step #(
+                .ROUND(rnd),
+                .SBOX_IMPL(SBOX_IMPL)
+            )
+            key_step_inst (
+                .clk(clk),
+                .last_word(key_in[31:0]),
+                .aes256_in(aes256_first),
+                .sub_word_out(sub_word),
+                .key_mid(key_mid),
+                .aes256_mid(aes256_last),
+                .sub_word_in(sub_word_mid),
+                .round_key(round_key),
+                .key_out(key_out)
+            );
+
+            if (STAGES_PER_ROUND == 2) begin : g_key_mid
+                // the schedule state, and (LUT S-boxes) the SubWord result; the block
+                // RAM S-boxes register SubWord themselves
+                reg [KEY_WIDTH-1:0] key_mid_reg, key_mid_next;
+
+                always @* begin
+                    key_mid_next = key_in;
+                end
+
+                always @(posedge clk) begin
+                    key_mid_reg <= key_mid_next;
+                end
+
+                assign key_mid = key_mid_reg;
+
+                if (SBOX_IMPL == 1) begin : g_sub_rom
+                    assign sub_word_mid = sub_word;
+                end else begin : g_sub_reg
+                    reg [31:0] sub_word_mid_reg, sub_word_mid_next;
+
+                    always @* begin
+                        sub_word_mid_next = sub_word;
+                    end
+
+                    always @(posedge clk) begin
+                        sub_word_mid_reg <= sub_word_mid_next;
+                    end
+
+                    assign sub_word_mid = sub_word_mid_reg;
+                end
+            end else begin : g_key_comb
+                assign key_mid      = key_in;
+                assign sub_word_mid = sub_word;
+            end
+
+            if (rnd < ROUNDS) begin : g_key_reg
+                reg [KEY_WIDTH-1:0] key_reg, key_next;
+
+                always @* begin
+                    key_next = key_out;
+                end
+
+                always @(posedge clk) begin
+                    key_reg <= key_next;
+                end
+
+                assign key_bus[KEY_WIDTH*rnd +: KEY_WIDTH] = key_reg;
+            end else begin : g_key_last
+                // the schedule state after round 14 is not needed
+                wire [KEY_WIDTH-1:0] unused_key_out = key_out;
+            end
+        end
+
+        if (KEY_TABLE == 1 && rnd < ROUNDS) begin : g_no_key_bus
+            assign key_bus[KEY_WIDTH*rnd +: KEY_WIDTH] = {KEY_WIDTH{1'b0}};
+        end
 
         for (lane = 0; lane < LANES; lane = lane + 1) begin : g_lane
             aes_round #(
@@ -239,19 +420,9 @@ generate
         wire [DATA_WIDTH-1:0] bypass;
 
         if (STAGES_PER_ROUND == 2 && SBOX_IMPL == 1) begin : g_mid_rom
-            // mid-round register: the block RAM S-boxes register SubBytes (and SubWord)
-            // themselves; the key schedule state is registered here, and in rounds
-            // 11..14 the block before the round, for the AES-128 bypass
-            reg [KEY_WIDTH-1:0] key_mid_reg, key_mid_next;
-
-            always @* begin
-                key_mid_next = key_in;
-            end
-
-            always @(posedge clk) begin
-                key_mid_reg <= key_mid_next;
-            end
-
+            // mid-round register: the block RAM S-boxes register SubBytes themselves; in
+            // rounds 11..14 the block before the round is registered here, for the
+            // AES-128 bypass
             if (rnd > ROUNDS_128) begin : g_bypass
                 reg [DATA_WIDTH-1:0] bypass_reg, bypass_next;
 
@@ -269,38 +440,25 @@ generate
                 assign bypass = data_mid;
             end
 
-            assign data_mid     = sub_shift;
-            assign key_mid      = key_mid_reg;
-            assign sub_word_mid = sub_word;
+            assign data_mid = sub_shift;
         end else if (STAGES_PER_ROUND == 2) begin : g_mid
-            // mid-round register: SubBytes/ShiftRows result (or the bypassed block) and
-            // the key schedule state with its SubWord result
+            // mid-round register: SubBytes/ShiftRows result (or the bypassed block)
             reg [DATA_WIDTH-1:0] data_mid_reg, data_mid_next;
-            reg [KEY_WIDTH-1:0]  key_mid_reg, key_mid_next;
-            reg [31:0]           sub_word_mid_reg, sub_word_mid_next;
             wire                 skip_first = (rnd > ROUNDS_128) && !aes256_first;
 
             always @* begin
-                data_mid_next     = skip_first ? state_in : sub_shift;
-                key_mid_next      = key_in;
-                sub_word_mid_next = sub_word;
+                data_mid_next = skip_first ? state_in : sub_shift;
             end
 
             always @(posedge clk) begin
-                data_mid_reg     <= data_mid_next;
-                key_mid_reg      <= key_mid_next;
-                sub_word_mid_reg <= sub_word_mid_next;
+                data_mid_reg <= data_mid_next;
             end
 
-            assign data_mid     = data_mid_reg;
-            assign key_mid      = key_mid_reg;
-            assign sub_word_mid = sub_word_mid_reg;
-            assign bypass       = data_mid_reg;
+            assign data_mid = data_mid_reg;
+            assign bypass   = data_mid_reg;
         end else begin : g_no_mid
-            assign data_mid     = sub_shift;
-            assign key_mid      = key_in;
-            assign sub_word_mid = sub_word;
-            assign bypass       = state_in;
+            assign data_mid = sub_shift;
+            assign bypass   = state_in;
         end
 
         // end-of-round register (the AES-128 bypass takes the block from before the
@@ -316,23 +474,6 @@ generate
         end
 
         assign state_bus[DATA_WIDTH*rnd +: DATA_WIDTH] = state_reg;
-
-        if (rnd < ROUNDS) begin : g_key_reg
-            reg [KEY_WIDTH-1:0] key_reg, key_next;
-
-            always @* begin
-                key_next = key_out;
-            end
-
-            always @(posedge clk) begin
-                key_reg <= key_next;
-            end
-
-            assign key_bus[KEY_WIDTH*rnd +: KEY_WIDTH] = key_reg;
-        end else begin : g_key_last
-            // the schedule state after round 14 is not needed
-            wire [KEY_WIDTH-1:0] unused_key_out = key_out;
-        end
     end
 endgenerate
 

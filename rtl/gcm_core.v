@@ -42,33 +42,39 @@
  *   bytes of AAD and of data (SP 800-38D allows more; a packet is at most 4 KiB).
  *
  * Keys (s_key_*)
- *   An install (slot, AES-128/256, key) runs in the background:
- *     1. one cycle: the block 0^128 enters the AES pipeline with the new key; the message
+ *   Every slot has two banks, each holding the 15 round keys (in aes_pipeline's
+ *   round-key table, KEY_TABLE = 1) and H^1..H^(LANES+1); one bank is current. An
+ *   install (slot, AES-128/256, key) runs in the background and fills the other bank:
+ *     1. 15 cycles: aes_key_expand writes rk[0..14] of the new key into the slot's
+ *        inactive bank of the round-key table, one round key per clock;
+ *     2. one cycle: the block 0^128 enters the AES pipeline with that bank; the message
  *        input is stalled for that cycle (s_axis_tready = 0);
- *     2. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^(LANES+1) are computed
+ *     3. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^(LANES+1) are computed
  *        as H^i = H^(i-1) * H by one digit-serial multiplier (gf128_mul_serial, 8 bits
  *        of an operand per clock: 128 / 8 + 2 = 18 cycles per power, start and write
  *        included) into the slot's inactive H bank. An install is rare, so a full
  *        combinational multiplier (about 12,000 LUT4) is not spent on it;
- *     3. one cycle (commit): the slot's key, key size and bank bit are written and the
- *        slot is marked installed, all in the same clock edge;
- *     4. guard: s_key_ready stays low until every message that may still read the old
+ *     4. one cycle (commit): the slot's key size and bank bit are written and the slot is
+ *        marked installed, all in the same clock edge;
+ *     5. guard: s_key_ready stays low until every message that may still read the old
  *        bank has left the X stage: the message open at the commit (if any) must take its
- *        last beat, then GUARD_CYCLES (the input-to-X latency) more cycles pass.
+ *        last beat, then GUARD_CYCLES (the input-to-X latency) more cycles pass. The
+ *        old bank is the one the slot's next install overwrites, so no beat in flight
+ *        ever reads a bank that is being written.
  *   s_key_ready is high only in the idle state, so whoever installs a key learns that it
  *   is complete from s_key_ready coming back, never from a cycle count. An install takes
- *   AES_LATENCY + GUARD_CYCLES + 5 + 18 * LANES cycles from the s_key handshake to
- *   s_key_ready high again (53, 107, 251 at LANES = 1, 4, 12 with STAGES_PER_ROUND = 1,
- *   81 at LANES = 1 with 2; measured by the gcm_core bench) plus the guard wait.
- *   No message ever sees half a key: the first beat of a message copies the slot's key,
- *   key size, bank bit and installed flag into the message context; every beat carries
- *   the key itself down the AES pipeline (aes_pipeline expands it beside the data) and
- *   the (slot, bank) pair to the X stage, where the H powers are read from the bank that
- *   was current when the message entered.
+ *   AES_LATENCY + GUARD_CYCLES + 20 + 18 * LANES cycles from the s_key handshake to
+ *   s_key_ready high again (68, 122, 266 at LANES = 1, 4, 12 with STAGES_PER_ROUND = 1,
+ *   96 at LANES = 1 with 2; measured by the gcm_core bench) plus the guard wait.
+ *   No message ever sees half a key: the first beat of a message copies the slot's key
+ *   size, bank bit and installed flag into the message context; every beat carries the
+ *   (slot, bank) pair down the AES pipeline, whose rounds read their round keys from
+ *   that entry, and on to the X stage, where the H powers are read from the same bank:
+ *   the bank that was current when the message entered.
  *
  * Pipeline (cycle counts for STAGES_PER_ROUND = 1, AES_LATENCY = 14)
- *   I  (input register): counter blocks, message context, key         1 cycle
- *   AES (aes_pipeline, free-running, key schedule beside the data)     AES_LATENCY
+ *   I  (input register): counter blocks, message context, key entry   1 cycle
+ *   AES (aes_pipeline, free-running, round keys from its table)       AES_LATENCY
  *   X  (register): XOR with the key stream, GHASH blocks and lengths,
  *      H-power bank read, E_K(J0) capture                              1 cycle
  *   then two ways:
@@ -178,6 +184,9 @@ localparam [POW_WIDTH-1:0] NPOW_IDX = NPOW[POW_WIDTH-1:0];
 // H banks: two per slot, bank b of slot s is set 2*s + b
 localparam NSETS = 2 * KEY_SLOTS;
 localparam SET_WIDTH = SLOT_WIDTH + 1;
+// entries of aes_pipeline's round-key table: one per (slot, bank), indexed like the H
+// banks (a power of two, so that aes_pipeline derives the same index width)
+localparam RK_SETS = 1 << SET_WIDTH;
 // coefficients per clock of the install's digit-serial multiplier (gf128_mul_serial):
 // each of H^2..H^NPOW takes 128 / INST_DIGIT_WIDTH + 2 cycles (start, load, one step per
 // digit, write)
@@ -238,12 +247,13 @@ endgenerate
 // install state machine
 localparam [2:0]
     INST_IDLE     = 3'd0,
-    INST_INJECT   = 3'd1,
-    INST_WAIT_H   = 3'd2,
-    INST_POW_MUL  = 3'd3,
-    INST_POW_WAIT = 3'd4,
-    INST_COMMIT   = 3'd5,
-    INST_GUARD    = 3'd6;
+    INST_EXPAND   = 3'd1,
+    INST_INJECT   = 3'd2,
+    INST_WAIT_H   = 3'd3,
+    INST_POW_MUL  = 3'd4,
+    INST_POW_WAIT = 3'd5,
+    INST_COMMIT   = 3'd6,
+    INST_GUARD    = 3'd7;
 
 // ----------------------------------------------------------------------------
 // Functions
@@ -293,7 +303,6 @@ reg  [KEY_SLOTS-1:0]   slot_bank_reg = {KEY_SLOTS{1'b0}}, slot_bank_next;
 reg  [2:0]             inst_state_reg = INST_IDLE, inst_state_next;
 reg  [SLOT_WIDTH-1:0]  inst_slot_reg, inst_slot_next;
 reg                    inst_aes256_reg, inst_aes256_next;
-reg  [255:0]           inst_key_reg, inst_key_next;
 reg  [127:0]           inst_h_reg, inst_h_next;
 reg  [127:0]           inst_pow_reg, inst_pow_next;      // H^(inst_idx-1)
 reg  [POW_WIDTH-1:0]   inst_idx_reg, inst_idx_next;      // power being written
@@ -305,7 +314,6 @@ reg                    msg_open_reg = 1'b0, msg_open_next;  // context loaded, n
 reg                    msg_body_reg = 1'b0, msg_body_next;  // a beat of it was accepted
 reg  [95:0]            msg_iv_reg, msg_iv_next;
 reg  [31:0]            msg_ctr_reg, msg_ctr_next;           // counter of the next data block
-reg  [255:0]           msg_key_reg, msg_key_next;
 reg                    msg_aes256_reg, msg_aes256_next;
 reg  [SLOT_WIDTH-1:0]  msg_slot_reg, msg_slot_next;
 reg                    msg_bank_reg, msg_bank_next;
@@ -318,7 +326,7 @@ reg  [OUT_AW:0]        credit_reg = 0, credit_next;
 // I stage: aes_pipeline input
 reg                    i_valid_reg = 1'b0, i_valid_next;
 reg  [LANES*128-1:0]   i_block_reg, i_block_next;
-reg  [255:0]           i_key_reg, i_key_next;
+reg  [SET_WIDTH-1:0]   i_set_reg, i_set_next;        // round keys: {slot, bank}
 reg                    i_aes256_reg, i_aes256_next;
 reg  [USER_WIDTH-1:0]  i_user_reg, i_user_next;
 
@@ -340,12 +348,12 @@ reg  [31:0]            x_clen_reg, x_clen_next;             // data bytes so far
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-// key table storage
+// key table storage (the round keys are in aes_pipeline's table)
 // one array element per register (no flat vector: a simulator would assemble the
 // NSETS*NPOW*128 bits anew every cycle)
-wire [255:0]               slot_key [0:KEY_SLOTS-1];
 wire [127:0]               hset_mem [0:NSETS*NPOW-1];   // set s, power p+1 at NPOW*s+p
-reg                        key_we;             // commit: write inst_key_reg to inst_slot_reg
+// the install's set: the slot's inactive bank (round keys and H powers)
+wire [SET_WIDTH-1:0]       inst_set = {inst_slot_reg, !slot_bank_reg[inst_slot_reg]};
 reg                        hp_we;              // write one H power
 reg  [SET_WIDTH-1:0]       hp_wset;
 reg  [POW_WIDTH-1:0]       hp_widx;            // 1..NPOW
@@ -355,6 +363,14 @@ reg  [127:0]               hp_wdata;
 wire                       aes_m_valid;
 wire [LANES*128-1:0]       aes_m_block;
 wire [USER_WIDTH-1:0]      aes_m_user;
+
+// install key expansion (aes_key_expand), written into the round-key table
+reg                        exp_s_valid;        // start expanding s_key_data this cycle
+wire                       exp_s_ready;
+wire                       exp_m_valid;
+wire [3:0]                 exp_m_round;
+wire [127:0]               exp_m_key;
+wire                       exp_m_last;
 
 // install multiplier (gf128_mul_serial)
 reg                        inst_mul_valid;     // start H^(inst_idx-1) * H this cycle
@@ -387,7 +403,8 @@ reg                        in_issue_j0;
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign s_key_ready   = (inst_state_reg == INST_IDLE);
+// (aes_key_expand is always idle in INST_IDLE: its last round key comes before INJECT)
+assign s_key_ready   = (inst_state_reg == INST_IDLE) && exp_s_ready;
 assign s_axis_tready = !in_inject_hkey && !in_need_j0 && in_credit_ok;
 
 assign m_axis_tvalid = out_valid;
@@ -399,23 +416,11 @@ assign m_axis_tag    = tf_m_data[128:1];
 assign m_axis_nokey  = tf_m_data[0];
 
 // ----------------------------------------------------------------------------
-// Key table storage: one register per key and per H power, written by the
-// install state machine only
+// H bank storage: one register per H power, written by the install state machine
+// only
 // ----------------------------------------------------------------------------
 genvar gs, gp;
 generate
-    for (gs = 0; gs < KEY_SLOTS; gs = gs + 1) begin : g_slot
-        reg [255:0] key_reg;
-
-        always @(posedge clk) begin
-            if (key_we && inst_slot_reg == gs) begin
-                key_reg <= inst_key_reg;
-            end
-        end
-
-        assign slot_key[gs] = key_reg;
-    end
-
     for (gs = 0; gs < NSETS; gs = gs + 1) begin : g_hset
         for (gp = 0; gp < NPOW; gp = gp + 1) begin : g_pow
             reg [127:0] h_reg;
@@ -439,12 +444,10 @@ reg  [LANES-1:0]      in_lane_aad;
 reg  [31:0]           in_n_aad;
 reg  [31:0]           in_n_data;
 reg                   in_slot_ok;
-reg  [255:0]          in_slot_key;
 reg                   in_slot_aes256;
 reg                   in_slot_bank;
 reg  [95:0]           ctx_iv;
 reg  [31:0]           ctx_ctr;
-reg  [255:0]          ctx_key;
 reg                   ctx_aes256;
 reg  [SLOT_WIDTH-1:0] ctx_slot;
 reg                   ctx_bank;
@@ -481,13 +484,11 @@ always @* begin
 
     // the slot it names (read from the table on the first beat only)
     in_slot_ok     = 1'b0;
-    in_slot_key    = 256'd0;
     in_slot_aes256 = 1'b0;
     in_slot_bank   = 1'b0;
     for (is = 0; is < KEY_SLOTS; is = is + 1) begin
         if ({{(32-SLOT_WIDTH){1'b0}}, s_axis_slot} == is) begin
             in_slot_ok     = slot_valid_reg[is];
-            in_slot_key    = slot_key[is];
             in_slot_aes256 = slot_aes256_reg[is];
             in_slot_bank   = slot_bank_reg[is];
         end
@@ -495,7 +496,6 @@ always @* begin
 
     ctx_iv       = in_first_ctx ? s_axis_iv      : msg_iv_reg;
     ctx_ctr      = in_first_ctx ? 32'd2          : msg_ctr_reg;
-    ctx_key      = in_first_ctx ? in_slot_key    : msg_key_reg;
     ctx_aes256   = in_first_ctx ? in_slot_aes256 : msg_aes256_reg;
     ctx_slot     = in_first_ctx ? s_axis_slot    : msg_slot_reg;
     ctx_bank     = in_first_ctx ? in_slot_bank   : msg_bank_reg;
@@ -507,7 +507,6 @@ always @* begin
     msg_body_next    = msg_body_reg;
     msg_iv_next      = msg_iv_reg;
     msg_ctr_next     = msg_ctr_reg;
-    msg_key_next     = msg_key_reg;
     msg_aes256_next  = msg_aes256_reg;
     msg_slot_next    = msg_slot_reg;
     msg_bank_next    = msg_bank_reg;
@@ -515,7 +514,6 @@ always @* begin
     msg_decrypt_next = msg_decrypt_reg;
     if (in_issue_j0 || in_accept) begin
         msg_iv_next      = ctx_iv;
-        msg_key_next     = ctx_key;
         msg_aes256_next  = ctx_aes256;
         msg_slot_next    = ctx_slot;
         msg_bank_next    = ctx_bank;
@@ -538,7 +536,7 @@ always @* begin
 
     // the aes_pipeline beat
     i_valid_next  = in_inject_hkey || in_issue_j0 || in_accept;
-    i_key_next    = in_inject_hkey ? inst_key_reg : ctx_key;
+    i_set_next    = in_inject_hkey ? inst_set : {ctx_slot, ctx_bank};
     i_aes256_next = in_inject_hkey ? inst_aes256_reg : ctx_aes256;
     i_block_next  = {LANES*128{1'b0}};
     i_user_next   = {USER_WIDTH{1'b0}};
@@ -580,14 +578,21 @@ aes_pipeline #(
     .LANES(LANES),
     .USER_WIDTH(USER_WIDTH),
     .STAGES_PER_ROUND(STAGES_PER_ROUND),
-    .SBOX_IMPL(SBOX_IMPL)
+    .SBOX_IMPL(SBOX_IMPL),
+    .KEY_TABLE(1),
+    .KEY_SETS(RK_SETS)
 )
 aes_pipeline_inst (
     .clk(clk),
     .rst(rst),
+    .rk_we(exp_m_valid),
+    .rk_set(inst_set),
+    .rk_round(exp_m_round),
+    .rk_data(exp_m_key),
     .s_valid(i_valid_reg),
     .s_block(i_block_reg),
-    .s_key(i_key_reg),
+    .s_key(256'd0),
+    .s_set(i_set_reg),
     .s_aes256(i_aes256_reg),
     .s_user(i_user_reg),
     .m_valid(aes_m_valid),
@@ -699,8 +704,22 @@ always @* begin
 end
 
 // ----------------------------------------------------------------------------
-// Key install: E_K(0) through the AES pipeline, powers of H, atomic commit, guard
+// Key install: round keys into the table, E_K(0) through the AES pipeline, powers of
+// H, atomic commit, guard
 // ----------------------------------------------------------------------------
+aes_key_expand key_expand_inst (
+    .clk(clk),
+    .rst(rst),
+    .s_valid(exp_s_valid),
+    .s_ready(exp_s_ready),
+    .s_key(s_key_data),
+    .s_aes256(s_key_aes256),
+    .m_valid(exp_m_valid),
+    .m_round(exp_m_round),
+    .m_key(exp_m_key),
+    .m_last(exp_m_last)
+);
+
 gf128_mul_serial #(
     .DIGIT_WIDTH(INST_DIGIT_WIDTH)
 )
@@ -719,7 +738,6 @@ always @* begin
     inst_state_next  = inst_state_reg;
     inst_slot_next   = inst_slot_reg;
     inst_aes256_next = inst_aes256_reg;
-    inst_key_next    = inst_key_reg;
     inst_h_next      = inst_h_reg;
     inst_pow_next    = inst_pow_reg;
     inst_idx_next    = inst_idx_reg;
@@ -730,9 +748,9 @@ always @* begin
     slot_aes256_next = slot_aes256_reg;
     slot_bank_next   = slot_bank_reg;
 
-    key_we   = 1'b0;
+    exp_s_valid = 1'b0;
     hp_we    = 1'b0;
-    hp_wset  = {inst_slot_reg, !slot_bank_reg[inst_slot_reg]};
+    hp_wset  = inst_set;
     hp_widx  = inst_idx_reg;
     hp_wdata = inst_mul_y;
     inst_mul_valid = 1'b0;
@@ -745,11 +763,20 @@ always @* begin
     case (inst_state_reg)
         INST_IDLE: begin
             // an install naming a slot >= KEY_SLOTS is accepted and ignored
-            if (s_key_valid && {{(32-SLOT_WIDTH){1'b0}}, s_key_slot} < KEY_SLOTS) begin
+            if (s_key_ready && s_key_valid &&
+                {{(32-SLOT_WIDTH){1'b0}}, s_key_slot} < KEY_SLOTS) begin
                 inst_slot_next   = s_key_slot;
                 inst_aes256_next = s_key_aes256;
-                inst_key_next    = s_key_data;
-                inst_state_next  = INST_INJECT;
+                exp_s_valid      = 1'b1;
+                inst_state_next  = INST_EXPAND;
+            end
+        end
+        INST_EXPAND: begin
+            // rk[0..14] of the new key are written into the slot's inactive bank of the
+            // round-key table, one per clock; no message reads that bank (the guard of
+            // the slot's previous install saw its last reader out)
+            if (exp_m_last) begin
+                inst_state_next = INST_INJECT;
             end
         end
         INST_INJECT: begin
@@ -788,7 +815,6 @@ always @* begin
             end
         end
         INST_COMMIT: begin
-            key_we = 1'b1;
             slot_valid_next[inst_slot_reg]  = 1'b1;
             slot_aes256_next[inst_slot_reg] = inst_aes256_reg;
             slot_bank_next[inst_slot_reg]   = !slot_bank_reg[inst_slot_reg];
@@ -822,7 +848,6 @@ always @(posedge clk) begin
     inst_state_reg  <= inst_state_next;
     inst_slot_reg   <= inst_slot_next;
     inst_aes256_reg <= inst_aes256_next;
-    inst_key_reg    <= inst_key_next;
     inst_h_reg      <= inst_h_next;
     inst_pow_reg    <= inst_pow_next;
     inst_idx_reg    <= inst_idx_next;
@@ -833,7 +858,6 @@ always @(posedge clk) begin
     msg_body_reg    <= msg_body_next;
     msg_iv_reg      <= msg_iv_next;
     msg_ctr_reg     <= msg_ctr_next;
-    msg_key_reg     <= msg_key_next;
     msg_aes256_reg  <= msg_aes256_next;
     msg_slot_reg    <= msg_slot_next;
     msg_bank_reg    <= msg_bank_next;
@@ -844,7 +868,7 @@ always @(posedge clk) begin
 
     i_valid_reg     <= i_valid_next;
     i_block_reg     <= i_block_next;
-    i_key_reg       <= i_key_next;
+    i_set_reg       <= i_set_next;
     i_aes256_reg    <= i_aes256_next;
     i_user_reg      <= i_user_next;
 

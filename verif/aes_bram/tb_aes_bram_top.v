@@ -72,9 +72,15 @@ aes_pipeline #(
 ) aes_pipeline_lut_inst (
     .clk(clk),
     .rst(rst),
+    // the key comes with every beat (KEY_TABLE = 0): no round-key table
+    .rk_we(1'b0),
+    .rk_set(1'b0),
+    .rk_round(4'd0),
+    .rk_data(128'd0),
     .s_valid(s_valid),
     .s_block(s_block),
     .s_key(s_key),
+    .s_set(1'b0),
     .s_aes256(s_aes256),
     .s_user(s_user),
     .m_valid(m1_valid),
@@ -90,9 +96,15 @@ aes_pipeline #(
 ) aes_pipeline_bram_inst (
     .clk(clk),
     .rst(rst),
+    // the key comes with every beat (KEY_TABLE = 0): no round-key table
+    .rk_we(1'b0),
+    .rk_set(1'b0),
+    .rk_round(4'd0),
+    .rk_data(128'd0),
     .s_valid(s_valid),
     .s_block(s_block),
     .s_key(s_key),
+    .s_set(1'b0),
     .s_aes256(s_aes256),
     .s_user(s_user),
     .m_valid(m2_valid),

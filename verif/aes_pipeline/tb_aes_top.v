@@ -82,9 +82,15 @@ aes_pipeline #(
 ) aes_pipeline_s1_inst (
     .clk(clk),
     .rst(rst),
+    // the key comes with every beat (KEY_TABLE = 0): no round-key table
+    .rk_we(1'b0),
+    .rk_set(1'b0),
+    .rk_round(4'd0),
+    .rk_data(128'd0),
     .s_valid(s_valid),
     .s_block(s_block),
     .s_key(s_key),
+    .s_set(1'b0),
     .s_aes256(s_aes256),
     .s_user(s_user),
     .m_valid(m1_valid),
@@ -101,9 +107,15 @@ generate
         ) aes_pipeline_s2_inst (
             .clk(clk),
             .rst(rst),
+            // the key comes with every beat (KEY_TABLE = 0): no round-key table
+            .rk_we(1'b0),
+            .rk_set(1'b0),
+            .rk_round(4'd0),
+            .rk_data(128'd0),
             .s_valid(s_valid),
             .s_block(s_block),
             .s_key(s_key),
+            .s_set(1'b0),
             .s_aes256(s_aes256),
             .s_user(s_user),
             .m_valid(m2_valid),

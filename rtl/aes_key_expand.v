@@ -1,0 +1,162 @@
+/*
+ * aes_key_expand — AES-128/AES-256 key expansion (FIPS-197 §5.2, KeyExpansion), one round
+ * key per clock, for filling a round-key table (aes_pipeline with KEY_TABLE = 1).
+ *
+ * Function:   after s_valid && s_ready with (s_key, s_aes256), the round keys rk[0..14]
+ *             come out in order on m_key, one per clock, m_round = r, m_valid = 1, the
+ *             last one with m_last = 1. AES-128 uses rk[0..10]; rk[11..14] of an AES-128
+ *             key are produced too (the schedule simply continues) and are never read by
+ *             the pipeline, whose rounds 11..14 pass AES-128 blocks through unchanged.
+ * Latency:    rk[0] on the clock after the handshake; rk[14] 14 clocks later.
+ * Throughput: one key per 15 clocks (s_ready is low while a key is being expanded).
+ * Reset:      rst (synchronous, active high) stops an expansion in progress.
+ *
+ * Schedule state, as in aes_key_step: after rk[r] has been produced, b = rk[r] and
+ * a = rk[r-1] (for r = 0, a holds the key's second half, which is rk[1] of AES-256).
+ * The next round key r + 1 (FIPS-197 §5.2 with Nk = 4 or 8, four words at a time):
+ *     AES-256, r + 1 = 1:  rk[1] = a
+ *     otherwise:           t     = SubWord(RotWord(b.w3)) ^ Rcon  (AES-128; AES-256 even)
+ *                          t     = SubWord(b.w3)                  (AES-256 odd: i mod Nk = 4)
+ *                          base  = AES-256 ? a : b                (w[i-Nk])
+ *                          w0    = base.w0 ^ t,  wj = base.wj ^ w(j-1)  (j = 1..3)
+ * Rcon starts at x^0 = {01} and is multiplied by x (xtime, FIPS-197 §4.2.1) after each
+ * step that uses it, which gives Rcon[r] for AES-128 and Rcon[r/2] for AES-256.
+ *
+ * Cost: four LUT S-boxes (aes_sbox) and 256 + 128 + 8 state bits; the step is an S-box
+ * and a five-input XOR deep. An install is rare, so one step per clock suffices.
+ *
+ * Bit order: big-endian block order of docs/conventions.md: s_key byte 0 is [255:248]
+ * (AES-128 keys in [255:128]); in a round key, w0 (FIPS-197 w[4r]) is [127:96], and in a
+ * word, byte a0 is [31:24].
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module aes_key_expand (
+    input  wire         clk,
+    input  wire         rst,
+
+    // cipher key
+    input  wire         s_valid,
+    output wire         s_ready,
+    input  wire [255:0] s_key,
+    input  wire         s_aes256,
+
+    // round keys rk[0..14], one per clock
+    output wire         m_valid,
+    output wire [3:0]   m_round,
+    output wire [127:0] m_key,
+    output wire         m_last
+);
+
+// ----------------------------------------------------------------------------
+// Constants
+// ----------------------------------------------------------------------------
+// last round key index (FIPS-197 Nr = 14 for AES-256; AES-128 keys run to it as well)
+localparam [3:0] LAST_ROUND = 4'd14;
+// Rcon[1] = x^0 (FIPS-197 §5.2)
+localparam [7:0] RCON_FIRST = 8'h01;
+// reduction of x^8 modulo m(x) = x^8 + x^4 + x^3 + x + 1 ({11b}, FIPS-197 §4.2)
+localparam [7:0] XTIME_POLY = 8'h1b;
+
+// ----------------------------------------------------------------------------
+// Registers
+// ----------------------------------------------------------------------------
+reg          busy_reg = 1'b0, busy_next;
+reg  [3:0]   round_reg, round_next;      // index of the round key in b_reg
+reg          aes256_reg, aes256_next;
+reg  [127:0] a_reg, a_next;
+reg  [127:0] b_reg, b_next;
+reg  [7:0]   rcon_reg, rcon_next;
+
+// ----------------------------------------------------------------------------
+// Wires
+// ----------------------------------------------------------------------------
+wire [3:0]   step_round = round_reg + 4'd1;
+// AES-256 odd rounds take SubWord without RotWord and without Rcon (i mod Nk = 4)
+wire         step_rot   = !aes256_reg || !step_round[0];
+wire [31:0]  sub_src    = step_rot ? {b_reg[23:0], b_reg[31:24]} : b_reg[31:0];
+wire [31:0]  sub_word;
+wire [31:0]  step_t     = sub_word ^ {(step_rot ? rcon_reg : 8'h00), 24'h000000};
+wire [127:0] step_base  = aes256_reg ? a_reg : b_reg;
+wire [31:0]  step_w0    = step_base[127:96] ^ step_t;
+wire [31:0]  step_w1    = step_base[95:64]  ^ step_w0;
+wire [31:0]  step_w2    = step_base[63:32]  ^ step_w1;
+wire [31:0]  step_w3    = step_base[31:0]   ^ step_w2;
+wire [127:0] step_key   = (aes256_reg && step_round == 4'd1) ? a_reg
+                                                             : {step_w0, step_w1, step_w2, step_w3};
+
+genvar k;
+
+generate
+    for (k = 0; k < 4; k = k + 1) begin : g_sbox
+        aes_sbox sbox_inst (
+            .in(sub_src[31-8*k -: 8]),
+            .out(sub_word[31-8*k -: 8])
+        );
+    end
+endgenerate
+
+// ----------------------------------------------------------------------------
+// Port assignments
+// ----------------------------------------------------------------------------
+assign s_ready = !busy_reg;
+assign m_valid = busy_reg;
+assign m_round = round_reg;
+assign m_key   = b_reg;
+assign m_last  = busy_reg && round_reg == LAST_ROUND;
+
+// ----------------------------------------------------------------------------
+// Next state
+// ----------------------------------------------------------------------------
+always @* begin
+    busy_next   = busy_reg;
+    round_next  = round_reg;
+    aes256_next = aes256_reg;
+    a_next      = a_reg;
+    b_next      = b_reg;
+    rcon_next   = rcon_reg;
+
+    if (busy_reg) begin
+        if (round_reg == LAST_ROUND) begin
+            busy_next = 1'b0;
+        end else begin
+            round_next = step_round;
+            a_next     = b_reg;
+            b_next     = step_key;
+            if (step_rot) begin
+                rcon_next = {rcon_reg[6:0], 1'b0} ^ (rcon_reg[7] ? XTIME_POLY : 8'h00);
+            end
+        end
+    end else if (s_valid) begin
+        // rk[0] is the key's first half; a holds the second half
+        busy_next   = 1'b1;
+        round_next  = 4'd0;
+        aes256_next = s_aes256;
+        a_next      = s_key[127:0];
+        b_next      = s_key[255:128];
+        rcon_next   = RCON_FIRST;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// Register update
+// ----------------------------------------------------------------------------
+always @(posedge clk) begin
+    busy_reg   <= busy_next;
+    round_reg  <= round_next;
+    aes256_reg <= aes256_next;
+    a_reg      <= a_next;
+    b_reg      <= b_next;
+    rcon_reg   <= rcon_next;
+
+    if (rst) begin
+        busy_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
