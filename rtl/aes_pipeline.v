@@ -1,14 +1,17 @@
 /*
  * aes_pipeline — fully pipelined AES-128/AES-256 encryption (FIPS-197 §5.1), LANES blocks
- * per beat sharing one key, with the key schedule expanded on the fly beside the data.
+ * per beat sharing one key, with the key schedule expanded on the fly beside the data
+ * (KEY_TABLE = 0) or the round keys read from a table filled beforehand (KEY_TABLE = 1).
  *
- * Function:   m_block lane i = AES_Encrypt(s_key, s_block lane i) for every beat, with
- *             AES-256 when s_aes256 = 1 and AES-128 (key s_key[255:128]) when 0.
+ * Function:   m_block lane i = AES_Encrypt(K, s_block lane i) for every beat, with
+ *             AES-256 when s_aes256 = 1 and AES-128 (key K[255:128]) when 0; K = s_key
+ *             (KEY_TABLE = 0), or the key whose round keys entry s_set of the table
+ *             holds (KEY_TABLE = 1).
  *             m_user returns s_user unchanged, in order.
  * Latency:    LATENCY = 14 * STAGES_PER_ROUND cycles for both key sizes: a beat with
  *             s_valid = 1 at clock edge t comes out with m_valid = 1 at edge t + LATENCY.
  * Throughput: one beat (LANES blocks) per clock, no back-pressure, no stall, no bubble:
- *             every beat may carry a different key and key size.
+ *             every beat may carry a different key (or entry) and key size.
  * Reset:      rst (synchronous, active high) clears the valid bits only; beats in flight
  *             are dropped, the datapath registers keep whatever they held.
  *
@@ -20,9 +23,11 @@
  *       0..15 = s_key[255:128] and ignores s_key[127:0].
  *
  * Structure (pipeline stage k = 0 .. LATENCY-1 holds the beat that entered k cycles ago)
- *   input:      AddRoundKey with rk[0] = s_key[255:128] (both sizes), combinational in
- *               front of round 1; the key schedule state enters as the swapped key.
- *   round r:    one aes_round per lane and one aes_key_step shared by the lanes, in
+ *   input:      AddRoundKey with rk[0] = s_key[255:128] (both sizes; KEY_TABLE = 1: rk[0]
+ *               of entry s_set), combinational in front of round 1; the key schedule
+ *               state enters as the swapped key.
+ *   round r:    one aes_round per lane and one aes_key_step shared by the lanes (with
+ *               KEY_TABLE = 1 a read of bank r of the table instead, below), in
  *               STAGES_PER_ROUND register stages:
  *                 1: SubBytes/ShiftRows/MixColumns/AddRoundKey, key step, register;
  *                 2: SubBytes/ShiftRows and the key step's SubWord, register (mid-round),
@@ -36,14 +41,16 @@
  *               delay line: both sizes leave after 14 rounds, in order. The bypass costs
  *               one 2:1 multiplexer per bit per stage of rounds 11..14 instead of a
  *               separate 4 * STAGES_PER_ROUND * 128 * LANES-bit delay line.
- *   control:    valid, aes256 and user travel in shift registers of LATENCY stages.
+ *   control:    valid, aes256 and user travel in shift registers of LATENCY stages, and
+ *               with KEY_TABLE = 1 the entry index up to the last stage that reads it.
  *   S-boxes:    SBOX_IMPL = 0: combinational tables (aes_sbox), mapped to LUTs.
  *               SBOX_IMPL = 1 (with STAGES_PER_ROUND = 2 only): ROMs read synchronously
  *               (aes_sbox_rom2, two S-boxes per dual-port block RAM); their read register
  *               is the mid-round register of the data and of the key step's SubWord, so
  *               LATENCY is unchanged. Rounds 11..14 then register the block entering the
  *               round beside the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and
- *               2 for the key step per round, 112 * LANES + 28 in all.
+ *               2 for the key step per round, 112 * LANES + 28 in all (112 * LANES with
+ *               KEY_TABLE = 1).
  *
  * Key source (KEY_TABLE)
  *   0: the key schedule is expanded on the fly beside the data (above): every beat
