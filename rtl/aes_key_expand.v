@@ -22,8 +22,16 @@
  * Rcon starts at x^0 = {01} and is multiplied by x (xtime, FIPS-197 §4.2.1) after each
  * step that uses it, which gives Rcon[r] for AES-128 and Rcon[r/2] for AES-256.
  *
- * Cost: four LUT S-boxes (aes_sbox) and 256 + 128 + 8 state bits; the step is an S-box
- * and a five-input XOR deep. An install is rare, so one step per clock suffices.
+ * Cost: four LUT S-boxes (aes_sbox), a 256-bit state, Rcon and a round counter; the step
+ * is an S-box and a five-input XOR deep. An install is rare, so one step per clock
+ * suffices.
+ *
+ * This is aes_key_step's arithmetic with the round as a run-time value: aes_key_step fixes
+ * Rcon, the rotation rule and the first-round case at elaboration (its ROUND parameter)
+ * so that each pipeline stage holds only its own step, which a sequential expander
+ * cannot use. The two are checked against each other only through their users: the
+ * AES benches (aes_pipeline with KEY_TABLE = 0) and the GCM benches (KEY_TABLE = 1), both
+ * against OpenSSL.
  *
  * Bit order: big-endian block order of docs/conventions.md: s_key byte 0 is [255:248]
  * (AES-128 keys in [255:128]); in a round key, w0 (FIPS-197 w[4r]) is [127:96], and in a

@@ -324,6 +324,8 @@ generate
                 assign round_key = rk_mem[set_at[SET_WIDTH*STAGE_LAST +: SET_WIDTH]];
             end
 
+            // the key size in the round's first stage is the key step's (and, with LUT
+            // S-boxes and two stages, the mid-round bypass's)
             wire unused_aes256_first = aes256_first;
         end else begin : g_sched
             // the on-the-fly key schedule: one aes_key_step, its mid-round registers
