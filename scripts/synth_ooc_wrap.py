@@ -7,12 +7,26 @@ NAME=VALUE: further parameters of TOP, set in the instance beside LANES.
 
 PORTS_JSON is Yosys `write_json` output of the elaborated design (after `hierarchy`), so
 the wrapper follows the top's ports whatever they are; nothing here knows the design.
-The wrapper `ooc_wrap` has the same ports as TOP, and puts one register between every
-port and the core (inputs registered before the core, outputs after it), all clocked by
-`clk`. Every path that starts or ends in the core is then a register-to-register path
-inside the fabric, and place and route measures the core's own logic, including any
+
+The wrapper `ooc_wrap` measures the core out of its context on three pins: `clk`, `sin`
+and `sout`. It puts one register on every port of the core, all clocked by `clk`:
+  - the input registers form one shift chain, fed from `sin` one bit per clock, so
+    every input bit is a register whose value synthesis cannot know;
+  - each output feeds a register, and the output registers are folded into `sout` by a
+    tree of 4-input XORs with a register after each level, so no output bit can be
+    optimized away and each tree level is one LUT between two registers.
+Every path that starts or ends in the core is then a register-to-register path inside
+the fabric, and place and route measures the core's own logic, including any
 combinational path the core has from an input to an output (input register -> core ->
-output register). The wrapper adds no logic of its own besides those registers.
+output register). The wrapper adds one flip-flop per port bit, and about one LUT4 and
+one flip-flop per three output bits for the tree.
+
+Why pins rather than nextpnr's --out-of-context: the core has far more port bits than
+the package has pins, and out of context nextpnr neither drives the clock port nor puts
+the clock on the global network; it then routes the clock to every flip-flop, block RAM
+and distributed RAM through the general fabric, which no full design does. With a clock
+pin, nextpnr inserts the global buffer (DCCA) and routes the clock on the global network.
+
 A combinational top (no `clk` port, e.g. the header parser) gets a `clk` of the
 wrapper's own, so its whole depth is timed from input registers to output registers.
 """
@@ -55,32 +69,64 @@ def main():
         if p["direction"] not in ("input", "output"):
             fail(f"port {name} of {top} is {p['direction']}; only input and output are wrapped")
 
-    decl, regs, conns = [], [], []
-    if CLOCK not in ports:
-        decl.append(f"    input wire {CLOCK}")
+    ins, outs, conns = [], [], []
     for name, p in ports.items():
         w = len(p["bits"])
-        rng = f"[{w - 1}:0] " if w > 1 else ""
-        decl.append(f"    {p['direction']} wire {rng}{name}")
         if name == CLOCK:
-            conns.append(f"    .{name}({name})")
-            continue
-        regs.append(f"reg  {rng}{name}_q;")
-        if p["direction"] == "input":
-            regs.append(f"always @(posedge {CLOCK}) {name}_q <= {name};")
-            conns.append(f"    .{name}({name}_q)")
+            conns.append(f"    .{name}({CLOCK})")
+        elif p["direction"] == "input":
+            ins.append((name, w))
         else:
-            regs.append(f"wire {rng}{name}_w;")
-            regs.append(f"always @(posedge {CLOCK}) {name}_q <= {name}_w;")
-            regs.append(f"assign {name} = {name}_q;")
-            conns.append(f"    .{name}({name}_w)")
+            outs.append((name, w))
+    n_in = sum(w for _, w in ins)
+    n_out = sum(w for _, w in outs)
+    if n_out == 0:
+        fail(f"{top} has no output port")
+    body = []
+    # inputs: one shift chain from sin, the core's inputs at its low end
+    if n_in > 1:
+        body.append(f"reg  [{n_in - 1}:0] in_q;")
+        body.append(f"always @(posedge {CLOCK}) in_q <= {{in_q[{n_in - 2}:0], sin}};")
+    elif n_in == 1:
+        body.append(f"reg  [0:0] in_q;")
+        body.append(f"always @(posedge {CLOCK}) in_q <= sin;")
+    else:
+        fail(f"{top} has no input port besides '{CLOCK}'")
+    lsb = 0
+    for name, w in ins:
+        conns.append(f"    .{name}(in_q[{lsb + w - 1}:{lsb}])")
+        lsb += w
+    # outputs: registered, then folded four bits per LUT, one register per level
+    body.append(f"wire [{n_out - 1}:0] out_w;")
+    body.append(f"reg  [{n_out - 1}:0] out_q;")
+    body.append(f"always @(posedge {CLOCK}) out_q <= out_w;")
+    lsb = 0
+    for name, w in outs:
+        conns.append(f"    .{name}(out_w[{lsb + w - 1}:{lsb}])")
+        lsb += w
+    prev, width, level = "out_q", n_out, 0
+    while width > 1:
+        level += 1
+        nxt = (width + 3) // 4
+        pad = 4 * nxt - width
+        src = f"{{{pad}'b0, {prev}}}" if pad else prev
+        body.append(f"wire [{4 * nxt - 1}:0] x{level}_in = {src};")
+        body.append(f"reg  [{nxt - 1}:0] x{level}_q;")
+        body.append(f"integer i{level};")
+        body.append(f"always @(posedge {CLOCK})")
+        body.append(f"    for (i{level} = 0; i{level} < {nxt}; i{level} = i{level} + 1)")
+        body.append(f"        x{level}_q[i{level}] <= ^x{level}_in[4 * i{level} +: 4];")
+        prev, width = f"x{level}_q", nxt
+    body.append(f"assign sout = {prev}[0];")
     settings = ", ".join(f"{k} = {v}" for k, v in params)
     inst_params = ", ".join(f".{k}({v})" for k, v in params)
     text = (f"// ooc_wrap: generated by scripts/synth_ooc_wrap.py around {top} ({settings}):\n"
-            f"// one register on every port, for out-of-context place and route.\n"
+            f"// a register on every port, inputs shifted in from sin, outputs folded into\n"
+            f"// sout ({n_in} input bits, {n_out} output bits), for place and route on 3 pins.\n"
             f"`default_nettype none\n"
-            f"module ooc_wrap (\n" + ",\n".join(decl) + "\n);\n"
-            + "\n".join(regs) + "\n"
+            f"module ooc_wrap (\n    input wire {CLOCK},\n    input wire sin,\n"
+            f"    output wire sout\n);\n"
+            + "\n".join(body) + "\n"
             f"{top} #({inst_params}) core_inst (\n" + ",\n".join(conns) + "\n);\n"
             f"endmodule\n`default_nettype wire\n")
     with open(out_v, "w") as f:

@@ -21,12 +21,20 @@
 #
 # I/O: the core's ports would need far more pins than the package has, and the pins'
 # own delays are not the core's. The top is therefore wrapped in ooc_wrap (generated
-# from its port list by scripts/synth_ooc_wrap.py): one register on every port, so each
-# path into, out of or through the core is a register-to-register path in the fabric and
-# is timed; nextpnr runs with --out-of-context, so no I/O buffer is inserted and the
-# wrapper's ports stay unplaced (their wires to the wrapper registers are not timed, and
-# carry no logic). The clock is constrained by the LPF file (or --freq). router2: router1 needed well
-# over half an hour for the 300,000 arcs of aes_pipeline here.
+# from its port list by scripts/synth_ooc_wrap.py), which has three pins (clk, sin,
+# sout) and one register on every port of the core: the input registers are a shift
+# chain from sin, the output registers are folded into sout by a registered XOR tree.
+# Each path into, out of or through the core is a register-to-register path in the
+# fabric and is timed. nextpnr runs in its normal mode, not --out-of-context: out of
+# context it does not drive the clock port and leaves the clock off the global network,
+# routing it to every flip-flop and RAM through the general fabric; with a clock pin it
+# inserts the global buffer (DCCA). The three pins are placed by nextpnr
+# (--lpf-allow-unconstrained); paths from and to them are not constrained. The clock is
+# constrained by the LPF file (or --freq). router2: router1 needed well over half an
+# hour for the 300,000 arcs of aes_pipeline here. Placer: nextpnr's electrostatic placer
+# (--placer static, PNR_PLACER to change it); after the default analytic placer (heap),
+# router2 did not converge on the block RAM crypto core or the engines, after the static
+# placer it routed gcm_core (docs/fpga.md).
 # Writes OUT_DIR/pnr.log, OUT_DIR/report.json (nextpnr's own report) and
 # OUT_DIR/pnr_summary.json + a printed table (scripts/synth_pnr_report.py).
 set -euo pipefail
@@ -81,15 +89,15 @@ if [ -n "${PNR_LPF:-}" ]; then
   # out of context the ports have no pins: only the clock line of the LPF applies
   clock=(--lpf "$PNR_LPF" --lpf-allow-unconstrained)
 else
-  clock=(--freq "$freq")
+  clock=(--freq "$freq" --lpf-allow-unconstrained)
 fi
 set +e
 # stdout carries one "unconstrained IO" warning per wrapper port: kept out of the console
 # PNR_TIMEOUT seconds at most (exit 124 when stopped; pnr.log keeps the placement
 # estimate), at nice PNR_NICE: the machine is shared
 nice -n "${PNR_NICE:-10}" timeout "${PNR_TIMEOUT:-3600}" \
-  "$NEXTPNR" --85k --speed 8 --package CABGA381 --out-of-context "${clock[@]}" \
-    --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
+  "$NEXTPNR" --85k --speed 8 --package CABGA381 "${clock[@]}" \
+    --placer "${PNR_PLACER:-static}" --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
     -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1
 rc=$?
 set -e

@@ -54,7 +54,7 @@ def main():
     util = {k: v for k, v in rep.get("utilization", {}).items() if v.get("used", 0) > 0}
     fmax = rep.get("fmax", {})
     cps = [path_summary(cp) for cp in rep.get("critical_paths", [])]
-    summary = {"top": top, "lanes": int(lanes), "params": params, "device": "LFE5U-85F-8BG381 (out of context)",
+    summary = {"top": top, "lanes": int(lanes), "params": params, "device": "LFE5U-85F-8BG381 (core in a 3-pin register wrapper)",
                "target_mhz": float(freq), "fmax": fmax, "critical_paths": cps,
                "utilization": util, "synth_s": int(synth_s), "pnr_s": int(pnr_s)}
     with open(os.path.join(out, "pnr_summary.json"), "w") as f:
