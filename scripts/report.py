@@ -212,9 +212,11 @@ def section_clock(fpga, md):
         md.append("**Missing:** no place-and-route result (`make fpga` writes "
                   "`build/fpga/fpga.json`).\n")
         return
-    md.append("Out of context, every port behind a register (docs/fpga.md), clock constraint "
-              f"`constraints/ecp5_85f.lpf` ({TARGET_MHZ:.0f} MHz), nextpnr-ecp5 router2, seed 1. "
-              "Resources are nextpnr's own counts.\n")
+    md.append("The core behind a register on every port, in a wrapper with three pins and the "
+              "clock on the global network (docs/fpga.md), clock constraint "
+              f"`constraints/ecp5_85f.lpf` ({TARGET_MHZ:.0f} MHz), nextpnr-ecp5 with the placer "
+              "and seed named in the flow column of docs/fpga.md's table, router2. Resources are "
+              "nextpnr's own counts.\n")
     md.append("| top | variant | Fmax MHz | target 200 MHz | LUT4 | FF | DP16KD | critical path "
               "(what limits the clock) | measured |")
     md.append("|---|---|---|---|---|---|---|---|---|")
@@ -406,6 +408,19 @@ def load_bench(bench_dir):
 GCM_BENCH_VARIANT = {"gcm": "lut", "gcm-bram": "bram"}
 
 
+def engine_clock_note(clocks):
+    """Which engines have a routed clock in fpga.json (LANES = 1), for the latency text."""
+    have = [(t, clocks.rows[k]["fmax_mhz"]) for t in ENGINE_TOPS for k in clocks.rows
+            if k[0] == t and k[2] == 1]
+    if not have:
+        return "neither engine has a routed clock (see the clock section)."
+    routed = ", ".join(f"{t} {mhz:.1f} MHz" for t, mhz in have)
+    missing = [t for t in ENGINE_TOPS if t not in {t for t, _ in have}]
+    return (f"routed at LANES = 1: {routed}"
+            + (f"; not routed: {', '.join(missing)} (see the clock section)." if missing
+               else "."))
+
+
 def section_latency(clocks, gcm, eng, md, img, plots):
     md.append("## Added latency\n")
     md.append(f"Target: at most {TARGET_LATENCY_NS:.0f} ns at the measured clock, every width; "
@@ -452,8 +467,9 @@ def section_latency(clocks, gcm, eng, md, img, plots):
                   "input beat -> first output beat (LIFO). The engine is store-and-forward, so "
                   "its added latency is LIFO, the latency RFC 1242 defines for store-and-forward "
                   "devices; it is the figure set against the targets. ns use the clock of the "
-                  "benchmark's JSON, `clock_mhz` (the engine has no routed clock: see the clock "
-                  "section).\n")
+                  "benchmark's JSON, `clock_mhz` (`make report CLOCK_MHZ=...`), one clock for "
+                  "both engines; "
+                  + engine_clock_note(clocks) + "\n")
         md.append("| LANES | mode | op | payload B | FF cycles | LL cycles | LIFO cycles | "
                   "LIFO ns @ clock | <= 100 ns | <= 320 ns |")
         md.append("|---|---|---|---|---|---|---|---|---|---|")

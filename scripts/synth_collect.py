@@ -96,13 +96,14 @@ def pnr_row(s):
             "comb": used("TRELLIS_COMB"), "ff": used("TRELLIS_FF"), "bram": used("DP16KD"),
             "dsp": used("MULT18X18D"), "critical_path": cp,
             "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
-            "source": s["source"], "harness": run_harness(s["source"])}
+            "source": s["source"],
+            "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else "")}
 
 
 def run_harness(summary_path):
-    """harness() of the pnr.log beside a pnr_summary.json (None without one)."""
+    """harness() of the pnr.log beside a pnr_summary.json ("?" without one)."""
     log = os.path.join(os.path.dirname(summary_path), "pnr.log")
-    return harness(open(log, errors="replace").read()) if os.path.isfile(log) else None
+    return harness(open(log, errors="replace").read()) if os.path.isfile(log) else "?"
 
 
 def nextpnr_stage(text):

@@ -34,7 +34,7 @@
 # hour for the 300,000 arcs of aes_pipeline here. Placer: nextpnr's electrostatic placer
 # (--placer static, PNR_PLACER to change it); after the default analytic placer (heap),
 # router2 did not converge on the block RAM crypto core or the engines, after the static
-# placer it routed gcm_core (docs/fpga.md).
+# placer it routed gcm_core (docs/fpga.md). PNR_SEED: nextpnr's seed (1).
 # Writes OUT_DIR/pnr.log, OUT_DIR/report.json (nextpnr's own report) and
 # OUT_DIR/pnr_summary.json + a printed table (scripts/synth_pnr_report.py).
 set -euo pipefail
@@ -97,7 +97,7 @@ set +e
 # estimate), at nice PNR_NICE: the machine is shared
 nice -n "${PNR_NICE:-10}" timeout "${PNR_TIMEOUT:-3600}" \
   "$NEXTPNR" --85k --speed 8 --package CABGA381 "${clock[@]}" \
-    --placer "${PNR_PLACER:-static}" --router router2 --timing-allow-fail --seed 1 --json "$out/netlist.json" --report "$out/report.json" \
+    --placer "${PNR_PLACER:-static}" --router router2 --timing-allow-fail --seed "${PNR_SEED:-1}" --json "$out/netlist.json" --report "$out/report.json" \
     -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1
 rc=$?
 set -e

@@ -56,7 +56,9 @@ def main():
     cps = [path_summary(cp) for cp in rep.get("critical_paths", [])]
     summary = {"top": top, "lanes": int(lanes), "params": params, "device": "LFE5U-85F-8BG381 (core in a 3-pin register wrapper)",
                "target_mhz": float(freq), "fmax": fmax, "critical_paths": cps,
-               "utilization": util, "synth_s": int(synth_s), "pnr_s": int(pnr_s)}
+               "utilization": util, "synth_s": int(synth_s), "pnr_s": int(pnr_s),
+               "placer": os.environ.get("PNR_PLACER", "static"),
+               "seed": int(os.environ.get("PNR_SEED", "1"))}
     with open(os.path.join(out, "pnr_summary.json"), "w") as f:
         json.dump(summary, f, indent=2, sort_keys=True)
         f.write("\n")
