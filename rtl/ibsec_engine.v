@@ -19,11 +19,10 @@
  *     decide   key, ICRC/VCRC verdicts and EPSN in one cycle on LQ, in the model's order
  *              of checks; CONFIG (MASK_MF) sampled here, once per packet; seal: the wire
  *              header edited here (ib_hdr_edit) and carried on in the descriptor
- *     crypt    the DQ head registered in DR with its GCM job (the masked header string
- *              H of ib_hdr_mask, the message's offsets and beats); from DR, (secured
- *              modes) the crypt composer feeds gcm_core: AAD = H, then payload + pad as
- *              data (icrc-mac, sth-aead) or as more AAD (sth-pkt) or not at all
- *              (sth-hdr); the output goes into the crypt ring, the tag into the tag FIFO
+ *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
+ *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
+ *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
+ *              crypt ring, the tag into the tag FIFO
  *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison;
  *              (open) commit; the egress composer builds the output: edited header
  *              (seal: from the decision; open: ib_hdr_edit here), STH, payload (from
@@ -742,32 +741,13 @@ wire [12:0] d_msg_end = d_enc ? d_aad_blk + d_pp_len
 wire [12:0] d_msg_beats = (d_msg_end + W[12:0] - 13'd1) / W[12:0];
 /* verilator lint_on UNUSEDSIGNAL */
 wire [RAW-1:0] d_mb = d_msg_beats[RAW-1:0];
-// the composer's job offsets of the message (ibsec_compose job_*)
-wire [12:0] d_dst_off = d_enc ? d_aad_blk : d_aad13;
-wire [12:0] d_dst_end = (d_enc || d_apply == M_STH_PKT) ? d_msg_end : d_aad13;
-wire [12:0] d_aad_end = d_enc ? d_aad13 : d_msg_end;
-
-// DR: the DQ head registered with its GCM job (the header string H of ib_hdr_mask, the
-// offsets and beats above), so that the crypt stage decides and starts the composer
-// from registers. DR takes the next packet as its packet leaves (one packet per clock).
-reg                  dr_valid_reg = 1'b0;
-// the descriptor word without its crypt ring fields (filled in on the way into XQ)
-reg  [DS_W-1:2*RAW+1] dr_desc_reg;
-reg                  dr_crypt_reg;
-reg  [8*HDR_BYTES-1:0] dr_aad_reg;
-reg  [6:0]           dr_aad_len_reg;
-reg  [RAW-1:0]       dr_base_reg;
-reg  [12:0]          dr_src_off_reg, dr_dst_off_reg, dr_dst_end_reg, dr_total_end_reg,
-                     dr_aad_end_reg;
-reg  [RAW-1:0]       dr_mb_reg;
-reg  [CT_W-1:0]      dr_tag_reg;
 wire [RAW:0]   c_used = ca_reg - cf_reg;
-wire           c_room = {1'b0, c_used} + {2'b00, dr_mb_reg} <= {1'b0, RING_BEATS};
-wire           cz_job_valid = dr_valid_reg && dr_crypt_reg && xq_s_ready && c_room;
+wire           c_room = {1'b0, c_used} + {2'b00, d_mb} <= {1'b0, RING_BEATS};
+wire           cz_job_valid = dq_m_valid && d_crypt && xq_s_ready && c_room;
 wire           cz_job_ready;
 wire           cz_take = cz_job_valid && cz_job_ready;
-wire           dr_pass = dr_valid_reg && !dr_crypt_reg && xq_s_ready;
-wire           dr_load = dq_m_valid && (!dr_valid_reg || cz_take || dr_pass);
+wire           d_pass = dq_m_valid && !d_crypt && xq_s_ready;
+wire [CT_W-1:0] cz_tag_in = {d_key, d_salt, d_dir, d_epsn};
 
 // crypt composer and gcm_core
 wire                    cz_rd_en;
@@ -947,9 +927,9 @@ wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
 wire                    out_valid = oq_m_valid && (!o_need || o_have);
 wire                    out_beat = out_valid && m_axis_tready;
 
-// pipe_busy: a decided packet is still in DQ, DR, XQ or EQ (seal: it may not have
-// entered gcm_core; open: it is not committed)
-assign pipe_busy = dq_m_valid || dr_valid_reg || xq_m_valid || eq_valid_reg;
+// pipe_busy: a decided packet is still in DQ, XQ or EQ (seal: it may not have entered
+// gcm_core; open: it is not committed)
+assign pipe_busy = dq_m_valid || xq_m_valid || eq_valid_reg;
 
 // ----------------------------------------------------------------------------
 // Port assignments
@@ -1020,8 +1000,8 @@ assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
                     n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // crypt -> XQ: the crypt ring beats of the message
-assign xq_s_data = {dr_desc_reg, ca_reg[RAW-1:0],
-                    cz_take ? dr_mb_reg : {RAW{1'b0}}, cz_take};
+assign xq_s_data = {dq_m_data[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
+                    cz_take ? d_mb : {RAW{1'b0}}, cz_take};
 
 // ----------------------------------------------------------------------------
 // Submodules: descriptor FIFOs
@@ -1305,15 +1285,15 @@ ibsec_compose #(
 ) c_compose (
     .clk (clk), .rst (rst),
     .job_valid (cz_job_valid), .job_ready (cz_job_ready),
-    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, dr_aad_reg}),
-    .job_front_len ({1'b0, dr_aad_len_reg}),
+    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, d_aad}),
+    .job_front_len ({1'b0, d_aad_len}),
     .job_aux0 ({8*HDR_BYTES{1'b0}}), .job_aux1 ({8*HDR_BYTES{1'b0}}),
-    .job_base (dr_base_reg), .job_src_off (dr_src_off_reg),
-    .job_dst_off (dr_dst_off_reg),
-    .job_dst_end (dr_dst_end_reg),
-    .job_total_end (dr_total_end_reg),
-    .job_aad_end (dr_aad_end_reg),
-    .job_crc_end (13'd0), .job_tag (dr_tag_reg),
+    .job_base (d_base), .job_src_off (d_pp_src),
+    .job_dst_off (d_enc ? d_aad_blk : d_aad13),
+    .job_dst_end ((d_enc || d_apply == M_STH_PKT) ? d_msg_end : d_aad13),
+    .job_total_end (d_msg_end),
+    .job_aad_end (d_enc ? d_aad13 : d_msg_end),
+    .job_crc_end (13'd0), .job_tag (cz_tag_in),
     .idle (cz_idle), .issue_ok (gq_count <= GQ_ROOM_MAX),
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),
     .tap_valid (cz_tap_valid), .tap_first (cz_tap_first), .tap_data (cz_tap_data),
@@ -1629,14 +1609,13 @@ always @* begin
         cq_m_ready = 1'b1;
     end
 
-    // ---- crypt: DQ head into DR as DR's packet leaves; start its GCM message, or pass
-    // the packet on ----
-    dq_m_ready = dr_load;
-    if (cz_take || dr_pass) begin
+    // ---- crypt: start the GCM message, or pass the packet on ----
+    if (cz_take || d_pass) begin
+        dq_m_ready = 1'b1;
         xq_s_valid = 1'b1;
     end
     if (cz_take)
-        ca_next = ca_reg + {1'b0, dr_mb_reg};
+        ca_next = ca_reg + {1'b0, d_mb};
     // gcm_core's output into the crypt ring
     if (gcm_m_tvalid)
         cw_next = cw_reg + 1'b1;
@@ -1716,32 +1695,6 @@ always @(posedge clk) begin
     end
     if (rst) begin
         eq_valid_reg <= 1'b0;
-    end
-end
-
-// DR: the DQ head and its GCM job, as DR's packet leaves
-always @(posedge clk) begin
-    if (dr_load) begin
-        dr_desc_reg      <= dq_m_data[DS_W-1:2*RAW+1];
-        dr_crypt_reg     <= d_crypt;
-        dr_aad_reg       <= d_aad;
-        dr_aad_len_reg   <= d_aad_len;
-        dr_base_reg      <= d_base;
-        dr_src_off_reg   <= d_pp_src;
-        dr_dst_off_reg   <= d_dst_off;
-        dr_dst_end_reg   <= d_dst_end;
-        dr_total_end_reg <= d_msg_end;
-        dr_aad_end_reg   <= d_aad_end;
-        dr_mb_reg        <= d_mb;
-        dr_tag_reg       <= {d_key, d_salt, d_dir, d_epsn};
-    end
-    if (dr_load) begin
-        dr_valid_reg <= 1'b1;
-    end else if (cz_take || dr_pass) begin
-        dr_valid_reg <= 1'b0;
-    end
-    if (rst) begin
-        dr_valid_reg <= 1'b0;
     end
 end
 
