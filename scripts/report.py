@@ -272,6 +272,14 @@ def section_clock(fpga, md):
                            f"{slow['top']}, {pnr_text(slow)}: {slow['fmax_mhz']:.1f} MHz, "
                            f"{cp.get('logic_levels', 0)} cells from `{cp.get('start_cell')}` "
                            f"to `{cp.get('end_cell')}`"))
+    for p in fpga["pnr"]:
+        cp = p.get("critical_path") or {}
+        if p["top"] in ENGINE_TOPS and p["fmax_mhz"] < TARGET_MHZ:
+            MISSED.append((f"Fmax >= {TARGET_MHZ:.0f} MHz at LANES = 1",
+                           f"the packet engine {p['top']} ({pnr_text(p)}) routes at "
+                           f"{p['fmax_mhz']:.1f} MHz; critical path `{cp.get('start_cell')}` -> "
+                           f"`{cp.get('end_cell')}`, {cp.get('routing_ns', 0):.2f} of "
+                           f"{cp.get('total_ns', 0):.2f} ns routing"))
     for u in fpga.get("pnr_unfinished", []):
         est = u.get("placement_estimate_mhz")
         y = u.get("yosys")
