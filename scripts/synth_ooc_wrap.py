@@ -22,10 +22,10 @@ output register). The wrapper adds one flip-flop per port bit, and about one LUT
 one flip-flop per three output bits for the tree.
 
 Why pins rather than nextpnr's --out-of-context: the core has far more port bits than
-the package has pins, and out of context nextpnr neither drives the clock port nor puts
-the clock on the global network; it then routes the clock to every flip-flop, block RAM
-and distributed RAM through the general fabric, which no full design does. With a clock
-pin, nextpnr inserts the global buffer (DCCA) and routes the clock on the global network.
+the package has pins, and out of context the clock port has no driver, so nextpnr
+neither puts the clock on the global network nor routes it at all (router2 cannot route
+a net without a driver). With a clock pin, nextpnr inserts the global buffer (DCCA) and
+routes the clock on the global network, as in a full design.
 
 A combinational top (no `clk` port, e.g. the header parser) gets a `clk` of the
 wrapper's own, so its whole depth is timed from input registers to output registers.

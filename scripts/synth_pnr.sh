@@ -26,15 +26,16 @@
 # chain from sin, the output registers are folded into sout by a registered XOR tree.
 # Each path into, out of or through the core is a register-to-register path in the
 # fabric and is timed. nextpnr runs in its normal mode, not --out-of-context: out of
-# context it does not drive the clock port and leaves the clock off the global network,
-# routing it to every flip-flop and RAM through the general fabric; with a clock pin it
-# inserts the global buffer (DCCA). The three pins are placed by nextpnr
+# context the clock port has no driver, so the clock is neither put on the global
+# network nor routed at all; with a clock pin nextpnr inserts the global buffer (DCCA)
+# and routes the clock on the global network. The three pins are placed by nextpnr
 # (--lpf-allow-unconstrained); paths from and to them are not constrained. The clock is
 # constrained by the LPF file (or --freq). router2: router1 needed well over half an
 # hour for the 300,000 arcs of aes_pipeline here. Placer: nextpnr's electrostatic placer
 # (--placer static, PNR_PLACER to change it); after the default analytic placer (heap),
 # router2 did not converge on the block RAM crypto core or the engines, after the static
-# placer it routed gcm_core (docs/fpga.md). PNR_SEED: nextpnr's seed (1).
+# placer it routed gcm_core and the seal engine (docs/fpga.md). PNR_SEED: nextpnr's
+# seed (1).
 # Writes OUT_DIR/pnr.log, OUT_DIR/report.json (nextpnr's own report) and
 # OUT_DIR/pnr_summary.json + a printed table (scripts/synth_pnr_report.py).
 set -euo pipefail
@@ -86,7 +87,7 @@ if [ -n "${PNR_LPF:-}" ]; then
   lpf_mhz=$(sed -n 's/^ *FREQUENCY  *PORT  *"clk"  *\([0-9.]*\) *MHz *;.*/\1/p' "$PNR_LPF")
   awk -v a="$lpf_mhz" -v b="$freq" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' || {
     echo "synth_pnr: $PNR_LPF constrains clk to '${lpf_mhz}' MHz, not $freq MHz" >&2; exit 2; }
-  # out of context the ports have no pins: only the clock line of the LPF applies
+  # the wrapper's three pins are not located: only the clock line of the LPF applies
   clock=(--lpf "$PNR_LPF" --lpf-allow-unconstrained)
 else
   clock=(--freq "$freq" --lpf-allow-unconstrained)
