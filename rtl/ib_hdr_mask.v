@@ -26,10 +26,9 @@
  *   aad:     H, byte 0 at [7:0]: native, frame bytes 0 .. hdr_len-1 with the variant bits
  *            set; RoCEv2, eight ff bytes (the absent LRH, Annex A17) then frame bytes
  *            14 .. hdr_len-1 masked the same way (the Ethernet header is not part of H).
- *            Bytes from aad_len on are zero (with ZERO_TAIL = 0: unspecified). This is
- *            ibsec_aad_headers of cmodel/ibsec_frame.c for the parsed wire packet
- *            (hdr_len = the end of its last ETH): on seal the header after ib_hdr_edit,
- *            on open as received.
+ *            Bytes from aad_len on are zero. This is ibsec_aad_headers of
+ *            cmodel/ibsec_frame.c for the parsed wire packet (hdr_len = the end of its
+ *            last ETH): on seal the header after ib_hdr_edit, on open as received.
  *   mask_mf: the engine's switch (ibsec_engine.mask_mf); it acts on the native-GRH shape
  *            only.
  *
@@ -55,10 +54,7 @@ module ib_hdr_mask #(
     // bytes of the frame visible in hdr (at least MASK_BYTES)
     parameter HDR_BYTES = 128,
     // bytes of the aad output (H has at most 106 bytes: LRH + GRH + BTH + 32 bytes of ETHs)
-    parameter AAD_BYTES = 128,
-    // 1: aad is zero from aad_len on; 0: those bytes are left unspecified (for a consumer
-    // that takes only aad_len bytes: the compare with aad_len is then not made)
-    parameter ZERO_TAIL = 1
+    parameter AAD_BYTES = 128
 ) (
     input  wire [8*HDR_BYTES-1:0] hdr,       // wire bytes (after sealing on seal, as received on open)
     input  wire [1:0]             shape,     // enum ibsec_shape (from ib_hdr_parse)
@@ -199,12 +195,7 @@ generate
         end else begin : g_roce_none
             assign roce_byte = 8'h00;
         end
-        if (ZERO_TAIL != 0) begin : g_zero_tail
-            assign aad[8*j +: 8] = (j / 4 >= aad_len[6:2]) ? 8'h00
-                                 : roce ? roce_byte : native_byte;
-        end else begin : g_any_tail
-            assign aad[8*j +: 8] = roce ? roce_byte : native_byte;
-        end
+        assign aad[8*j +: 8] = (j / 4 >= aad_len[6:2]) ? 8'h00 : roce ? roce_byte : native_byte;
     end
 endgenerate
 

@@ -32,10 +32,8 @@
  * Flow control
  *   A beat is issued (its ring read started) only while issue_ok is high; it appears on
  *   tap_* one cycle later, for one cycle (tap_valid). The consumer grants issue_ok against
- *   its own free space (one beat is in flight behind it; the engine registers its grants,
- *   which adds one more). job_ready is high when no job is running or the running job
- *   issues its last beat in this cycle; it and the job load depend on registers only
- *   (active_reg, last_a_reg) besides issue_ok and job_valid.
+ *   its own free space (one beat is in flight behind it). job_ready is high when no job
+ *   is running or the running job issues its last beat in this cycle.
  *
  * Latency / throughput
  *   Job taken -> first beat on tap: 2 cycles (job register, ring read). Then one beat per

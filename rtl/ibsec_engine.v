@@ -160,7 +160,7 @@ localparam NW = $clog2(W + 1);
 // (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag)
 localparam IQ_DEPTH = 4;
 localparam CQ_DEPTH = 8;
-localparam DQ_DEPTH = 2;
+localparam DQ_DEPTH = 2;   // sync_fifo_reg: two words, fixed
 localparam XQ_DEPTH = 16;
 // gcm_core input FIFO and output FIFO: a composer issues a beat while its FIFO's fill
 // level of the previous cycle (registered: gq_room_reg, oq_room_reg) left three places
@@ -313,33 +313,6 @@ function [6:0] secbits_encode;
     end
 endfunction
 
-
-// length of H, the masked header string (ib_hdr_mask's aad_len): RoCEv2 leaves
-// out the 14-byte Ethernet header and puts the 8-byte LRH stand-in before the rest
-function [6:0] h_len;
-    input       roce;       // shape[1] (enum ibsec_shape: 2, 3 are RoCEv2)
-    input [6:0] hdr_len;
-    begin
-        h_len = roce ? hdr_len - 7'd6 : hdr_len;
-    end
-endfunction
-
-// end of the GCM message in bytes (the crypt composer's total_end): H, then payload + pad
-// as data from the next block (icrc-mac, sth-aead) or as more AAD (sth-pkt), or H alone
-// (sth-hdr)
-function [12:0] msg_end;
-    input [2:0]  mode;
-    input [12:0] h13;
-    input [12:0] pp_len;
-    begin
-        if (mode_encrypts(mode))
-            msg_end = round16(h13) + pp_len;
-        else if (mode == M_STH_PKT)
-            msg_end = h13 + pp_len;
-        else
-            msg_end = h13;
-    end
-endfunction
 
 // byte reversal of a 16-byte tag: gcm_core's byte 0 at [127:120] -> byte 0 at [7:0]
 function [127:0] tag_to_stream;
@@ -701,15 +674,6 @@ assign lk_key       = lq_key_reg;
 // table changes only while cfg_busy is high, which makes LQ stale)
 
 // ---- decide (LQ) ----
-// the crypt stage's message length in beats, for the lookup's mode (the apply mode of
-// every packet that is crypted), computed here from registers and carried in the
-// descriptor's ring-beats field: the crypt stage's ring-room test, which gates the
-// crypt composer's job load, then starts at DQ's output (docs/fpga.md)
-/* verilator lint_off UNUSEDSIGNAL */ // a message has fewer beats than a ring
-wire [12:0] c_msg_beats = (msg_end(lk_mode, {6'd0, h_len(c_shape[1], c_hdr_len)}, c_pp_len)
-                           + W[12:0] - 13'd1) / W[12:0];
-/* verilator lint_on UNUSEDSIGNAL */
-wire [RAW-1:0] c_mb_next = c_msg_beats[RAW-1:0];
 wire [31:0] k_icrc   = cfg_mask_mf ? kr_icrc1 : kr_icrc0;
 wire        k_icrc_ok = k_icrc == kr_rx[31:0];
 wire [15:0] k_vext;
@@ -773,9 +737,12 @@ wire        d_crypt = d_apply != M_NONE;
 wire [12:0] d_aad13 = {6'd0, d_aad_len};
 wire [12:0] d_aad_blk = round16(d_aad13);
 wire [12:0] d_pp_src = {6'd0, d_hdr_len} + {6'd0, d_sth_len};
-wire [12:0] d_msg_end = msg_end(d_apply, d_aad13, d_pp_len);
-// the message's beats: computed at the decision (c_mb_next), carried in the descriptor
-wire [RAW-1:0] d_mb = d_mb_field;
+wire [12:0] d_msg_end = d_enc ? d_aad_blk + d_pp_len
+                      : (d_apply == M_STH_PKT) ? d_aad13 + d_pp_len : d_aad13;
+/* verilator lint_off UNUSEDSIGNAL */ // a message has fewer beats than a ring
+wire [12:0] d_msg_beats = (d_msg_end + W[12:0] - 13'd1) / W[12:0];
+/* verilator lint_on UNUSEDSIGNAL */
+wire [RAW-1:0] d_mb = d_msg_beats[RAW-1:0];
 wire [RAW:0]   c_used = ca_reg - cf_reg;
 wire           c_room = {1'b0, c_used} + {2'b00, d_mb} <= {1'b0, RING_BEATS};
 wire           cz_job_valid = dq_m_valid && d_crypt && xq_s_ready && c_room;
@@ -1031,12 +998,11 @@ assign cq_s_data = {i_hdr, i_link, i_base, i_nb,
                     p_reason, 1'b0, {CTX_W{1'b0}}, (OPEN != 0) ? p_mode : M_NONE, M_NONE, 3'd0,
                     {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 32'd0,
                     {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
-// decide -> DQ: the decision, MASK_MF in effect, the received ICRC field, the GCM
-// message's beats (used by the crypt stage only when the packet is crypted)
+// decide -> DQ: the decision, MASK_MF in effect, the received ICRC field
 assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
                     lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
-                    n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, c_mb_next, 1'b0};
+                    n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // crypt -> XQ: the crypt ring beats of the message
 assign xq_s_data = {dq_m_data[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
                     cz_take ? d_mb : {RAW{1'b0}}, cz_take};
@@ -1056,7 +1022,10 @@ sync_fifo #(.WIDTH (DS_W), .DEPTH (CQ_DEPTH)) cq (
     .m_valid (cq_m_valid), .m_ready (cq_m_ready), .m_data (cq_m_data), .count (cq_count)
 );
 
-sync_fifo #(.WIDTH (DS_W), .DEPTH (DQ_DEPTH)) dq (
+// DQ in flip-flops: its head feeds the crypt stage's header mask and message geometry,
+// which load the crypt composer; a distributed-RAM read in front of them made the seal
+// engine's routed critical path (docs/fpga.md)
+sync_fifo_reg #(.WIDTH (DS_W)) dq (
     .clk (clk), .rst (rst),
     .s_valid (dq_s_valid), .s_ready (dq_s_ready), .s_data (dq_s_data),
     .m_valid (dq_m_valid), .m_ready (dq_m_ready), .m_data (dq_m_data), .count (dq_count)
@@ -1299,10 +1268,7 @@ ibsec_regs #(
 // ----------------------------------------------------------------------------
 // H: seal, of the wire header after sealing (the descriptor carries it from the
 // decision on); open, of the header as received
-// the composer emits front bytes below job_front_len = d_aad_len only, so H's bytes from
-// there on need not be cleared (ZERO_TAIL = 0: no compare with the length on the way
-// into the composer's front register)
-ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES), .ZERO_TAIL (0)) d_hdr_mask (
+ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) d_hdr_mask (
     .hdr     (d_win),
     .shape   (d_shape),
     .hdr_len (d_hdr_len),
