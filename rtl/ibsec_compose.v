@@ -190,7 +190,6 @@ reg [NW-1:0]              shift_reg, shift_next;      // r
 reg [AW-1:0]              ra_reg, ra_next;            // ring beat k + q
 reg [13:0]                base_a_reg, base_a_next;    // position of the next beat
 reg [8:0]                 index_a_reg, index_a_next;  // its index
-reg                       last_a_reg, last_a_next;    // it is the job's last beat
 // stage B: the beat on tap
 reg                       b_valid_reg;
 reg                       b_first_reg;
@@ -218,9 +217,7 @@ wire [13:0]   q_beat = q_b - BIAS_BEATS14;
 /* verilator lint_on UNUSEDSIGNAL */
 
 wire          issue = active_reg && issue_ok;
-// last_a_reg: the next beat is the last (position + W >= total_end), kept as a register
-// so that the job load (which fans out to every front and aux bit) starts at flip-flops
-wire          last_a = last_a_reg;
+wire          last_a = base_a_reg + W14 >= {1'b0, total_end_reg};
 wire          load = job_valid && (!active_reg || (issue && last_a));
 
 wire [DW-1:0] front_word[0:NFB-1];
@@ -334,13 +331,11 @@ always @* begin
     ra_next        = ra_reg;
     base_a_next    = base_a_reg;
     index_a_next   = index_a_reg;
-    last_a_next    = last_a_reg;
 
     if (issue) begin
         ra_next      = ra_reg + 1'b1;
         base_a_next  = base_a_reg + W14;
         index_a_next = index_a_reg + 1'b1;
-        last_a_next  = base_a_reg + W14 + W14 >= {1'b0, total_end_reg};
         if (last_a)
             active_next = 1'b0;
     end
@@ -360,7 +355,6 @@ always @* begin
         ra_next        = job_base + q_beat[AW-1:0];
         base_a_next    = 14'd0;
         index_a_next   = 9'd0;
-        last_a_next    = {1'b0, job_total_end} <= W14;
     end
 end
 
@@ -380,7 +374,6 @@ always @(posedge clk) begin
     ra_reg        <= ra_next;
     base_a_reg    <= base_a_next;
     index_a_reg   <= index_a_next;
-    last_a_reg    <= last_a_next;
 
     b_valid_reg <= issue;
     if (issue) begin

@@ -160,17 +160,15 @@ localparam NW = $clog2(W + 1);
 // (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag)
 localparam IQ_DEPTH = 4;
 localparam CQ_DEPTH = 8;
-localparam DQ_DEPTH = 2;   // sync_fifo_reg: two words, fixed
+localparam DQ_DEPTH = 2;
 localparam XQ_DEPTH = 16;
-// gcm_core input FIFO and output FIFO: a composer issues a beat while its FIFO's fill
-// level of the previous cycle (registered: gq_room_reg, oq_room_reg) left three places
-// free: the beats issued in the previous cycle and in this one, and the one on the tap
-// that the previous cycle's count did not hold yet. The output FIFO also covers the CRC
-// latency, so that the egress stream does not stop at the patched tail of a packet
+// gcm_core input FIFO and output FIFO: a beat is issued while two places are free (the
+// beat on the composer's tap and the one issued now); the output FIFO also covers the
+// CRC latency, so that the egress stream does not stop at the patched tail of a packet
 localparam GQ_DEPTH = 8;
 localparam OQ_DEPTH = 16;
-localparam [$clog2(GQ_DEPTH):0] GQ_ROOM_MAX = GQ_DEPTH - 3;
-localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 3;
+localparam [$clog2(GQ_DEPTH):0] GQ_ROOM_MAX = GQ_DEPTH - 2;
+localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // CRC results of the egress stream: at most one per packet with a beat in the output
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
@@ -771,7 +769,6 @@ wire [2:0]              cz_tap_fld_rsh;
 wire                    gq_s_ready, gq_m_valid;
 wire [GQ_W-1:0]         gq_m_data;
 wire [$clog2(GQ_DEPTH):0] gq_count;
-reg                       gq_room_reg;
 wire                    gq_last;
 wire [LANES-1:0]        gq_user;
 wire [W-1:0]            gq_keep;
@@ -892,7 +889,6 @@ wire                    oq_s_ready, oq_m_valid;
 reg                     oq_m_ready;
 wire [OQ_W-1:0]         oq_m_data;
 wire [$clog2(OQ_DEPTH):0] oq_count;
-reg                       oq_room_reg;
 wire                    o_link, o_last, o_fld0, o_fld1;
 wire [W-1:0]            o_keep;
 wire [DW-1:0]           o_data;
@@ -1022,10 +1018,7 @@ sync_fifo #(.WIDTH (DS_W), .DEPTH (CQ_DEPTH)) cq (
     .m_valid (cq_m_valid), .m_ready (cq_m_ready), .m_data (cq_m_data), .count (cq_count)
 );
 
-// DQ in flip-flops: its head feeds the crypt stage's header mask and message geometry,
-// which load the crypt composer; a distributed-RAM read in front of them made the seal
-// engine's routed critical path (docs/fpga.md)
-sync_fifo_reg #(.WIDTH (DS_W)) dq (
+sync_fifo #(.WIDTH (DS_W), .DEPTH (DQ_DEPTH)) dq (
     .clk (clk), .rst (rst),
     .s_valid (dq_s_valid), .s_ready (dq_s_ready), .s_data (dq_s_data),
     .m_valid (dq_m_valid), .m_ready (dq_m_ready), .m_data (dq_m_data), .count (dq_count)
@@ -1301,7 +1294,7 @@ ibsec_compose #(
     .job_total_end (d_msg_end),
     .job_aad_end (d_enc ? d_aad13 : d_msg_end),
     .job_crc_end (13'd0), .job_tag (cz_tag_in),
-    .idle (cz_idle), .issue_ok (gq_room_reg),
+    .idle (cz_idle), .issue_ok (gq_count <= GQ_ROOM_MAX),
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),
     .tap_valid (cz_tap_valid), .tap_first (cz_tap_first), .tap_data (cz_tap_data),
     .tap_keep (cz_tap_keep), .tap_last (cz_tap_last), .tap_user (cz_tap_user),
@@ -1423,7 +1416,7 @@ ibsec_compose #(
     .job_base (x_enc ? x_cbase : x_base), .job_src_off (x_enc ? x_aad_blk : x_pp_src),
     .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (x_icrc_off + x_trailer),
     .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
-    .idle (ez_idle), .issue_ok (oq_room_reg),
+    .idle (ez_idle), .issue_ok (oq_count <= OQ_ROOM_MAX),
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr),
     .rd_lo (et_crypt ? ez_cr_lo : ez_in_lo), .rd_hi (et_crypt ? ez_cr_hi : ez_in_hi),
     .tap_valid (ez_tap_valid), .tap_first (ez_tap_first), .tap_data (ez_tap_data),
@@ -1652,18 +1645,6 @@ always @* begin
     if (ez_tap_valid && ez_tap_last) begin
         fp_next = fp_reg + {1'b0, et_rel_in};
         cf_next = cf_reg + {1'b0, et_rel_cr};
-    end
-end
-
-// the composers' grants: room in gcm_core's input FIFO and in the output FIFO, judged on
-// this cycle's fill level for the next cycle (GQ_ROOM_MAX), so that a composer's job load
-// does not wait for a FIFO pointer subtraction
-always @(posedge clk) begin
-    gq_room_reg <= gq_count <= GQ_ROOM_MAX;
-    oq_room_reg <= oq_count <= OQ_ROOM_MAX;
-    if (rst) begin
-        gq_room_reg <= 1'b0;
-        oq_room_reg <= 1'b0;
     end
 end
 
