@@ -206,6 +206,17 @@ def fmt_ns(cycles, mhz):
     return f"{ns(cycles, mhz):.0f}" if mhz else "n/a"
 
 
+def seeds_phrase(seeds):
+    """A run's seeds (synth_collect.py's "seeds"): how many routed and the spread."""
+    per = seeds["per_seed"]
+    f = seeds.get("fmax_mhz")
+    text = (f"seeds {', '.join(sorted(per, key=int))}: {seeds['routed']} of {len(per)} routed")
+    if f:
+        text += (f", {f['min']:.1f} / {f['median']:.1f} / {f['max']:.1f} MHz "
+                 "(min / median / max)")
+    return text
+
+
 def section_clock(fpga, md):
     md.append("## Clock after place and route (LANES = 1, LFE5U-85F, speed 8)\n")
     if not fpga or not (fpga.get("pnr") or fpga.get("pnr_unfinished")):
@@ -229,6 +240,14 @@ def section_clock(fpga, md):
                   f"{'met' if p['fmax_mhz'] >= TARGET_MHZ else 'NOT met'} | {p['comb']:,} | "
                   f"{p['ff']:,} | {p['bram']} | {limit} | {p.get('measured', '?')} |")
     md.append("")
+    # make fpga-seeds: the same netlist placed and routed with other seeds
+    spread = [p for p in fpga["pnr"] if p.get("seeds")]
+    if spread:
+        md.append("The routed clock depends on nextpnr's seed as well as on the design "
+                  "(`make fpga-seeds`, docs/fpga.md); the table's figure is the flow's default "
+                  "seed. Over more seeds of the same netlist: "
+                  + "; ".join(f"{p['top']} ({pnr_text(p)}), " + seeds_phrase(p["seeds"])
+                              for p in spread) + ".\n")
     # the best configuration of the design; blocks of the engine placed alone are bounds,
     # not configurations
     best = max((p for p in fpga["pnr"] if p["top"] not in ENGINE_BLOCKS),

@@ -97,7 +97,33 @@ def pnr_row(s):
             "dsp": used("MULT18X18D"), "critical_path": cp,
             "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
             "source": s["source"],
-            "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else "")}
+            "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else ""),
+            "seeds": seeds_of(s["source"])}
+
+
+def seeds_of(summary_path):
+    """make fpga-seeds' result beside a pnr_summary.json (seeds.json of
+    scripts/pnr_seeds_report.py): each seed's routed Fmax (None: not routed) and the
+    spread of the routed ones; None when no seeds were run."""
+    path = os.path.join(os.path.dirname(summary_path), "seeds.json")
+    if not os.path.isfile(path):
+        return None
+    d = load(path, ["seeds"])
+    return {"fmax_mhz": d.get("fmax_mhz"), "routed": d.get("routed", 0),
+            "per_seed": {str(r["seed"]): r.get("fmax_mhz") if r.get("routed") else None
+                         for r in d["seeds"]}}
+
+
+def seeds_text(seeds):
+    """The seeds' spread for the tables: "seeds 1, 2, 3: 3 routed, 29.7 / 38.2 / 39.1 MHz
+    (min / median / max)"."""
+    if not seeds:
+        return ""
+    names = ", ".join(sorted(seeds["per_seed"], key=int))
+    f = seeds.get("fmax_mhz")
+    spread = (f", {f['min']:.1f} / {f['median']:.1f} / {f['max']:.1f} MHz (min / median / max)"
+              if f else "")
+    return f"seeds {names}: {seeds['routed']} routed{spread}"
 
 
 def run_harness(summary_path):
@@ -199,7 +225,8 @@ def table(synth, pnr, unfinished):
         out.append(f"| {p['top']} | {p['lanes']} | {p['variant']} | {p['target_mhz']:.0f} | "
                    f"{p['fmax_mhz']:.1f} | {'yes' if p['met'] else 'NO'} | "
                    f"{pct(p['comb'], CAPACITY['comb'])} | {pct(p['ff'], CAPACITY['ff'])} | "
-                   f"{p['bram']} | {p['dsp']} | {path} | {p.get('harness') or '?'} | "
+                   f"{p['bram']} | {p['dsp']} | {path} | {p.get('harness') or '?'}"
+                   f"{'; ' + seeds_text(p.get('seeds')) if p.get('seeds') else ''} | "
                    f"{p['measured']} |")
     if not pnr:
         out.append("| (no place-and-route result) | | | | | | | | | | | | |")
