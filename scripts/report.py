@@ -28,6 +28,8 @@ import os
 import re
 import sys
 
+from synth_collect import seeds_text
+
 # Targets of the brief (/BRIEF.md §5)
 TARGET_MHZ = 200.0            # clock on ECP5-85 speed 8, LANES = 1
 TARGET_LATENCY_NS = 100.0     # added latency per packet, every width
@@ -206,17 +208,6 @@ def fmt_ns(cycles, mhz):
     return f"{ns(cycles, mhz):.0f}" if mhz else "n/a"
 
 
-def seeds_phrase(seeds):
-    """A run's seeds (synth_collect.py's "seeds"): how many routed and the spread."""
-    per = seeds["per_seed"]
-    f = seeds.get("fmax_mhz")
-    text = (f"seeds {', '.join(sorted(per, key=int))}: {seeds['routed']} of {len(per)} routed")
-    if f:
-        text += (f", {f['min']:.1f} / {f['median']:.1f} / {f['max']:.1f} MHz "
-                 "(min / median / max)")
-    return text
-
-
 def section_clock(fpga, md):
     md.append("## Clock after place and route (LANES = 1, LFE5U-85F, speed 8)\n")
     if not fpga or not (fpga.get("pnr") or fpga.get("pnr_unfinished")):
@@ -246,7 +237,7 @@ def section_clock(fpga, md):
         md.append("The routed clock depends on nextpnr's seed as well as on the design "
                   "(`make fpga-seeds`, docs/fpga.md); the table's figure is the flow's default "
                   "seed. Over more seeds of the same netlist: "
-                  + "; ".join(f"{p['top']} ({pnr_text(p)}), " + seeds_phrase(p["seeds"])
+                  + "; ".join(f"{p['top']} ({pnr_text(p)}), " + seeds_text(p["seeds"])
                               for p in spread) + ".\n")
     # the best configuration of the design; blocks of the engine placed alone are bounds,
     # not configurations

@@ -115,15 +115,15 @@ def seeds_of(summary_path):
 
 
 def seeds_text(seeds):
-    """The seeds' spread for the tables: "seeds 1, 2, 3: 3 routed, 29.7 / 38.2 / 39.1 MHz
-    (min / median / max)"."""
+    """The seeds' spread for the tables (and docs/performance.md): "seeds 1, 2, 3: 3 of 3
+    routed, 29.7 / 38.2 / 39.1 MHz (min / median / max)"."""
     if not seeds:
         return ""
     names = ", ".join(sorted(seeds["per_seed"], key=int))
     f = seeds.get("fmax_mhz")
     spread = (f", {f['min']:.1f} / {f['median']:.1f} / {f['max']:.1f} MHz (min / median / max)"
               if f else "")
-    return f"seeds {names}: {seeds['routed']} routed{spread}"
+    return f"seeds {names}: {seeds['routed']} of {len(seeds['per_seed'])} routed{spread}"
 
 
 def run_harness(summary_path):
