@@ -22,10 +22,13 @@ for s in "$@"; do
 done
 for s in "$@"; do
   t0=$(date +%s)
+  rm -f "$run/seed$s/pnr.log" "$run/seed$s/report.json" "$run/seed$s/exit"
   set +e
   PNR_SEED=$s scripts/nextpnr_run.sh "$run/netlist.json" "$run/seed$s" "$freq"
   rc=$?
   set -e
+  # nextpnr never started (nextpnr_run.sh's own checks failed): not a result of the seed
+  [ -f "$run/seed$s/pnr.log" ] || { echo "pnr_seeds: seed $s: nextpnr did not run" >&2; exit 2; }
   echo "$rc $(( $(date +%s) - t0 ))" > "$run/seed$s/exit"
   echo "pnr_seeds: seed $s: nextpnr exit $rc after $(( $(date +%s) - t0 )) s"
 done
