@@ -178,8 +178,7 @@ $(NEXTPNR):
 PNR_LANES    ?= 1
 
 fpga-pnr-L1: $(NEXTPNR) | deps
-	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_PARAMS="$(PNR_PARAMS)" PNR_LPF=$(PNR_LPF) \
-	  PNR_NICE=$(PNR_NICE) PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED) \
+	$(PNR_ENV) PNR_PARAMS="$(PNR_PARAMS)" \
 	  PNR_FLATTEN=$(if $(filter $(PNR_TOP),$(FPGA_PNR_HIER)),0,1) \
 	  scripts/synth_pnr.sh $(FPGA_BUILD)/pnr-$(PNR_TOP)-L$(PNR_LANES)$(subst $(eval) ,,$(foreach p,$(PNR_PARAMS),-$(p))) $(PNR_TOP) $(PNR_LANES) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
 
@@ -245,6 +244,11 @@ PNR_TIMEOUT ?= 3600
 PNR_NICE    ?= 10
 PNR_PLACER  ?= static
 PNR_SEED    ?= 1
+# the tools and knobs every place-and-route script reads (synth_pnr.sh, nextpnr_run.sh,
+# pnr_seeds.sh; pnr_seeds.sh sets PNR_SEED itself per seed); recursive, so that the
+# knobs' values are those in effect when a recipe runs
+PNR_ENV = YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
+  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED)
 
 fpga_field = $(word $(2),$(subst :, ,$(1)))
 fpga_name  = $(call fpga_field,$(1),1)_L$(call fpga_field,$(1),2)_$(call fpga_field,$(1),3)
@@ -270,8 +274,7 @@ define FPGA_PNR_RULE
 $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
     scripts/nextpnr_run.sh scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) \
     | $(NEXTPNR) deps
-	YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
-	  PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED) \
+	$(PNR_ENV) \
 	  PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
 	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
@@ -296,9 +299,7 @@ SEED_RUN ?= ibsec_seal_L1_fpga
 SEEDS    ?= 1 2 3
 .PHONY: fpga-seeds
 fpga-seeds: | $(NEXTPNR) deps
-	NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) PNR_TIMEOUT=$(PNR_TIMEOUT) \
-	  PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) \
-	  scripts/pnr_seeds.sh $(FPGA_BUILD)/pnr-$(SEED_RUN) $(PNR_FREQ_MHZ) $(SEEDS)
+	$(PNR_ENV) scripts/pnr_seeds.sh $(FPGA_BUILD)/pnr-$(SEED_RUN) $(PNR_FREQ_MHZ) $(SEEDS)
 
 fpga: | deps
 	@$(MAKE) --no-print-directory fpga-synth
