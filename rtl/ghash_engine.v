@@ -32,27 +32,34 @@
  * Latency / throughput
  *   One beat per clock. LATENCY = 3: a last beat with s_valid in cycle t gives m_valid and
  *   m_ghash in cycle t+3 (for one cycle; m_user is s_user of that last beat).
- *     stage A: per-lane power select H^(k-i) (0 for idle lanes), Y's multiplier H^k
- *              (0 on a first beat, the element 1 when k = 0)                  -> registers
- *     stage B: LANES carry-less products X_i * H^(k-i), XOR of them (unreduced) -> registers
- *     stage C: Y * H^k (carry-less) ^ stage-B sum, one reduction              -> Y register
+ *     stage A: per-lane power select H^(k-i) for lanes 1..LANES-1 (0 for idle lanes),
+ *              the multiplier H^k of Y and X_0 (the element 1 when k = 0), lane 0's
+ *              block (0 when k = 0), the first-beat flag                      -> registers
+ *     stage B: LANES - 1 carry-less products X_i * H^(k-i), i >= 1, XOR of them
+ *              (unreduced); lane 0's block and H^k passed on                    -> registers
+ *     stage C: ((first ? 0 : Y) ^ X_0) * H^k (carry-less) ^ stage-B sum, one
+ *              reduction                                                       -> Y register
+ *
+ * Area: LANES carry-less multipliers (gf128_clmul, about 6,000 LUT4 each on the ECP5)
+ *   Lane 0's block shares Y's multiplier, since both are multiplied by H^k:
+ *   (Y ^ X_0)*H^k. At LANES = 1 that is one multiplier instead of two.
  *
  * Timing: the Y recurrence
- *   Since (Y ^ X_0)*H^k = Y*H^k ^ X_0*H^k, only Y*H^k depends on Y; every block product is
+ *   Only the product with H^k depends on Y; the products of lanes 1..LANES-1 are
  *   computed a cycle earlier (stage B), so the loop is the same for every LANES:
- *     y_reg -> gf128_clmul (Karatsuba: pre-additions of Y, 81 leaf products of 8 x 8
- *     bits, post-additions) -> XOR with the stage-B sum -> reduction XOR (<= 13 inputs)
+ *     y_reg -> the operand (first ? 0 : Y) ^ X_0 (one LUT4 level: Y bit, X_0 bit, the
+ *     flag) -> gf128_clmul (Karatsuba: pre-additions, 81 leaf products of 8 x 8 bits,
+ *     post-additions) -> XOR with the stage-B sum -> reduction XOR (<= 13 inputs)
  *     -> y_reg,
  *   i.e. one full GF(2^128) multiply per cycle. Mapped by Yosys (synth_ecp5), the
  *   multiplier's longest path is 14 cells, 4 of them LUT4 and 10 slice multiplexers
  *   (the schoolbook product before it: 10 cells, 2 LUT4), then the sum and the reduction.
  *   This loop is the Fmax limit of the GHASH side; stages A and B are feed-forward and
- *   can be pipelined further without changing the result. The multiplier H^k is a
- *   registered input, and "Y starts from 0" is folded into it (H^k forced to 0 on a
- *   first beat), so neither costs a level in the loop. H^k's Karatsuba pre-additions
- *   could also come from a register, but the measured path is no shorter then (14 cells;
- *   Y's pre-additions, which cannot be registered, stay in the loop) and the multiplier
- *   larger (gf128_clmul header), so b_hk_reg holds H^k itself.
+ *   can be pipelined further without changing the result. H^k is a registered input.
+ *   Lane 0 in the loop costs the operand's LUT level; a separate multiplier for it
+ *   (X_0 * H^k in stage B, the loop Y * H^k with H^k forced to 0 on a first beat) keeps
+ *   that level out of the loop at the price of a whole multiplier, which the engines at
+ *   LANES = 1 cannot spare (docs/fpga.md).
  *   What would break the loop (not implemented): a 2-cycle loop (unreduced product
  *   registered, reduction in the next cycle) serving two interleaved accumulators that
  *   take alternate cycles. Each accumulator must then be multiplied by H^(k_(t-1) + k_t)
@@ -140,17 +147,19 @@ endgenerate
 // ----------------------------------------------------------------------------
 // stage A: selected operands
 reg                   a_valid_reg = 1'b0, a_valid_next;
+reg                   a_first_reg, a_first_next;
 reg                   a_last_reg, a_last_next;
 reg [USER_WIDTH-1:0]  a_user_reg, a_user_next;
-reg [LANES*128-1:0]   a_block_reg, a_block_next;
-reg [LANES*128-1:0]   a_pow_reg, a_pow_next;      // H^(k-i) for lane i, 0 for idle lanes
-reg [127:0]           a_hk_reg, a_hk_next;        // Y's multiplier: H^k, 1 (k = 0), 0 (first)
+reg [LANES*128-1:0]   a_block_reg, a_block_next;  // lane 0 is 0 when k = 0
+reg [127:0]           a_hk_reg, a_hk_next;        // multiplier of Y and X_0: H^k, 1 (k = 0)
 
-// stage B: unreduced sum of the block products
+// stage B: unreduced sum of the products of lanes 1..LANES-1; lane 0 and H^k
 reg                   b_valid_reg = 1'b0, b_valid_next;
+reg                   b_first_reg, b_first_next;
 reg                   b_last_reg, b_last_next;
 reg [USER_WIDTH-1:0]  b_user_reg, b_user_next;
 reg [254:0]           b_sum_reg, b_sum_next;
+reg [127:0]           b_x0_reg, b_x0_next;
 reg [127:0]           b_hk_reg, b_hk_next;
 
 // stage C: the GHASH state
@@ -161,9 +170,10 @@ reg [USER_WIDTH-1:0]  m_user_reg, m_user_next;
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-wire [LANES*255-1:0]  lane_prod;       // X_i * H^(k-i), unreduced, lane i at [255*i +: 255]
-wire [254:0]          loop_prod;       // Y * H^k, unreduced
-wire [127:0]          loop_red;        // reduce(Y * H^k ^ stage-B sum)
+wire [254:0]          lane_sum;        // XOR of X_i * H^(k-i), i = 1..LANES-1, unreduced
+wire [127:0]          loop_op;         // (first ? 0 : Y) ^ X_0
+wire [254:0]          loop_prod;       // loop_op * H^k, unreduced
+wire [127:0]          loop_red;        // reduce(loop_op * H^k ^ stage-B sum)
 
 // ----------------------------------------------------------------------------
 // Port assignments
@@ -174,24 +184,21 @@ assign m_user  = m_user_reg;
 
 // ----------------------------------------------------------------------------
 // Stage A: power selection. Lane i of a k-block beat is multiplied by H^(k-i);
-// H^j is s_hpow[128*(j-1) +: 128].
+// H^j is s_hpow[128*(j-1) +: 128]. Lane 0's multiplier is H^k, Y's own.
 // ----------------------------------------------------------------------------
 wire [31:0] count_w = {{(32-CNT_WIDTH){1'b0}}, s_count};
-integer i, j;
+integer j;
 
 always @* begin
     a_valid_next = s_valid;
+    a_first_next = s_first;
     a_last_next  = s_last;
     a_user_next  = s_user;
     a_block_next = s_block;
-
-    a_pow_next = {LANES*128{1'b0}};
-    for (i = 0; i < LANES; i = i + 1) begin
-        for (j = 1; j <= LANES; j = j + 1) begin
-            if (count_w == i + j) begin
-                a_pow_next[128*i +: 128] = s_hpow[128*(j-1) +: 128];
-            end
-        end
+    // lane 0 shares Y's multiplier, which is the element 1 when k = 0: its block must be
+    // 0 then (lanes >= s_count carry anything)
+    if (count_w == 0) begin
+        a_block_next[127:0] = 128'd0;
     end
 
     a_hk_next = GF_ONE;
@@ -200,42 +207,75 @@ always @* begin
             a_hk_next = s_hpow[128*(j-1) +: 128];
         end
     end
-    if (s_first) begin
-        a_hk_next = 128'd0;
-    end
 end
 
 // ----------------------------------------------------------------------------
-// Stage B: one carry-less product per lane, XORed unreduced
+// Stage B: lanes 1..LANES-1, each with its power H^(k-i) selected in stage A and one
+// carry-less product, XORed unreduced; lane 0 and H^k go on to stage C
 // ----------------------------------------------------------------------------
-genvar g;
 generate
-    for (g = 0; g < LANES; g = g + 1) begin : g_lane
-        gf128_clmul lane_clmul_inst (
-            .a(a_block_reg[128*g +: 128]),
-            .b(a_pow_reg[128*g +: 128]),
-            .p(lane_prod[255*g +: 255])
-        );
+    if (LANES > 1) begin : g_lanes
+        // stage A register: H^(k-i) for lane i >= 1 at [128*(i-1) +: 128], 0 for idle lanes
+        reg [(LANES-1)*128-1:0] a_pow_reg, a_pow_next;
+        wire [(LANES-1)*255-1:0] lane_prod;
+        reg [254:0] sum;
+        integer li, lj;
+
+        always @* begin
+            a_pow_next = {(LANES-1)*128{1'b0}};
+            for (li = 1; li < LANES; li = li + 1) begin
+                for (lj = 1; lj <= LANES; lj = lj + 1) begin
+                    if (count_w == li + lj) begin
+                        a_pow_next[128*(li-1) +: 128] = s_hpow[128*(lj-1) +: 128];
+                    end
+                end
+            end
+        end
+
+        genvar g;
+        for (g = 1; g < LANES; g = g + 1) begin : g_lane
+            gf128_clmul lane_clmul_inst (
+                .a(a_block_reg[128*g +: 128]),
+                .b(a_pow_reg[128*(g-1) +: 128]),
+                .p(lane_prod[255*(g-1) +: 255])
+            );
+        end
+
+        always @* begin
+            sum = 255'd0;
+            for (li = 1; li < LANES; li = li + 1) begin
+                sum = sum ^ lane_prod[255*(li-1) +: 255];
+            end
+        end
+        assign lane_sum = sum;
+
+        always @(posedge clk) begin
+            a_pow_reg <= a_pow_next;
+        end
+    end else begin : g_one_lane
+        // lane 0 alone: every product is the loop's
+        assign lane_sum = 255'd0;
     end
 endgenerate
 
 always @* begin
     b_valid_next = a_valid_reg;
+    b_first_next = a_first_reg;
     b_last_next  = a_last_reg;
     b_user_next  = a_user_reg;
+    b_x0_next    = a_block_reg[127:0];
     b_hk_next    = a_hk_reg;
-
-    b_sum_next = 255'd0;
-    for (i = 0; i < LANES; i = i + 1) begin
-        b_sum_next = b_sum_next ^ lane_prod[255*i +: 255];
-    end
+    b_sum_next   = lane_sum;
 end
 
 // ----------------------------------------------------------------------------
-// Stage C: the recurrence Y = reduce(Y * H^k ^ sum), one reduction per beat
+// Stage C: the recurrence Y = reduce(((first ? 0 : Y) ^ X_0) * H^k ^ sum), one
+// reduction per beat
 // ----------------------------------------------------------------------------
+assign loop_op = (b_first_reg ? 128'd0 : y_reg) ^ b_x0_reg;
+
 gf128_clmul loop_clmul_inst (
-    .a(y_reg),
+    .a(loop_op),
     .b(b_hk_reg),
     .p(loop_prod)
 );
@@ -256,16 +296,18 @@ end
 // ----------------------------------------------------------------------------
 always @(posedge clk) begin
     a_valid_reg <= a_valid_next;
+    a_first_reg <= a_first_next;
     a_last_reg  <= a_last_next;
     a_user_reg  <= a_user_next;
     a_block_reg <= a_block_next;
-    a_pow_reg   <= a_pow_next;
     a_hk_reg    <= a_hk_next;
 
     b_valid_reg <= b_valid_next;
+    b_first_reg <= b_first_next;
     b_last_reg  <= b_last_next;
     b_user_reg  <= b_user_next;
     b_sum_reg   <= b_sum_next;
+    b_x0_reg    <= b_x0_next;
     b_hk_reg    <= b_hk_next;
 
     y_reg        <= y_next;
