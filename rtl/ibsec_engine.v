@@ -879,12 +879,8 @@ generate
         end
     end
 endgenerate
-// seal: the tag at hdr_len (even, at most 114: see xh_sth_win), placed in two shifts as
-// it is taken out on open: at halfword hdr_len[3:1] of a 32-byte window, the window at
-// 16-byte block hdr_len[6:4] (about half the LUT4 of one byte shift by hdr_len)
-wire [255:0] x_sth_win = {128'd0, x_tag} << (16 * x_hdr_len[3:1]);
-wire [8*FRONT_BYTES-1:0] x_sth_at = {{(8*FRONT_BYTES-256){1'b0}}, x_sth_win}
-                                    << (128 * x_hdr_len[6:4]);
+// seal: the tag at hdr_len
+wire [8*FRONT_BYTES-1:0] x_sth_at = {{(8*FRONT_BYTES-128){1'b0}}, x_tag} << (8 * x_hdr_len);
 always @* begin
     x_front = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, x_edit_head};
     if (OPEN == 0 && mode_has_sth(x_apply))
