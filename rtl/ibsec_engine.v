@@ -864,23 +864,15 @@ wire [ET_W-1:0] ez_tag_in = {x_link, x_enc, x_nb, x_crypted ? x_mb : {RAW{1'b0}}
 
 // egress front: edited header up to hdr_len, then the STH (the tag's first L bytes)
 reg [8*FRONT_BYTES-1:0] x_front;
-// the edited header's bytes below hdr_len, by a compare per byte (a mask of ones shifted
-// by 8 * hdr_len maps to a barrel shifter: about 5,500 LUT4 alone with synth_ecp5)
-wire [8*HDR_BYTES-1:0]  x_edit_head;
-genvar xb;
-generate
-    for (xb = 0; xb < HDR_BYTES; xb = xb + 1) begin : g_edit_head
-        localparam [6:0] XB7 = xb;
-        if (xb < 127) begin : g_cmp
-            assign x_edit_head[8*xb +: 8] = (XB7 < x_hdr_len) ? x_edit[8*xb +: 8] : 8'h00;
-        end else begin : g_beyond
-            // a 7-bit hdr_len never reaches past byte 126
-            assign x_edit_head[8*xb +: 8] = 8'h00;
-        end
-    end
-endgenerate
-// seal: the tag at hdr_len
-wire [8*FRONT_BYTES-1:0] x_sth_at = {{(8*FRONT_BYTES-128){1'b0}}, x_tag} << (8 * x_hdr_len);
+// the edited header's bytes below hdr_len (a compare per byte instead synthesized larger
+// in the flattened seal engine: 54,202 TRELLIS_COMB against 53,261)
+wire [8*HDR_BYTES-1:0]  x_edit_head = x_edit & ~({8*HDR_BYTES{1'b1}} << (8 * x_hdr_len));
+// seal: the tag at hdr_len (even, at most 114: see xh_sth_win), placed in two shifts as
+// it is taken out on open: at halfword hdr_len[3:1] of a 32-byte window, the window at
+// 16-byte block hdr_len[6:4]
+wire [255:0] x_sth_win = {128'd0, x_tag} << (16 * x_hdr_len[3:1]);
+wire [8*FRONT_BYTES-1:0] x_sth_at = {{(8*FRONT_BYTES-256){1'b0}}, x_sth_win}
+                                    << (128 * x_hdr_len[6:4]);
 always @* begin
     x_front = {{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, x_edit_head};
     if (OPEN == 0 && mode_has_sth(x_apply))
