@@ -40,9 +40,10 @@
  *     stage C: ((first ? 0 : Y) ^ X_0) * H^k (carry-less) ^ stage-B sum, one
  *              reduction                                                       -> Y register
  *
- * Area: LANES carry-less multipliers (gf128_clmul, about 6,000 LUT4 each on the ECP5)
- *   Lane 0's block shares Y's multiplier, since both are multiplied by H^k:
- *   (Y ^ X_0)*H^k. At LANES = 1 that is one multiplier instead of two.
+ * Area: LANES carry-less multipliers (gf128_clmul; one was about 5,800 TRELLIS_COMB of
+ *   the ECP5 in either packet engine, docs/fpga.md). Lane 0's block shares Y's
+ *   multiplier, since both are multiplied by H^k: (Y ^ X_0)*H^k. At LANES = 1 that is
+ *   one multiplier instead of two.
  *
  * Timing: the Y recurrence
  *   Only the product with H^k depends on Y; the products of lanes 1..LANES-1 are

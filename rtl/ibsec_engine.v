@@ -808,9 +808,9 @@ wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 // every parsed header (LRH 8, GRH 40, BTH 12, ETHs of multiples of 4; Ethernet 14,
 // IPv4 20, IPv6 40, UDP 8) and at most 114 (RoCEv2 over IPv6 with 40 bytes of ETHs), so
 // the 16 bytes lie in the 32-byte window of 16-byte blocks hdr_len[6:4] and
-// hdr_len[6:4] + 1, at halfword hdr_len[3:1] of it. Two shifts on these strides map to
-// about a third of the LUT4 of one byte shift by hdr_len over the whole register
-// (measured alone with synth_ecp5: about 2,500 against 7,300).
+// hdr_len[6:4] + 1, at halfword hdr_len[3:1] of it. Two shifts on these strides instead
+// of one byte shift by hdr_len over the whole register: the open engine packed into
+// 3,200 TRELLIS_COMB fewer (63,052 against 66,252; docs/fpga.md).
 /* verilator lint_off UNUSEDSIGNAL */
 // only the window (the low 32 bytes) of the block shift is read, and only the low
 // 16 bytes of the halfword shift
@@ -867,9 +867,10 @@ reg [8*FRONT_BYTES-1:0] x_front;
 // the edited header's bytes below hdr_len (a compare per byte instead synthesized larger
 // in the flattened seal engine: 54,202 TRELLIS_COMB against 53,261)
 wire [8*HDR_BYTES-1:0]  x_edit_head = x_edit & ~({8*HDR_BYTES{1'b1}} << (8 * x_hdr_len));
-// seal: the tag at hdr_len (even, at most 114: see xh_sth_win), placed in two shifts as
+// seal: the tag at hdr_len (even, at most 114: see xh_sth_blk), placed in two shifts as
 // it is taken out on open: at halfword hdr_len[3:1] of a 32-byte window, the window at
-// 16-byte block hdr_len[6:4]
+// 16-byte block hdr_len[6:4] (the seal engine packed into 53,202 TRELLIS_COMB, against
+// 53,261 with the byte shift by hdr_len)
 wire [255:0] x_sth_win = {128'd0, x_tag} << (16 * x_hdr_len[3:1]);
 wire [8*FRONT_BYTES-1:0] x_sth_at = {{(8*FRONT_BYTES-256){1'b0}}, x_sth_win}
                                     << (128 * x_hdr_len[6:4]);
