@@ -35,11 +35,18 @@
  *
  * GHASH and the length block
  *   GHASH runs behind the AES pipeline, on the ciphertext blocks (input lanes on open,
- *   output lanes on seal) and the zero-padded AAD blocks. ghash_engine is instantiated
- *   with LANES + 1 block inputs: the length block [len(A)]_64 || [len(C)]_64 rides with the
- *   last beat in the first free input (input LANES when the beat is full), so it costs no
- *   beat. Lengths are counted in bytes by 32-bit counters: a message is at most 2^32 - 1
- *   bytes of AAD and of data (SP 800-38D allows more; a packet is at most 4 KiB).
+ *   output lanes on seal) and the zero-padded AAD blocks. The length block
+ *   L = [len(A)]_64 || [len(C)]_64 is the message's last block, multiplied by H^1, so
+ *   ghash_engine multiplies the last beat's blocks by one more power of H (a trailing
+ *   zero block: s_count = blocks + 1, H^1..H^(LANES+1) per beat) and the core adds L * H
+ *   to its result: GHASH = GHASH'(blocks, 0) ^ L * H. L * H comes from gcm_len_mul, whose
+ *   operand L has only ALEN_WIDTH + CLEN_WIDTH bits that can be set, so it is far smaller
+ *   than a full multiplier for short messages; it runs beside ghash_engine's first stage
+ *   and travels with the last beat to the tag. The length block costs no beat and no lane.
+ *   Lengths are counted in bytes, ALEN_WIDTH bits for the AAD and CLEN_WIDTH for the
+ *   data: a message must be shorter than 2^ALEN_WIDTH bytes of AAD and 2^CLEN_WIDTH bytes
+ *   of data (32 and 32 by default; the packet engine's messages fit 13 bits), or its tag
+ *   is wrong (the counters wrap; SP 800-38D allows longer messages).
  *
  * Keys (s_key_*)
  *   Every slot has two banks, each holding the 15 round keys (in aes_pipeline's
@@ -128,6 +135,11 @@ module gcm_core #(
     parameter STAGES_PER_ROUND = 1,
     // S-boxes of aes_pipeline: 0 = LUT tables, 1 = block RAM (needs STAGES_PER_ROUND = 2)
     parameter SBOX_IMPL = 0,
+    // bits of a message's AAD and data byte counts: every message must have fewer than
+    // 2^ALEN_WIDTH bytes of AAD and 2^CLEN_WIDTH bytes of data (at least log2(16 * LANES
+    // + 1) bits, at most 61; gcm_len_mul's size grows with their sum)
+    parameter ALEN_WIDTH = 32,
+    parameter CLEN_WIDTH = 32,
     // width of the slot index on the ports (derived; do not override)
     parameter SLOT_WIDTH = (KEY_SLOTS > 1) ? $clog2(KEY_SLOTS) : 1
 ) (
@@ -177,7 +189,8 @@ localparam AES_LATENCY = 14 * STAGES_PER_ROUND;
 // output FIFO depth (power of two covering the credit round trip)
 localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + 12);
 localparam OUT_AW = $clog2(OUT_DEPTH);
-// H powers per bank: H^1..H^(LANES+1) (LANES blocks plus the length block)
+// H powers per bank: H^1..H^(LANES+1) (LANES blocks plus the trailing zero block of the
+// last beat, which stands for the length block)
 localparam NPOW = LANES + 1;
 localparam POW_WIDTH = $clog2(NPOW + 1);
 localparam [POW_WIDTH-1:0] NPOW_IDX = NPOW[POW_WIDTH-1:0];
@@ -196,7 +209,8 @@ localparam GUARD_CYCLES = AES_LATENCY + 2;
 localparam GUARD_WIDTH = $clog2(GUARD_CYCLES + 1);
 // GUARD_CYCLES at the counter's width (the value the guard counter is loaded with)
 localparam [GUARD_WIDTH-1:0] GUARD_LOAD = GUARD_CYCLES[GUARD_WIDTH-1:0];
-// per-beat byte counts fit in 8 + log2(LANES) bits; message lengths in 32 bits
+// per-beat byte counts fit in 8 + log2(LANES) bits; message lengths in ALEN_WIDTH and
+// CLEN_WIDTH bits
 localparam BCNT_WIDTH = $clog2(16 * LANES + 1);
 
 // side-band carried through aes_pipeline with each beat (field offsets)
@@ -233,6 +247,14 @@ generate
     if (STAGES_PER_ROUND != 1 && STAGES_PER_ROUND != 2) begin : g_bad_stages
         initial begin
             $error("Error: gcm_core STAGES_PER_ROUND must be 1 or 2 (instance %m)");
+            $finish;
+        end
+    end
+    if (ALEN_WIDTH < BCNT_WIDTH || ALEN_WIDTH > 61 ||
+        CLEN_WIDTH < BCNT_WIDTH || CLEN_WIDTH > 61) begin : g_bad_len_width
+        initial begin
+            $error("Error: gcm_core ALEN_WIDTH and CLEN_WIDTH must be %0d..61 (instance %m)",
+                   BCNT_WIDTH);
             $finish;
         end
     end
@@ -337,13 +359,14 @@ reg                    x_g_valid_reg = 1'b0, x_g_valid_next;
 reg                    x_g_first_reg, x_g_first_next;
 reg                    x_g_last_reg, x_g_last_next;
 reg  [POW_WIDTH-1:0]   x_g_count_reg, x_g_count_next;
-reg  [NPOW*128-1:0]    x_g_block_reg, x_g_block_next;
+reg  [LANES*128-1:0]   x_g_block_reg, x_g_block_next;
 reg  [NPOW*128-1:0]    x_g_hpow_reg, x_g_hpow_next;
 reg  [128:0]           x_g_user_reg, x_g_user_next;         // {E_K(J0), nokey}
 // per message, at the X stage
 reg  [127:0]           x_ekj0_reg, x_ekj0_next;
-reg  [31:0]            x_alen_reg, x_alen_next;             // AAD bytes so far
-reg  [31:0]            x_clen_reg, x_clen_next;             // data bytes so far
+// bytes so far, including the beat in the x_g registers (whose length block they give)
+reg  [ALEN_WIDTH-1:0]  x_alen_reg, x_alen_next;             // AAD bytes
+reg  [CLEN_WIDTH-1:0]  x_clen_reg, x_clen_next;             // data bytes
 
 // ----------------------------------------------------------------------------
 // Wires
@@ -381,7 +404,8 @@ wire [127:0]               inst_mul_y;
 // GHASH result
 wire                       gh_m_valid;
 wire [127:0]               gh_m_ghash;
-wire [128:0]               gh_m_user;
+wire [256:0]               gh_m_user;          // {L * H, E_K(J0), nokey}
+wire [127:0]               len_term;           // L * H of the beat in the x_g registers
 
 // output and tag FIFOs
 wire                       of_m_valid;
@@ -618,13 +642,11 @@ wire [SET_WIDTH-1:0]  xu_set   = {aes_m_user[U_SLOT +: SLOT_WIDTH], aes_m_user[U
 reg  [LANES*128-1:0]  x_out_data;      // big-endian lanes
 reg  [LANES*128-1:0]  x_out_axis;      // AXI4-Stream lanes
 reg  [LANES-1:0]      x_lane_valid;
-reg  [NPOW-1:0]       x_input_used;  // GHASH inputs holding a block (input LANES never does)
 reg  [BCNT_WIDTH-1:0] x_abytes;
 reg  [BCNT_WIDTH-1:0] x_cbytes;
 reg  [POW_WIDTH-1:0]  x_nblk;
-reg  [31:0]           x_alen;
-reg  [31:0]           x_clen;
-reg  [127:0]          x_lenblk;
+reg  [ALEN_WIDTH-1:0] x_alen;
+reg  [CLEN_WIDTH-1:0] x_clen;
 reg  [127:0]          x_ekj0;
 reg                   x_cap_j0;
 reg  [127:0]          x_mask;
@@ -642,7 +664,7 @@ always @* begin
     x_abytes     = {BCNT_WIDTH{1'b0}};
     x_cbytes     = {BCNT_WIDTH{1'b0}};
     x_nblk       = {POW_WIDTH{1'b0}};
-    x_g_block_next = {NPOW*128{1'b0}};
+    x_g_block_next = {LANES*128{1'b0}};
 
     for (xl = 0; xl < LANES; xl = xl + 1) begin
         x_lane_valid[xl] = xu_keep[16*xl];
@@ -662,19 +684,17 @@ always @* begin
         x_g_block_next[128*xl +: 128] = x_ct;
     end
 
-    // message lengths including this beat; the length block (SP 800-38D §7.1 step 5)
-    x_alen   = (xu_first ? 32'd0 : x_alen_reg) + {{(32-BCNT_WIDTH){1'b0}}, x_abytes};
-    x_clen   = (xu_first ? 32'd0 : x_clen_reg) + {{(32-BCNT_WIDTH){1'b0}}, x_cbytes};
-    x_lenblk = {29'd0, x_alen, 3'd0, 29'd0, x_clen, 3'd0};
+    // message lengths including this beat, for the length block (SP 800-38D §7.1
+    // step 5), whose term gcm_len_mul computes from x_alen_reg and x_clen_reg
+    x_alen = (xu_first ? {ALEN_WIDTH{1'b0}} : x_alen_reg) +
+             {{(ALEN_WIDTH-BCNT_WIDTH){1'b0}}, x_abytes};
+    x_clen = (xu_first ? {CLEN_WIDTH{1'b0}} : x_clen_reg) +
+             {{(CLEN_WIDTH-BCNT_WIDTH){1'b0}}, x_cbytes};
 
-    // blocks in lanes 0..nblk-1; every other input holds the length block, which the
-    // engine takes only on the last beat (count = nblk + 1) at input nblk
-    x_input_used = {1'b0, x_lane_valid};
-    for (xl = 0; xl < NPOW; xl = xl + 1) begin
-        if (!x_input_used[xl]) begin
-            x_g_block_next[128*xl +: 128] = x_lenblk;
-        end
-    end
+    // blocks in lanes 0..nblk-1; a lane without a block holds zero (its tkeep is 0, so
+    // the I stage zeroed its data and x_mask zeroes its key stream), which is what
+    // ghash_engine needs of input nblk on the last beat: count = nblk + 1 there, the
+    // trailing zero block that multiplies the blocks by one more power of H
 
     // E_K(J0): lane 0 of the J0 bubble, or of a first beat whose lane 0 is AAD
     x_cap_j0 = xu_j0 || (xu_beat && xu_first && xu_aad[0]);
@@ -690,7 +710,7 @@ always @* begin
     x_g_valid_next = xu_beat;
     x_g_first_next = xu_first;
     x_g_last_next  = xu_last;
-    x_g_count_next = x_nblk + {{(POW_WIDTH-1){1'b0}}, xu_last};
+    x_g_count_next = x_nblk + {{(POW_WIDTH-1){1'b0}}, xu_last};   // + the zero block
     x_g_user_next  = {x_ekj0, xu_nokey};
 
     // the message's H bank: H^1..H^NPOW of set (slot, bank)
@@ -902,9 +922,23 @@ end
 // ----------------------------------------------------------------------------
 // GHASH over AAD, ciphertext and the length block; the tag
 // ----------------------------------------------------------------------------
+// the length block's term L * H (H^1 of the message's bank), beside ghash_engine's first
+// stage; it rides in ghash_engine's side-band, so the last beat's term meets its GHASH
+gcm_len_mul #(
+    .ALEN_WIDTH(ALEN_WIDTH),
+    .CLEN_WIDTH(CLEN_WIDTH)
+)
+len_mul_inst (
+    .alen(x_alen_reg),
+    .clen(x_clen_reg),
+    .h(x_g_hpow_reg[127:0]),
+    .p(len_term)
+);
+
 ghash_engine #(
-    .LANES(NPOW),
-    .USER_WIDTH(129)
+    .LANES(LANES),
+    .NPOW(NPOW),
+    .USER_WIDTH(257)
 )
 ghash_engine_inst (
     .clk(clk),
@@ -915,14 +949,16 @@ ghash_engine_inst (
     .s_hpow(x_g_hpow_reg),
     .s_first(x_g_first_reg),
     .s_last(x_g_last_reg),
-    .s_user(x_g_user_reg),
+    .s_user({len_term, x_g_user_reg}),
     .m_valid(gh_m_valid),
     .m_ghash(gh_m_ghash),
     .m_user(gh_m_user)
 );
 
-// tag = E_K(J0) ^ S (SP 800-38D §7.1 step 6), zero for a message without a key
-wire [127:0] tag_value = gh_m_user[0] ? 128'd0 : (gh_m_user[128:1] ^ gh_m_ghash);
+// tag = E_K(J0) ^ S (SP 800-38D §7.1 step 6), S = the blocks' GHASH ^ L * H; zero for a
+// message without a key
+wire [127:0] tag_value = gh_m_user[0] ? 128'd0 :
+                         (gh_m_user[128:1] ^ gh_m_ghash ^ gh_m_user[256:129]);
 
 // ----------------------------------------------------------------------------
 // Output: data FIFO, tag FIFO; a tlast beat leaves together with its tag

@@ -3,7 +3,7 @@
  *
  * Function
  *   A message is a sequence of beats; beat n carries k_n blocks (0 <= k_n <= LANES) in
- *   lanes 0..k_n-1 and the hash-key powers H^1..H^LANES of that message. Per beat:
+ *   lanes 0..k_n-1 and the hash-key powers H^1..H^NPOW of that message. Per beat:
  *     Y = (Y ^ X_0)*H^k ^ X_1*H^(k-1) ^ ... ^ X_(k-1)*H         (Y = 0 before the first beat)
  *   with ONE reduction per beat: the k+1 products are XORed unreduced (255 bits) and the sum
  *   is reduced once. This is ibsec_ghash_fold_beat of the C model, step for step. After the
@@ -19,7 +19,15 @@
  *
  *   Every message may use a different key: s_hpow is sampled with each beat and used for
  *   that beat only; the caller keeps it constant within a message (the engine does not
- *   check). H^i for i > LANES is never needed.
+ *   check). H^i for i > NPOW is never needed.
+ *
+ *   Trailing zero blocks (NPOW > LANES): s_count may exceed the blocks a beat carries.
+ *   Lanes 0..min(k, LANES)-1 take part, lane i multiplied by H^(k-i); lanes below k that
+ *   carry no block must hold zero, and k > LANES counts zero blocks after the last lane.
+ *   gcm_core uses this to give its last beat one more power of H (k = blocks + 1) and
+ *   adds the length block's term L*H itself (gcm_len_mul), so that the length block needs
+ *   no lane and no multiplier of this engine. With NPOW = LANES (the default) k is at
+ *   most LANES and every lane below k carries a block.
  *
  * Interface / handshake
  *   Valid only, no ready: the engine accepts a beat on every cycle with s_valid = 1 and
@@ -90,6 +98,9 @@
 module ghash_engine #(
     // 128-bit blocks per beat (ibsec uses 1, 4, 12; any value >= 1 works)
     parameter LANES = 1,
+    // powers of H per beat, H^1..H^NPOW, and the largest s_count (LANES or more: see
+    // "Trailing zero blocks")
+    parameter NPOW = LANES,
     // side-band carried from the last beat of a message to its result
     parameter USER_WIDTH = 1
 ) (
@@ -102,10 +113,11 @@ module ghash_engine #(
     input  wire                        s_valid,
     // lane i (block X_i) at [128*i +: 128]; lanes >= s_count are ignored
     input  wire [LANES*128-1:0]        s_block,
-    // number of blocks in this beat, 0..LANES, in lanes 0..s_count-1
-    input  wire [$clog2(LANES+1)-1:0]  s_count,
-    // H^(i+1) at [128*i +: 128], i = 0..LANES-1, for this beat's message
-    input  wire [LANES*128-1:0]        s_hpow,
+    // number of blocks in this beat, 0..NPOW, in lanes 0..s_count-1 (zero blocks beyond
+    // LANES when s_count > LANES)
+    input  wire [$clog2(NPOW+1)-1:0]   s_count,
+    // H^(i+1) at [128*i +: 128], i = 0..NPOW-1, for this beat's message
+    input  wire [NPOW*128-1:0]         s_hpow,
     // first beat of a message: Y starts from 0
     input  wire                        s_first,
     // last beat of a message: emit the result LATENCY cycles later
@@ -124,7 +136,7 @@ module ghash_engine #(
 // Parameters and checks
 // ----------------------------------------------------------------------------
 // width of s_count
-localparam CNT_WIDTH = $clog2(LANES+1);
+localparam CNT_WIDTH = $clog2(NPOW+1);
 // the field's element 1 in GCM bit order (b0 = vector bit 127)
 localparam [127:0] GF_ONE = {1'b1, 127'd0};
 
@@ -132,6 +144,12 @@ generate
     if (LANES < 1) begin : g_bad_lanes
         initial begin
             $error("Error: LANES must be at least 1 (instance %m)");
+            $finish;
+        end
+    end
+    if (NPOW < LANES) begin : g_bad_npow
+        initial begin
+            $error("Error: NPOW must be at least LANES (instance %m)");
             $finish;
         end
     end
@@ -203,7 +221,7 @@ always @* begin
     end
 
     a_hk_next = GF_ONE;
-    for (j = 1; j <= LANES; j = j + 1) begin
+    for (j = 1; j <= NPOW; j = j + 1) begin
         if (count_w == j) begin
             a_hk_next = s_hpow[128*(j-1) +: 128];
         end
@@ -225,7 +243,7 @@ generate
         always @* begin
             a_pow_next = {(LANES-1)*128{1'b0}};
             for (li = 1; li < LANES; li = li + 1) begin
-                for (lj = 1; lj <= LANES; lj = lj + 1) begin
+                for (lj = 1; lj <= NPOW; lj = lj + 1) begin
                     if (count_w == li + lj) begin
                         a_pow_next[128*(li-1) +: 128] = s_hpow[128*(lj-1) +: 128];
                     end

@@ -139,6 +139,10 @@ localparam [LEN_W-1:0] LEN_MAX = {LEN_W{1'b1}};
 // largest frame kept: IBSEC_MAX_PKT (cmodel/ib_pkt.h) = 14 + 40 + 8 + 12 + 32 + 64 + 4096
 // + 3 + 4 + 2 = 4275 bytes; longer frames are consumed, never parsed as valid
 localparam MAX_FRAME = 4275;
+// bits of a GCM message's byte counts in gcm_core (ALEN_WIDTH, CLEN_WIDTH): the crypt
+// stage addresses a message in 13 bits (d_msg_end), so a message, AAD and data together,
+// is at most the header (< 128 bytes) + the largest payload and pad, far below 2^13
+localparam GCM_LEN_W = 13;
 localparam BUF_BEATS = (MAX_FRAME + W - 1) / W;
 // input ring and crypt ring: room for about four of the largest packets, so that the
 // ingress, check, crypt and egress stages each hold one, plus the beats that arrive
@@ -1337,7 +1341,9 @@ gcm_core #(
     .LANES            (LANES),
     .KEY_SLOTS        (KEY_SLOTS),
     .STAGES_PER_ROUND (STAGES_PER_ROUND),
-    .SBOX_IMPL        (SBOX_IMPL)
+    .SBOX_IMPL        (SBOX_IMPL),
+    .ALEN_WIDTH       (GCM_LEN_W),
+    .CLEN_WIDTH       (GCM_LEN_W)
 ) gcm (
     .clk            (clk),
     .rst            (rst),

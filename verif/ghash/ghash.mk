@@ -1,6 +1,6 @@
 # verif/ghash/ — Verilator bench of the GHASH side of the crypto core:
-# rtl/gf128_clmul.v, gf128_reduce.v, gf128_mul.v, gf128_mul_serial.v and ghash_engine.v
-# behind the test top
+# rtl/gf128_clmul.v, gf128_reduce.v, gf128_mul.v, gf128_mul_serial.v, ghash_engine.v and
+# gcm_len_mul.v behind the test top
 # verif/ghash/tb_ghash_top.v, driven by the C harness tb_ghash.c (see its header).
 # One build per width; targets vtest-ghash-L<n> for n in LANES_LIST.
 # Knobs: SEED (harness seed), GHASH_MESSAGES (messages per run), WAVES=1 (FST trace,
@@ -8,7 +8,7 @@
 
 GHASH_BUILD    := $(VERIF_BUILD)/ghash
 GHASH_RTL      := rtl/gf128_clmul.v rtl/gf128_reduce.v rtl/gf128_mul.v rtl/gf128_mul_serial.v \
-                  rtl/ghash_engine.v \
+                  rtl/ghash_engine.v rtl/gcm_len_mul.v \
                   verif/ghash/tb_ghash_top.v
 GHASH_MESSAGES ?= 3000
 GHASH_VARIANT  := $(if $(filter 1,$(WAVES)),-waves,)
@@ -34,4 +34,4 @@ TEST_TARGETS += $(GHASH_TARGETS)
 # keep the harness objects and executables between runs (made through pattern rules)
 .SECONDARY: $(VERIF_COMMON_OBJS) $(GHASH_BUILD)/tb_ghash.o \
             $(foreach l,$(LANES_LIST),$(GHASH_BUILD)/L$(l)$(GHASH_VARIANT)/Vtb)
-LINT_TOPS += ghash_engine
+LINT_TOPS += ghash_engine gcm_len_mul

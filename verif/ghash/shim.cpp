@@ -20,10 +20,10 @@ extern "C" void dut_set_beat(int valid, const uint32_t *block_words, unsigned co
 {
     const unsigned nw = 4 * dut_lanes();
     top->s_valid = valid ? 1 : 0;
-    for (unsigned w = 0; w < nw; w++) {
+    for (unsigned w = 0; w < nw; w++)
         top->s_block[w] = block_words[w];
+    for (unsigned w = 0; w < nw + 4; w++) // H^1..H^(LANES+1)
         top->s_hpow[w] = hpow_words[w];
-    }
     top->s_count = count;
     top->s_first = first ? 1 : 0;
     top->s_last = last ? 1 : 0;
@@ -83,6 +83,20 @@ extern "C" void dut_reduce(const uint32_t p[8], uint32_t r[4])
     top->eval();
     for (unsigned w = 0; w < 4; w++)
         r[w] = top->red_r[w];
+}
+
+extern "C" void dut_len_mul(uint32_t alen, uint32_t clen, const uint32_t h[4], uint32_t p13[4],
+                            uint32_t p32[4])
+{
+    top->len_alen = alen;
+    top->len_clen = clen;
+    for (unsigned w = 0; w < 4; w++)
+        top->len_h[w] = h[w];
+    top->eval();
+    for (unsigned w = 0; w < 4; w++) {
+        p13[w] = top->len_p13[w];
+        p32[w] = top->len_p32[w];
+    }
 }
 
 extern "C" void dut_finish(void) { sim.finish(); }

@@ -19,14 +19,22 @@
  *   operands with random gaps (the result must stay on m_y), a reset in the middle of a
  *   product; each product against ibsec_gf128_mul, the latency exactly
  *   128 / DIGIT_WIDTH + 1 cycles, s_ready low while a product runs.
- * Engine (clocked): a stream of messages with random H per message, 0..300 data blocks
- *   plus the length block, split into beats either LANES at a time (last beat shorter)
- *   or at random (any count 0..LANES per beat), random idle cycles (with garbage on the
- *   data lines) or none at all (back-to-back), abandoned messages (no s_last), and
- *   occasional resets in the middle of a message. Every result is compared with
- *   ibsec_ghash_serial and with the beat-by-beat ibsec_ghash_fold_beat, and must come out
- *   exactly GHASH_LATENCY cycles after its last beat with that beat's s_user. One message
- *   in five is a real GCM message: its GHASH is also tag ^ E_K(J0) from OpenSSL.
+ * Length term gcm_len_mul (combinational, 13-bit and 32-bit lengths): reduce(L * H)
+ *   against ibsec_gf128_mul of the length block L = [8 alen]_64 || [8 clen]_64 and H:
+ *   every pair of a single length bit and a single bit of H (the map is bilinear, as
+ *   for the multipliers), zero and the largest lengths, random lengths and H.
+ * Engine (clocked; built with NPOW = LANES + 1 as gcm_core builds it): a stream of
+ *   messages with random H per message, 0..300 data blocks plus the length block, split
+ *   into beats either LANES at a time (last beat shorter) or at random (any count
+ *   0..LANES per beat), random idle cycles (with garbage on the data lines) or none at
+ *   all (back-to-back), abandoned messages (no s_last), and occasional resets in the
+ *   middle of a message. Half the messages end in a trailing zero block as gcm_core's
+ *   do: the last beat counts one block more than it carries (lane k zero, or no lane
+ *   when the beat is full: s_count = LANES + 1). Every result is compared with
+ *   ibsec_ghash_serial (and, with no block beyond the lanes, with the beat-by-beat
+ *   ibsec_ghash_fold_beat), and must come out exactly GHASH_LATENCY cycles after its
+ *   last beat with that beat's s_user. One message in five is a real GCM message: its
+ *   GHASH is also tag ^ E_K(J0) from OpenSSL.
  *
  * Usage: Vtb [--seed N] [--messages N]. Last line: "ghash-L<n>: N passed, N failed".
  */
@@ -41,11 +49,12 @@
 
 /* ghash_engine LATENCY: last beat in cycle t -> m_valid in cycle t + 3 */
 #define GHASH_LATENCY 3
-/* data blocks per random message: 0..MAX_DATA_BLOCKS, plus the length block */
+/* data blocks per random message: 0..MAX_DATA_BLOCKS, plus the length block and a
+ * trailing zero block */
 #define MAX_DATA_BLOCKS 300
-#define MAX_BLOCKS      (MAX_DATA_BLOCKS + 1)
+#define MAX_BLOCKS      (MAX_DATA_BLOCKS + 2)
 #define MAX_BEATS       (4 * MAX_BLOCKS + 4)
-#define MAX_WORDS       (4 * IBSEC_MAX_LANES)
+#define MAX_WORDS       (4 * (IBSEC_MAX_LANES + 1))
 #define QUEUE_LEN       64
 
 static const uint8_t GF_ZERO[16];
@@ -286,6 +295,91 @@ static void test_basis_pairs(void)
 }
 
 /* ------------------------------------------------------------------------------------ */
+/* Length term gcm_len_mul: reduce(L * H), L = [8 alen]_64 || [8 clen]_64                  */
+/* ------------------------------------------------------------------------------------ */
+
+static unsigned long n_len;
+
+/* the length block of SP 800-38D §7.1 step 5, lengths in bits */
+static void length_block(uint8_t L[16], uint64_t alen, uint64_t clen)
+{
+    uint64_t a = 8 * alen, c = 8 * clen;
+    for (int k = 7; k >= 0; k--, a >>= 8, c >>= 8) {
+        L[k] = (uint8_t)a;
+        L[8 + k] = (uint8_t)c;
+    }
+}
+
+/* both instances against the model; returns the number of wrong results (quiet unless
+ * report: the basis loop reports only its first mismatch) */
+static unsigned check_len_mul(uint32_t alen, uint32_t clen, const uint8_t H[16], int report)
+{
+    uint32_t hw[4], p13[4], p32[4];
+    uint8_t L[16], want13[16], want32[16], got13[16], got32[16];
+    unsigned bad = 0;
+    pack16(hw, H);
+    dut_len_mul(alen, clen, hw, p13, p32);
+    unpack16(got13, p13);
+    unpack16(got32, p32);
+    length_block(L, alen & 0x1fff, clen & 0x1fff);
+    ibsec_gf128_mul(L, H, want13);
+    length_block(L, alen, clen);
+    ibsec_gf128_mul(L, H, want32);
+    if (memcmp(want13, got13, 16)) {
+        bad++;
+        if (report)
+            tb_check_bytes(&res, "gcm_len_mul (13-bit lengths) vs model L * H", want13, got13, 16);
+    }
+    if (memcmp(want32, got32, 16)) {
+        bad++;
+        if (report)
+            tb_check_bytes(&res, "gcm_len_mul (32-bit lengths) vs model L * H", want32, got32, 16);
+    }
+    n_len += 2;
+    return bad;
+}
+
+static void test_len_mul(void)
+{
+    uint8_t H[16];
+    unsigned bad = 0;
+    /* every single length bit (alen bits 0..31, then clen bits 0..31) with every single
+     * bit of H: L * H is bilinear in (L, H) */
+    for (unsigned i = 0; i < 64; i++) {
+        for (unsigned j = 0; j < 128; j++) {
+            memset(H, 0, 16);
+            H[j / 8] = (uint8_t)(0x80 >> (j % 8));
+            uint32_t bit = 1u << (i % 32);
+            bad += check_len_mul(i < 32 ? bit : 0, i < 32 ? 0 : bit, H, bad == 0);
+        }
+    }
+    if (bad)
+        tb_fail(&res, "gcm_len_mul: %u of 16384 results wrong (8192 single-bit pairs, two widths)", bad);
+    else
+        tb_pass(&res);
+
+    /* directed lengths: zero, the largest of each width, a frame's largest (4275) */
+    static const uint32_t lens[] = {0, 1, 0x1fff, 0x2000, 4275, 0xffffffffu, 0x80000000u};
+    for (size_t a = 0; a < sizeof lens / sizeof lens[0]; a++)
+        for (size_t c = 0; c < sizeof lens / sizeof lens[0]; c++) {
+            rand_block(H);
+            if (!check_len_mul(lens[a], lens[c], H, 1))
+                tb_pass(&res);
+            memset(H, 0xff, 16);
+            if (!check_len_mul(lens[a], lens[c], H, 1))
+                tb_pass(&res);
+        }
+    /* random lengths (a byte count of up to 32 bits, or of a packet) and H */
+    for (int n = 0; n < 2000; n++) {
+        uint32_t alen = tb_chance(&rng, 50) ? tb_rand32(&rng) : tb_rand_range(&rng, 0, 200);
+        uint32_t clen = tb_chance(&rng, 50) ? tb_rand32(&rng) : tb_rand_range(&rng, 0, 4300);
+        rand_block(H);
+        if (!check_len_mul(alen, clen, H, 1))
+            tb_pass(&res);
+    }
+}
+
+/* ------------------------------------------------------------------------------------ */
 /* Digit-serial multiplier (clocked; the engine idles meanwhile)                          */
 /* ------------------------------------------------------------------------------------ */
 
@@ -483,8 +577,10 @@ typedef struct {
     ibsec_hpow hp;
     uint8_t blocks[MAX_BLOCKS][16];
     size_t nblocks;
+    uint8_t h_next[16];     /* H^(LANES+1), beyond hp */
     unsigned beat_k[MAX_BEATS];
     size_t nbeats;
+    int tail_zero;          /* the last block is a zero block counted by the last beat */
     int abandoned;          /* no s_last: no result expected */
     uint8_t expect[16];
 } message;
@@ -570,6 +666,16 @@ static void split_beats(message *m)
         m->beat_k[m->nbeats++] = 0; /* an empty last beat */
 }
 
+/* a trailing zero block, counted by the last beat (in lane k, or beyond the lanes when
+ * the beat is full): gcm_core's last beat */
+static void add_tail_zero(message *m)
+{
+    memset(m->blocks[m->nblocks], 0, 16);
+    m->nblocks++;
+    m->beat_k[m->nbeats - 1]++;
+    m->tail_zero = 1;
+}
+
 static void make_message(message *m, uint32_t id)
 {
     m->id = id;
@@ -578,21 +684,28 @@ static void make_message(message *m, uint32_t id)
     else
         make_random_message(m);
     ibsec_hpow_init(&m->hp, m->H, (int)lanes);
+    ibsec_gf128_mul(m->hp.h[lanes], m->H, m->h_next);
     split_beats(m);
+    m->tail_zero = 0;
+    if (tb_chance(&rng, 50))
+        add_tail_zero(m);
     m->abandoned = tb_chance(&rng, 2);
 
-    /* expected: serial model; the beat-by-beat fold and the reference must agree */
+    /* expected: serial model; the beat-by-beat fold (beats within the lanes) and the
+     * reference must agree */
     uint8_t ys[16] = {0}, yf[16] = {0}, yr[16] = {0};
     ibsec_ghash_serial(ys, m->H, &m->blocks[0][0], m->nblocks);
-    size_t off = 0;
-    for (size_t b = 0; b < m->nbeats; b++) {
-        if (m->beat_k[b])
-            ibsec_ghash_fold_beat(yf, &m->hp, &m->blocks[off][0], (int)m->beat_k[b]);
-        off += m->beat_k[b];
-    }
     ref_ghash(yr, m->H, &m->blocks[0][0], m->nblocks);
     tb_check_bytes(&res, "model ibsec_ghash_serial vs Algorithm 1", yr, ys, 16);
-    tb_check_bytes(&res, "model ibsec_ghash_fold_beat vs ibsec_ghash_serial", ys, yf, 16);
+    if (m->beat_k[m->nbeats - 1] <= lanes) {
+        size_t off = 0;
+        for (size_t b = 0; b < m->nbeats; b++) {
+            if (m->beat_k[b])
+                ibsec_ghash_fold_beat(yf, &m->hp, &m->blocks[off][0], (int)m->beat_k[b]);
+            off += m->beat_k[b];
+        }
+        tb_check_bytes(&res, "model ibsec_ghash_fold_beat vs ibsec_ghash_serial", ys, yf, 16);
+    }
     memcpy(m->expect, ys, 16);
 }
 
@@ -608,7 +721,7 @@ typedef struct {
 
 static expectation queue[QUEUE_LEN];
 static unsigned q_head, q_count;
-static unsigned long n_results, n_beats, n_idle, n_resets, n_messages;
+static unsigned long n_results, n_beats, n_idle, n_resets, n_messages, n_beyond;
 
 static void expect_result(uint32_t id, unsigned long due, const uint8_t s[16])
 {
@@ -653,12 +766,12 @@ static void step(void)
 static void drive_idle(void)
 {
     uint32_t bw[MAX_WORDS], hw[MAX_WORDS];
-    for (unsigned w = 0; w < 4 * lanes; w++) {
+    for (unsigned w = 0; w < 4 * (lanes + 1); w++) {
         bw[w] = tb_rand32(&rng);
         hw[w] = tb_rand32(&rng);
     }
     /* garbage on every line but s_valid */
-    dut_set_beat(0, bw, tb_rand_range(&rng, 0, lanes), hw, (int)tb_rand_range(&rng, 0, 1),
+    dut_set_beat(0, bw, tb_rand_range(&rng, 0, lanes + 1), hw, (int)tb_rand_range(&rng, 0, 1),
                  (int)tb_rand_range(&rng, 0, 1), tb_rand32(&rng));
     n_idle++;
     step();
@@ -687,6 +800,7 @@ static int drive_message(const message *m, unsigned idle_pct, long reset_beat)
     memset(hw, 0, sizeof hw);
     for (unsigned i = 0; i < lanes; i++)
         tb_pack_block_be(hw, i, m->hp.h[i + 1]);
+    tb_pack_block_be(hw, lanes, m->h_next);
     for (size_t b = 0; b < m->nbeats; b++) {
         while (idle_pct && tb_chance(&rng, idle_pct))
             drive_idle();
@@ -705,6 +819,8 @@ static int drive_message(const message *m, unsigned idle_pct, long reset_beat)
             }
         }
         int last = b + 1 == m->nbeats && !m->abandoned;
+        if (k > lanes) /* the trailing zero block beyond the lanes */
+            n_beyond++;
         dut_set_beat(1, bw, k, hw, b == 0, last, m->id);
         if (last)
             expect_result(m->id, cycle + GHASH_LATENCY, m->expect);
@@ -739,6 +855,7 @@ static void known_answer(message *m)
     m->blocks[1][15] = 0x80; /* [len(A)]64 = 0 || [len(C)]64 = 128 */
     m->nblocks = 2;
     ibsec_hpow_init(&m->hp, H, (int)lanes);
+    ibsec_gf128_mul(m->hp.h[lanes], H, m->h_next);
     m->nbeats = 0;
     for (size_t left = m->nblocks; left;) {
         unsigned k = left < lanes ? (unsigned)left : lanes;
@@ -770,6 +887,7 @@ int tb_ghash_main(int argc, char **argv)
 
     test_multiplier();
     test_basis_pairs();
+    test_len_mul();
     unsigned long mul_checks = res.passed + res.failed;
 
     dut_set_rst(1);
@@ -796,10 +914,11 @@ int tb_ghash_main(int argc, char **argv)
     drain();
 
     printf("ghash-L%u: seed %lu, %lu multiplier checks (16384 single-bit pairs each for "
-           "gf128_clmul and gf128_mul), %lu serial products (latency %u); %lu messages, "
-           "%lu results checked, %lu beats, %lu idle cycles, %lu resets, %lu cycles\n",
-           lanes, seed, mul_checks, n_ser, ser_latency, n_messages, n_results, n_beats, n_idle,
-           n_resets, cycle);
+           "gf128_clmul and gf128_mul), %lu gcm_len_mul checks, %lu serial products (latency "
+           "%u); %lu messages, %lu results checked, %lu beats (%lu with a zero block beyond "
+           "the lanes), %lu idle cycles, %lu resets, %lu cycles\n",
+           lanes, seed, mul_checks, n_len, n_ser, ser_latency, n_messages, n_results, n_beats,
+           n_beyond, n_idle, n_resets, cycle);
     int rc = tb_summary(&res);
     dut_finish();
     return rc;

@@ -22,7 +22,8 @@ int tb_ghash_main(int argc, char **argv);
 /* harness -> shim */
 unsigned dut_lanes(void);
 void     dut_set_rst(int rst);
-/* block_words, hpow_words: LANES*4 words each */
+/* block_words: LANES*4 words; hpow_words: (LANES+1)*4 words, H^1..H^(LANES+1);
+ * count 0..LANES+1 (LANES+1: a trailing zero block beyond the lanes) */
 void     dut_set_beat(int valid, const uint32_t *block_words, unsigned count,
                       const uint32_t *hpow_words, int first, int last, uint32_t user);
 void     dut_tick(void);
@@ -37,6 +38,10 @@ int      dut_ser_out(int *ready, uint32_t y[4]);
 unsigned dut_ser_digit(void);
 /* reduction alone: p 8 words (bits [254:0]), r 4 words */
 void     dut_reduce(const uint32_t p[8], uint32_t r[4]);
+/* gcm_len_mul: byte counts, h 4 words; reduce(L * H) with 13-bit (p13, the low 13 bits of
+ * alen and clen) and 32-bit (p32) lengths */
+void     dut_len_mul(uint32_t alen, uint32_t clen, const uint32_t h[4], uint32_t p13[4],
+                     uint32_t p32[4]);
 void     dut_finish(void);
 
 #ifdef __cplusplus

@@ -2,9 +2,15 @@
  * tb_ghash_top — Verilator test top of the GHASH bench (verif only, not in rtl/).
  *
  * Puts independent DUTs behind one set of ports so one Verilated model serves the
- * whole bench: ghash_engine and gf128_mul_serial (clocked), and gf128_mul, gf128_clmul
- * and gf128_reduce (combinational, each on its own ports). The checker sees only these
- * ports, never internal names.
+ * whole bench: ghash_engine and gf128_mul_serial (clocked), and gf128_mul, gf128_clmul,
+ * gf128_reduce and gcm_len_mul (combinational, each on its own ports). The checker sees
+ * only these ports, never internal names.
+ *
+ * ghash_engine is built as gcm_core builds it: NPOW = LANES + 1 powers, so that a beat
+ * may count one trailing zero block beyond its lanes (s_count up to LANES + 1).
+ * gcm_len_mul is built twice from the same inputs: with the packet engine's 13-bit
+ * lengths (len_p13, from the low 13 bits of len_alen and len_clen) and with gcm_core's
+ * default 32 bits (len_p32).
  *
  * DATA FORMATS
  *   All 128-bit values are blocks in GCM bit order (docs/conventions.md): SP 800-38D bit
@@ -30,8 +36,8 @@ module tb_ghash_top #(
      */
     input  wire                        s_valid,
     input  wire [LANES*128-1:0]        s_block,
-    input  wire [$clog2(LANES+1)-1:0]  s_count,
-    input  wire [LANES*128-1:0]        s_hpow,
+    input  wire [$clog2(LANES+2)-1:0]  s_count,
+    input  wire [(LANES+1)*128-1:0]    s_hpow,
     input  wire                        s_first,
     input  wire                        s_last,
     input  wire [31:0]                 s_user,
@@ -64,6 +70,14 @@ module tb_ghash_top #(
      */
     input  wire [254:0]                red_p,
     output wire [127:0]                red_r,
+    /*
+     * gcm_len_mul (combinational): byte counts, H, reduce(L * H)
+     */
+    input  wire [31:0]                 len_alen,
+    input  wire [31:0]                 len_clen,
+    input  wire [127:0]                len_h,
+    output wire [127:0]                len_p13,
+    output wire [127:0]                len_p32,
 
     output wire [7:0]                  lanes
 );
@@ -72,6 +86,7 @@ assign lanes = LANES[7:0];
 
 ghash_engine #(
     .LANES(LANES),
+    .NPOW(LANES + 1),
     .USER_WIDTH(32)
 ) ghash_engine_inst (
     .clk(clk),
@@ -121,6 +136,32 @@ gf128_mul_serial #(
 gf128_reduce gf128_reduce_inst (
     .p(red_p),
     .r(red_r)
+);
+
+// the packet engine's widths (ibsec_engine GCM_LEN_W) and gcm_core's default
+/* verilator lint_off UNUSEDSIGNAL */
+// (len13 reads the low 13 bits of the 32-bit inputs)
+wire [31:0] len_alen_all = len_alen;
+wire [31:0] len_clen_all = len_clen;
+/* verilator lint_on UNUSEDSIGNAL */
+gcm_len_mul #(
+    .ALEN_WIDTH(13),
+    .CLEN_WIDTH(13)
+) gcm_len_mul13_inst (
+    .alen(len_alen_all[12:0]),
+    .clen(len_clen_all[12:0]),
+    .h(len_h),
+    .p(len_p13)
+);
+
+gcm_len_mul #(
+    .ALEN_WIDTH(32),
+    .CLEN_WIDTH(32)
+) gcm_len_mul32_inst (
+    .alen(len_alen),
+    .clen(len_clen),
+    .h(len_h),
+    .p(len_p32)
 );
 
 endmodule
