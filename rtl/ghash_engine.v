@@ -242,8 +242,10 @@ generate
 
         always @* begin
             a_pow_next = {(LANES-1)*128{1'b0}};
+            // k <= NPOW and i >= 1, so H^(k-i) is at most H^(NPOW-1): H^NPOW is lane 0's
+            // alone (a_hk); a larger k is no legal count and selects nothing
             for (li = 1; li < LANES; li = li + 1) begin
-                for (lj = 1; lj <= NPOW; lj = lj + 1) begin
+                for (lj = 1; lj < NPOW; lj = lj + 1) begin
                     if (count_w == li + lj) begin
                         a_pow_next[128*(li-1) +: 128] = s_hpow[128*(lj-1) +: 128];
                     end

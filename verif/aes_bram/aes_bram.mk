@@ -37,7 +37,8 @@ TEST_TARGETS += vtest-aes-bram-L1
 # gcm_core with the block RAM S-boxes, Verilated as the top with the variant's parameters
 GCM_BRAM_BUILD    := $(VERIF_BUILD)/gcm_bram
 GCM_BRAM_RTL      := $(wildcard rtl/aes_*.v) rtl/gf128_clmul.v rtl/gf128_reduce.v \
-                     rtl/gf128_mul_serial.v rtl/ghash_engine.v rtl/sync_fifo.v rtl/gcm_core.v
+                     rtl/gf128_mul_serial.v rtl/ghash_engine.v rtl/gcm_len_mul.v rtl/sync_fifo.v \
+                     rtl/gcm_core.v
 GCM_BRAM_HARNESS  := $(VERIF_BUILD)/gcm_core/tb_gcm.o
 GCM_BRAM_PARAMS   := -GSTAGES_PER_ROUND=2 -GSBOX_IMPL=1
 GCM_BRAM_MESSAGES ?= 10000

@@ -12,7 +12,8 @@
 
 GCM_BUILD         := $(VERIF_BUILD)/gcm_core
 GCM_RTL           := $(wildcard rtl/aes_*.v) rtl/gf128_clmul.v rtl/gf128_reduce.v \
-                     rtl/gf128_mul_serial.v rtl/ghash_engine.v rtl/sync_fifo.v rtl/gcm_core.v
+                     rtl/gf128_mul_serial.v rtl/ghash_engine.v rtl/gcm_len_mul.v rtl/sync_fifo.v \
+                     rtl/gcm_core.v
 GCM_MESSAGES      ?= 20000
 GCM_LONG_MESSAGES ?= 1000000
 GCM_VEC_COUNT     ?= 2000
