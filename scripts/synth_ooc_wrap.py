@@ -14,7 +14,9 @@ and `sout`. It puts one register on every port of the core, all clocked by `clk`
     every input bit is a register whose value synthesis cannot know;
   - each output feeds a register, and the output registers are folded into `sout` by a
     tree of 4-input XORs with a register after each level, so no output bit can be
-    optimized away and each tree level is one LUT between two registers.
+    optimized away and each tree level is one LUT between two registers. These
+    registers start at 0, so that an output the core leaves undefined (x) becomes a
+    constant 0 rather than an x that Yosys may fold through the whole XOR tree.
 Every path that starts or ends in the core is then a register-to-register path inside
 the fabric, and place and route measures the core's own logic, including any
 combinational path the core has from an input to an output (input register -> core ->
@@ -96,9 +98,14 @@ def main():
     for name, w in ins:
         conns.append(f"    .{name}(in_q[{lsb + w - 1}:{lsb}])")
         lsb += w
-    # outputs: registered, then folded four bits per LUT, one register per level
+    # outputs: registered, then folded four bits per LUT, one register per level. The
+    # output and tree registers start at 0: a core output that is an undefined constant
+    # (a register the core never loads for these parameters, e.g. the receive-side
+    # outputs of ibsec_regs with OPEN = 0) then makes its output register a constant 0.
+    # Without an initial value Yosys turns such a register into x, and since x ^ a may be
+    # folded to x, one x poisons the whole tree: sout becomes x and the core is removed.
     body.append(f"wire [{n_out - 1}:0] out_w;")
-    body.append(f"reg  [{n_out - 1}:0] out_q;")
+    body.append(f"reg  [{n_out - 1}:0] out_q = {n_out}'d0;")
     body.append(f"always @(posedge {CLOCK}) out_q <= out_w;")
     lsb = 0
     for name, w in outs:
@@ -111,7 +118,7 @@ def main():
         pad = 4 * nxt - width
         src = f"{{{pad}'b0, {prev}}}" if pad else prev
         body.append(f"wire [{4 * nxt - 1}:0] x{level}_in = {src};")
-        body.append(f"reg  [{nxt - 1}:0] x{level}_q;")
+        body.append(f"reg  [{nxt - 1}:0] x{level}_q = {nxt}'d0;")
         body.append(f"integer i{level};")
         body.append(f"always @(posedge {CLOCK})")
         body.append(f"    for (i{level} = 0; i{level} < {nxt}; i{level} = i{level} + 1)")
