@@ -10,8 +10,9 @@ the wrapper follows the top's ports whatever they are; nothing here knows the de
 
 The wrapper `ooc_wrap` measures the core out of its context on three pins: `clk`, `sin`
 and `sout`. It puts one register on every port of the core, all clocked by `clk`:
-  - the input registers form one shift chain, fed from `sin` one bit per clock, so
-    every input bit is a register whose value synthesis cannot know;
+  - the input registers form a shift chain (several of at most CHAIN_MAX bits, each
+    fed from `sin`, for a top with more input bits), one bit per clock, so every input
+    bit is a register whose value synthesis cannot know;
   - each output feeds a register, and the output registers are folded into `sout` by a
     tree of 4-input XORs with a register after each level, so no output bit can be
     optimized away and each tree level is one LUT between two registers. These
@@ -38,6 +39,11 @@ import re
 import sys
 
 CLOCK = "clk"
+# longest input shift chain: Yosys (yowasp, WebAssembly) ran out of call stack in
+# synth_ecp5's techmap on one chain of 3,557 bits (ibsec_compose), recursing along it;
+# chains of up to 1,048 bits (the header blocks) map. Every top with at most CHAIN_MAX
+# input bits keeps a single chain.
+CHAIN_MAX = 1536
 
 
 def fail(msg):
@@ -85,10 +91,19 @@ def main():
     if n_out == 0:
         fail(f"{top} has no output port")
     body = []
-    # inputs: one shift chain from sin, the core's inputs at its low end
+    # inputs: shift chains from sin, the core's inputs at their low ends; at most
+    # CHAIN_MAX bits per chain, each chain fed from sin
     if n_in > 1:
         body.append(f"reg  [{n_in - 1}:0] in_q;")
-        body.append(f"always @(posedge {CLOCK}) in_q <= {{in_q[{n_in - 2}:0], sin}};")
+        if n_in <= CHAIN_MAX:
+            body.append(f"always @(posedge {CLOCK}) in_q <= {{in_q[{n_in - 2}:0], sin}};")
+        for lo in range(0, n_in if n_in > CHAIN_MAX else 0, CHAIN_MAX):
+            hi = min(lo + CHAIN_MAX, n_in) - 1
+            if hi == lo:
+                body.append(f"always @(posedge {CLOCK}) in_q[{lo}] <= sin;")
+            else:
+                body.append(f"always @(posedge {CLOCK}) in_q[{hi}:{lo}] <= "
+                            f"{{in_q[{hi - 1}:{lo}], sin}};")
     elif n_in == 1:
         body.append(f"reg  [0:0] in_q;")
         body.append(f"always @(posedge {CLOCK}) in_q <= sin;")
