@@ -127,8 +127,9 @@ ENGINE_BLOCKS = ("ibsec_regs", "ibsec_compose", "ib_hdr_parse", "ib_hdr_edit", "
 def variant_of(params):
     """Short name of a parameter set: lut (defaults), lut2 (LUT S-boxes, two stages per
     round), bram (block RAM S-boxes); engines get seal-/open- in front (OPEN parameter of
-    ibsec_engine), and table sizes other than the defaults (KEY_SLOTS = 4, CTX_SLOTS = 16)
-    are appended as -k<KEY_SLOTS>c<CTX_SLOTS>."""
+    ibsec_engine), and table sizes, when the run sets them, are appended as
+    -k<KEY_SLOTS>c<CTX_SLOTS> (the defaults 4 and 16 for what is not set), so that a run
+    with the default tables named explicitly is told from the core alone."""
     # "module.NAME" entries are defaults changed below the top (make fpga's engine runs)
     p = {k.split(".")[-1]: str(v) for k, v in (params or {}).items()}
     if p.get("SBOX_IMPL") == "1":
@@ -139,8 +140,7 @@ def variant_of(params):
         core = "lut"
     if "KEY_SLOTS" in p or "CTX_SLOTS" in p:
         k, c = p.get("KEY_SLOTS", "4"), p.get("CTX_SLOTS", "16")
-        if (k, c) != ("4", "16"):
-            core += f"-k{k}c{c}"
+        core += f"-k{k}c{c}"
     if "OPEN" in p:
         return ("open-" if p["OPEN"] == "1" else "seal-") + core
     return core
