@@ -97,13 +97,14 @@ def main():
         body.append(f"reg  [{n_in - 1}:0] in_q;")
         if n_in <= CHAIN_MAX:
             body.append(f"always @(posedge {CLOCK}) in_q <= {{in_q[{n_in - 2}:0], sin}};")
-        for lo in range(0, n_in if n_in > CHAIN_MAX else 0, CHAIN_MAX):
-            hi = min(lo + CHAIN_MAX, n_in) - 1
-            if hi == lo:
-                body.append(f"always @(posedge {CLOCK}) in_q[{lo}] <= sin;")
-            else:
-                body.append(f"always @(posedge {CLOCK}) in_q[{hi}:{lo}] <= "
-                            f"{{in_q[{hi - 1}:{lo}], sin}};")
+        else:
+            for lo in range(0, n_in, CHAIN_MAX):
+                hi = min(lo + CHAIN_MAX, n_in) - 1
+                if hi == lo:
+                    body.append(f"always @(posedge {CLOCK}) in_q[{lo}] <= sin;")
+                else:
+                    body.append(f"always @(posedge {CLOCK}) in_q[{hi}:{lo}] <= "
+                                f"{{in_q[{hi - 1}:{lo}], sin}};")
     elif n_in == 1:
         body.append(f"reg  [0:0] in_q;")
         body.append(f"always @(posedge {CLOCK}) in_q <= sin;")
