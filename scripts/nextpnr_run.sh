@@ -9,6 +9,10 @@
 #   PNR_LPF     constrain the clock with this LPF file, whose FREQUENCY PORT "clk" line must
 #               say FREQ_MHZ; without it, nextpnr's --freq FREQ_MHZ
 #   PNR_PLACER  static (the default) or heap;  PNR_SEED  nextpnr's seed (1)
+#   PNR_OPTS    further nextpnr options, words from a fixed list: --no-tmdriv (placement
+#               and routing by wire length and congestion alone, no timing weights) and
+#               --tmg-ripup (router2 rips up arcs that fail timing); recorded in the run's
+#               summary, so that a figure never loses the options that produced it
 #   PNR_TIMEOUT seconds before nextpnr is stopped (3600; exit 124, pnr.log keeps the
 #               placement estimate);  PNR_NICE  its nice level (10: the machine is shared)
 # Writes OUT_DIR/pnr.log, OUT_DIR/pnr.stdout and, when nextpnr finishes, OUT_DIR/report.json
@@ -32,11 +36,18 @@ if [ -n "${PNR_LPF:-}" ]; then
 else
   clock=(--freq "$freq" --lpf-allow-unconstrained)
 fi
+opts=()
+for o in ${PNR_OPTS:-}; do
+  case "$o" in
+    --no-tmdriv|--tmg-ripup) opts+=("$o") ;;
+    *) echo "nextpnr_run: PNR_OPTS accepts --no-tmdriv and --tmg-ripup, got '$o'" >&2; exit 2 ;;
+  esac
+done
 mkdir -p "$out"
 rm -f "$out/report.json"
 # stdout carries one "unconstrained IO" warning per wrapper port: kept out of the console
 exec nice -n "${PNR_NICE:-10}" timeout "${PNR_TIMEOUT:-3600}" \
   "$NEXTPNR" --85k --speed 8 --package CABGA381 "${clock[@]}" \
     --placer "${PNR_PLACER:-static}" --router router2 --timing-allow-fail \
-    --seed "${PNR_SEED:-1}" --json "$netlist" --report "$out/report.json" \
+    --seed "${PNR_SEED:-1}" ${opts[@]+"${opts[@]}"} --json "$netlist" --report "$out/report.json" \
     -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1

@@ -67,11 +67,14 @@ def main():
     spread = ({"min": min(routed), "median": statistics.median(routed), "max": max(routed)}
               if routed else None)
     out = {"run": os.path.basename(os.path.normpath(run)), "seeds": rows,
-           "routed": len(routed), "fmax_mhz": spread}
+           "routed": len(routed), "fmax_mhz": spread,
+           # the options the seeds ran with (scripts/nextpnr_run.sh PNR_OPTS)
+           "options": os.environ.get("PNR_OPTS", "").split()}
     with open(os.path.join(run, "seeds.json"), "w") as f:
         json.dump(out, f, indent=2, sort_keys=True)
         f.write("\n")
     print(f"{out['run']}: {len(routed)} of {len(rows)} seeds routed"
+          + "".join(f", {o}" for o in out["options"])
           + (f", Fmax {spread['min']:.1f} / {spread['median']:.1f} / {spread['max']:.1f} MHz "
              "(min / median / max)" if spread else ""))
     print("| seed | estimate after placement | result | critical path | nextpnr s |")

@@ -97,7 +97,8 @@ def pnr_row(s):
             "dsp": used("MULT18X18D"), "critical_path": cp,
             "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
             "source": s["source"],
-            "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else ""),
+            "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else "")
+                       + "".join(f", {o}" for o in s.get("options", [])),
             "seeds": seeds_of(s["source"])}
 
 
