@@ -35,6 +35,7 @@
 #   PNR_NICE          nice level of nextpnr (10; the machine is shared)
 #   PNR_PLACER        nextpnr placer (static; heap is nextpnr's default, docs/fpga.md)
 #   PNR_SEED          nextpnr's seed (1)
+#   PNR_ROUTER        nextpnr router (router2; router1 is nextpnr's default, docs/fpga.md)
 #   PNR_OPTS          further nextpnr options (scripts/nextpnr_run.sh: --no-tmdriv,
 #                     --tmg-ripup); empty by default
 #   SEED_RUN, SEEDS   fpga-seeds: the run, <top>_L<n>_<variant> (ibsec_seal_L1_fpga), and
@@ -253,13 +254,14 @@ PNR_TIMEOUT ?= 3600
 PNR_NICE    ?= 10
 PNR_PLACER  ?= static
 PNR_SEED    ?= 1
+PNR_ROUTER  ?= router2
 PNR_OPTS    ?=
 # the tools and knobs every place-and-route script reads (synth_pnr.sh, nextpnr_run.sh,
 # pnr_seeds.sh; pnr_seeds.sh sets PNR_SEED itself per seed); recursive, so that the
 # knobs' values are those in effect when a recipe runs
 PNR_ENV = YOSYS=$(YOSYS) NEXTPNR=$(NEXTPNR) PYTHON=$(PYTHON) PNR_LPF=$(PNR_LPF) \
   PNR_TIMEOUT=$(PNR_TIMEOUT) PNR_NICE=$(PNR_NICE) PNR_PLACER=$(PNR_PLACER) PNR_SEED=$(PNR_SEED) \
-  PNR_OPTS="$(PNR_OPTS)"
+  PNR_ROUTER=$(PNR_ROUTER) PNR_OPTS="$(PNR_OPTS)"
 
 fpga_field = $(word $(2),$(subst :, ,$(1)))
 fpga_name  = $(call fpga_field,$(1),1)_L$(call fpga_field,$(1),2)_$(call fpga_field,$(1),3)

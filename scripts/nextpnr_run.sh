@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # nextpnr-ecp5 on one synthesized netlist, with the options of the flow: LFE5U-85F, speed
-# grade 8, CABGA381, router2, --timing-allow-fail (scripts/synth_pnr.sh explains the
+# grade 8, CABGA381, router2 (PNR_ROUTER), --timing-allow-fail (scripts/synth_pnr.sh explains the
 # wrapper, the clock pin and the placer). Used by synth_pnr.sh (after synthesis) and by
 # pnr_seeds.sh (more seeds of the same netlist).
 #
@@ -9,6 +9,7 @@
 #   PNR_LPF     constrain the clock with this LPF file, whose FREQUENCY PORT "clk" line must
 #               say FREQ_MHZ; without it, nextpnr's --freq FREQ_MHZ
 #   PNR_PLACER  static (the default) or heap;  PNR_SEED  nextpnr's seed (1)
+#   PNR_ROUTER  router2 (the default) or router1
 #   PNR_OPTS    further nextpnr options, words from a fixed list: --no-tmdriv (placement
 #               and routing by wire length and congestion alone, no timing weights) and
 #               --tmg-ripup (router2 rips up arcs that fail timing); recorded in the run's
@@ -36,6 +37,10 @@ if [ -n "${PNR_LPF:-}" ]; then
 else
   clock=(--freq "$freq" --lpf-allow-unconstrained)
 fi
+case "${PNR_ROUTER:-router2}" in
+  router1|router2) ;;
+  *) echo "nextpnr_run: PNR_ROUTER is router1 or router2, got '${PNR_ROUTER}'" >&2; exit 2 ;;
+esac
 opts=()
 for o in ${PNR_OPTS:-}; do
   case "$o" in
@@ -48,6 +53,6 @@ rm -f "$out/report.json"
 # stdout carries one "unconstrained IO" warning per wrapper port: kept out of the console
 exec nice -n "${PNR_NICE:-10}" timeout "${PNR_TIMEOUT:-3600}" \
   "$NEXTPNR" --85k --speed 8 --package CABGA381 "${clock[@]}" \
-    --placer "${PNR_PLACER:-static}" --router router2 --timing-allow-fail \
+    --placer "${PNR_PLACER:-static}" --router "${PNR_ROUTER:-router2}" --timing-allow-fail \
     --seed "${PNR_SEED:-1}" ${opts[@]+"${opts[@]}"} --json "$netlist" --report "$out/report.json" \
     -l "$out/pnr.log" -q >"$out/pnr.stdout" 2>&1

@@ -98,6 +98,7 @@ def pnr_row(s):
             "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
             "source": s["source"],
             "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else "")
+                       + (f", {s['router']}" if s.get("router", "router2") != "router2" else "")
                        + "".join(f", {o}" for o in s.get("options", [])),
             "seeds": seeds_of(s["source"])}
 
@@ -153,6 +154,10 @@ def nextpnr_stage(text):
         if m:
             stage = (f"routing (router2), iteration {m.group(1)}: {int(m.group(3)):,} of "
                      f"{int(m.group(2)):,} wires overused")
+        # router1's progress table: iterations | ripped up | ... | arcs remaining | time
+        m = re.search(r"Info:\s+(\d+) \|\s+\d+\s+\d+ \|\s+\d+\s+\d+ \|\s+(\d+)\|", line)
+        if m:
+            stage = f"routing (router1), {int(m.group(1)):,} arcs routed, {int(m.group(2)):,} to go"
     return stage
 
 

@@ -59,6 +59,7 @@ def main():
                "utilization": util, "synth_s": int(synth_s), "pnr_s": int(pnr_s),
                "placer": os.environ.get("PNR_PLACER", "static"),
                "seed": int(os.environ.get("PNR_SEED", "1")),
+               "router": os.environ.get("PNR_ROUTER", "router2"),
                "options": os.environ.get("PNR_OPTS", "").split()}
     with open(os.path.join(out, "pnr_summary.json"), "w") as f:
         json.dump(summary, f, indent=2, sort_keys=True)
