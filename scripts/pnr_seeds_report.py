@@ -75,6 +75,7 @@ def main():
         json.dump(out, f, indent=2, sort_keys=True)
         f.write("\n")
     print(f"{out['run']}: {len(routed)} of {len(rows)} seeds routed"
+          + (f", {out['router']}" if out["router"] != "router2" else "")
           + "".join(f", {o}" for o in out["options"])
           + (f", Fmax {spread['min']:.1f} / {spread['median']:.1f} / {spread['max']:.1f} MHz "
              "(min / median / max)" if spread else ""))

@@ -114,6 +114,7 @@ def seeds_of(summary_path):
         return None
     d = load(path, ["seeds"])
     return {"fmax_mhz": d.get("fmax_mhz"), "routed": d.get("routed", 0),
+            "router": d.get("router", "router2"), "options": d.get("options", []),
             "per_seed": {str(r["seed"]): r.get("fmax_mhz") if r.get("routed") else None
                          for r in d["seeds"]}}
 
@@ -127,7 +128,9 @@ def seeds_text(seeds):
     f = seeds.get("fmax_mhz")
     spread = (f", {f['min']:.1f} / {f['median']:.1f} / {f['max']:.1f} MHz (min / median / max)"
               if f else "")
-    return f"seeds {names}: {seeds['routed']} of {len(seeds['per_seed'])} routed{spread}"
+    how = "".join(f" {o}" for o in ([seeds["router"]] if seeds.get("router", "router2") != "router2"
+                                    else []) + seeds.get("options", []))
+    return f"seeds {names}{how}: {seeds['routed']} of {len(seeds['per_seed'])} routed{spread}"
 
 
 def run_harness(summary_path):
