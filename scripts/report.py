@@ -217,7 +217,8 @@ def section_clock(fpga, md):
     md.append("The core behind a register on every port, in a wrapper with three pins and the "
               "clock on the global network (docs/fpga.md), clock constraint "
               f"`constraints/ecp5_85f.lpf` ({TARGET_MHZ:.0f} MHz), nextpnr-ecp5 with the placer "
-              "and seed named in the flow column of docs/fpga.md's table, router2. Resources are "
+              "and seed named in the flow column of docs/fpga.md's table, router2 (router1 where "
+              "that column names it). Resources are "
               "nextpnr's own counts.\n")
     md.append("| top | variant | Fmax MHz | target 200 MHz | LUT4 | FF | DP16KD | critical path "
               "(what limits the clock) | measured |")
@@ -235,8 +236,9 @@ def section_clock(fpga, md):
     spread = [p for p in fpga["pnr"] if p.get("seeds")]
     if spread:
         md.append("The routed clock depends on nextpnr's seed as well as on the design "
-                  "(`make fpga-seeds`, docs/fpga.md); the table's figure is the flow's default "
-                  "seed. Over more seeds of the same netlist: "
+                  "(`make fpga-seeds`, docs/fpga.md); the table's figure is the flow's own seed "
+                  "(1, unless fpga/fpga.mk names another for the top). Over more seeds of the same "
+                  "netlist: "
                   + "; ".join(f"{p['top']} ({pnr_text(p)}), " + seeds_text(p["seeds"])
                               for p in spread) + ".\n")
     # the best configuration of the design; blocks of the engine placed alone are bounds,
