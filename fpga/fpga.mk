@@ -258,8 +258,8 @@ PNR_ROUTER  ?= router2
 PNR_OPTS    ?=
 # router and seed of one top's place and route, where they differ from PNR_ROUTER and
 # PNR_SEED (a PNR_ROUTER or PNR_SEED given on the command line applies to every run): the
-# open engine does not route with router2 (seeds 1 to 3, with and without timing weights,
-# all stop between 451 and 18,300 overused wires and diverge); router1 routes it with
+# open engine does not route with router2 (seeds 1 to 3, and seeds 1 and 2 without timing
+# weights, stop between 451 and 18,300 overused wires and diverge); router1 routes it with
 # seed 2, the seed with which router2 had come closest (docs/fpga.md, "The open engine
 # routed: router1")
 FPGA_PNR_ROUTER_ibsec_open ?= router1

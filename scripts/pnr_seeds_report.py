@@ -68,7 +68,7 @@ def main():
               if routed else None)
     out = {"run": os.path.basename(os.path.normpath(run)), "seeds": rows,
            "routed": len(routed), "fmax_mhz": spread,
-           # the options the seeds ran with (scripts/nextpnr_run.sh PNR_OPTS)
+           # the router and options the seeds ran with (nextpnr_run.sh PNR_ROUTER, PNR_OPTS)
            "router": os.environ.get("PNR_ROUTER", "router2"),
            "options": os.environ.get("PNR_OPTS", "").split()}
     with open(os.path.join(run, "seeds.json"), "w") as f:

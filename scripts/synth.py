@@ -189,9 +189,9 @@ def judge(args, r):
 
     expect(r["yosys_exit"] == 0, f"Yosys exit status {r['yosys_exit']} (want 0)")
     if "check_rtl_problems" in r:
+        scope = "RTL per module" if r.get("rtl_check") == "per module" else "flattened RTL"
         expect(r["check_rtl_problems"] == 0,
-               f"check on the {'RTL per module' if r.get('rtl_check') == 'per module' else 'flattened RTL'}: "
-               f"{r['check_rtl_problems']} problems (want 0)")
+               f"check on the {scope}: {r['check_rtl_problems']} problems (want 0)")
     if "latch_cells" in r:
         expect(r["latch_cells"] == 0 and r["latch_messages"] == 0,
                f"latches: {r['latch_cells']} latch cells after proc, "

@@ -100,9 +100,15 @@ def pnr_row(s):
             "synth_s": s.get("synth_s"), "pnr_s": s.get("pnr_s"), "measured": s["measured"],
             "source": s["source"],
             "harness": run_harness(s["source"]) + (f", seed {s['seed']}" if "seed" in s else "")
-                       + (f", {s['router']}" if s.get("router", "router2") != "router2" else "")
-                       + "".join(f", {o}" for o in s.get("options", [])),
+                       + "".join(f", {w}" for w in nextpnr_how(s.get("router", "router2"),
+                                                               s.get("options", []))),
             "seeds": seeds_of(s["source"])}
+
+
+def nextpnr_how(router, options):
+    """The router (when not the flow's router2) and the further options of a nextpnr run
+    (scripts/nextpnr_run.sh PNR_ROUTER, PNR_OPTS), as words: ["router1", "--no-tmdriv"]."""
+    return ([router] if router != "router2" else []) + list(options)
 
 
 def seeds_of(summary_path):
@@ -128,8 +134,8 @@ def seeds_text(seeds):
     f = seeds.get("fmax_mhz")
     spread = (f", {f['min']:.1f} / {f['median']:.1f} / {f['max']:.1f} MHz (min / median / max)"
               if f else "")
-    how = "".join(f" {o}" for o in ([seeds["router"]] if seeds.get("router", "router2") != "router2"
-                                    else []) + seeds.get("options", []))
+    how = "".join(f" {w}" for w in nextpnr_how(seeds.get("router", "router2"),
+                                               seeds.get("options", [])))
     return f"seeds {names}{how}: {seeds['routed']} of {len(seeds['per_seed'])} routed{spread}"
 
 
