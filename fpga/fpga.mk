@@ -258,16 +258,18 @@ PNR_ROUTER  ?= router2
 PNR_OPTS    ?=
 # router, seed and time limit of one top's place and route, where they differ from
 # PNR_ROUTER, PNR_SEED and PNR_TIMEOUT (given on the command line, these three apply to
-# every run): the open engine does not route with router2 (seeds 1 to 3, and seeds 1 and 2 without timing
-# weights, stop between 451 and 18,300 overused wires and diverge); router1 routes it with
-# seed 2, the seed with which router2 had come closest (docs/fpga.md, "The open engine
-# routed: router1")
+# every run): the open engine does not route with router2 (seeds 1 to 3, and seeds 1
+# and 2 without timing weights, stop between 451 and 18,300 overused wires and diverge);
+# router1 routes it with seed 2, the seed with which router2 had come closest
+# (docs/fpga.md, "The open engine routed: router1")
 FPGA_PNR_ROUTER_ibsec_open  ?= router1
 FPGA_PNR_SEED_ibsec_open    ?= 2
 # router1 needs 45 to 60 minutes of one core for it (3,688 s of nextpnr with a second job
 # on the machine): more than PNR_TIMEOUT's 3600 s, so this run gets three hours
 FPGA_PNR_TIMEOUT_ibsec_open ?= 10800
 fpga_knob = $(if $(filter command line,$(origin PNR_$(1))),,$(if $(FPGA_PNR_$(1)_$(2)),PNR_$(1)=$(FPGA_PNR_$(1)_$(2))))
+# all three for top $(1) (pnr_seeds.sh sets PNR_SEED per seed itself)
+fpga_knobs = $(foreach k,ROUTER SEED TIMEOUT,$(call fpga_knob,$(k),$(1)))
 # the tools and knobs every place-and-route script reads (synth_pnr.sh, nextpnr_run.sh,
 # pnr_seeds.sh; pnr_seeds.sh sets PNR_SEED itself per seed); recursive, so that the
 # knobs' values are those in effect when a recipe runs
@@ -300,8 +302,7 @@ define FPGA_PNR_RULE
 $(FPGA_BUILD)/pnr-$(call fpga_name,$(1))/pnr_summary.json: $(SYNTH_DEPS) scripts/synth_pnr.sh \
     scripts/nextpnr_run.sh scripts/synth_ooc_wrap.py scripts/synth_pnr_report.py $(PNR_LPF) \
     | $(NEXTPNR) deps
-	$(PNR_ENV) $(call fpga_knob,ROUTER,$(call fpga_field,$(1),1)) \
-	  $(call fpga_knob,SEED,$(call fpga_field,$(1),1)) $(call fpga_knob,TIMEOUT,$(call fpga_field,$(1),1)) \
+	$(PNR_ENV) $(call fpga_knobs,$(call fpga_field,$(1),1)) \
 	  PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
 	  scripts/synth_pnr.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) $(PNR_FREQ_MHZ) $(SYNTH_RTL)
@@ -326,8 +327,7 @@ SEED_RUN ?= ibsec_seal_L1_fpga
 SEEDS    ?= 1 2 3
 .PHONY: fpga-seeds
 fpga-seeds: | $(NEXTPNR) deps
-	$(PNR_ENV) $(call fpga_knob,ROUTER,$(firstword $(subst _L, ,$(SEED_RUN)))) \
-	  $(call fpga_knob,TIMEOUT,$(firstword $(subst _L, ,$(SEED_RUN)))) scripts/pnr_seeds.sh $(FPGA_BUILD)/pnr-$(SEED_RUN) $(PNR_FREQ_MHZ) $(SEEDS)
+	$(PNR_ENV) $(call fpga_knobs,$(firstword $(subst _L, ,$(SEED_RUN)))) scripts/pnr_seeds.sh $(FPGA_BUILD)/pnr-$(SEED_RUN) $(PNR_FREQ_MHZ) $(SEEDS)
 
 fpga: | deps
 	@$(MAKE) --no-print-directory fpga-synth
