@@ -185,6 +185,27 @@ class Clocks:
             return p["fmax_mhz"], f"aes_pipeline {variant} alone, routed (upper bound)"
         return None, f"no place-and-route result for the {variant} core"
 
+    def for_engine(self, op):
+        """The routed clock of the seal or open engine at LANES = 1 (make fpga places and
+        routes one variant of each, the fpga variant). Returns (MHz, what it is) or (None,
+        why not)."""
+        top = f"ibsec_{op}"
+        rows = sorted((k, p) for k, p in self.rows.items() if k[0] == top and k[2] == 1)
+        if not rows:
+            return None, f"{top} has no routed clock"
+        (_, variant, _), p = rows[0]
+        return p["fmax_mhz"], f"{top} {variant}, routed"
+
+
+def engine_clock(clocks, op, bench):
+    """The clock that converts an engine's cycles to ns and bytes per clock to Gb/s: its
+    own routed clock (LANES = 1), else the clock the benchmark was run with (CLOCK_MHZ).
+    Returns (MHz, what it is)."""
+    mhz, src = clocks.for_engine(op)
+    if mhz:
+        return mhz, src
+    return bench.get("clock_mhz"), f"the bench's clock: {src}"
+
 
 def pnr_text(p):
     """What a place-and-route row is: a block of the engine placed alone, or a variant of
@@ -492,29 +513,31 @@ def section_latency(clocks, gcm, eng, md, img, plots):
                   "first output beat (FF), last input beat -> last output beat (LL), and last "
                   "input beat -> first output beat (LIFO). The engine is store-and-forward, so "
                   "its added latency is LIFO, the latency RFC 1242 defines for store-and-forward "
-                  "devices; it is the figure set against the targets. ns use the clock of the "
-                  "benchmark's JSON, `clock_mhz` (`make report CLOCK_MHZ=...`), one clock for "
-                  "both engines; "
+                  "devices; it is the figure set against the targets. ns use each engine's own "
+                  "routed clock (LANES = 1, from the clock section), or, for an engine without "
+                  "one, the clock the benchmark ran with (`clock_mhz` of its JSON, `CLOCK_MHZ`). "
+                  "The wider engines do not fit the device, so for them the LANES = 1 clock is "
+                  "an upper bound and the ns a lower bound; "
                   + engine_clock_note(clocks) + "\n")
         md.append("| LANES | mode | op | payload B | FF cycles | LL cycles | LIFO cycles | "
                   "LIFO ns @ clock | <= 100 ns | <= 320 ns |")
         md.append("|---|---|---|---|---|---|---|---|---|---|")
         for lanes, d in sorted(eng.items()):
-            mhz = d.get("clock_mhz")
             for r in d["results"]:
                 if r.get("latency_lifo_cycles", -1) < 0:
                     md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | did not "
                               "come out | | | | | |")
                     continue
-                t = r["latency_lifo_ns"]
+                mhz, src = engine_clock(clocks, r["op"], d)
+                t = ns(r["latency_lifo_cycles"], mhz)
                 if t > TARGET_LATENCY_NS:
                     MISSED.append((f"added latency <= {TARGET_LATENCY_NS:.0f} ns",
                                    f"engine {r['op']} {r['mode']} L{lanes} {r['payload']} B: "
-                                   f"{t:.0f} ns at {mhz:.0f} MHz (the bench's clock)"))
+                                   f"{t:.0f} ns at {mhz:.1f} MHz ({src})"))
                 points.append((f"eng {r['op']} {r['mode']} L{lanes} {r['payload']}B", t))
                 md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | "
                           f"{r['latency_ff_cycles']} | {r['latency_ll_cycles']} | "
-                          f"{r['latency_lifo_cycles']} | {t:.0f} @ {mhz:.0f} | "
+                          f"{r['latency_lifo_cycles']} | {t:.0f} @ {mhz:.1f} | "
                           f"{'yes' if t <= TARGET_LATENCY_NS else 'NO'} | "
                           f"{'yes' if t <= BUDGET_LATENCY_NS else 'NO'} |")
         md.append("")
@@ -552,10 +575,11 @@ def section_fig7a(clocks, gcm, eng, md):
     eng1 = eng.get(1)
     if eng1:
         for op in ("seal", "open"):
-            per = {r["payload"]: r["latency_lifo_ns"] for r in eng1["results"]
+            mhz, _ = engine_clock(clocks, op, eng1)
+            per = {r["payload"]: ns(r["latency_lifo_cycles"], mhz) for r in eng1["results"]
                    if r["op"] == op and r["mode"] == "sth-aead" and r.get("latency_lifo_cycles", -1) >= 0}
             if per:
-                cols.append((f"engine {op} sth-aead L1, LIFO (@ {eng1.get('clock_mhz', 0):.0f} MHz, "
+                cols.append((f"engine {op} sth-aead L1, LIFO (@ {mhz:.1f} MHz, "
                              "payload as measured)", lambda n, per=per: per.get(n)))
     head = "| packet B | Lee & Kim overhead | implied base ns |" + "".join(
         f" {c[0]} |" for c in cols)
@@ -651,46 +675,70 @@ def section_throughput(clocks, gcm, eng, md, img, plots):
         md.append("![throughput](img/throughput.png)\n")
 
 
-def section_links(clocks, gcm, md, img, plots):
+def engine_link_rows(clocks, eng):
+    """Per engine width and direction: the link-side bytes per clock of the largest payload
+    the bench sent, the lowest over the modes, at the engine's clock. Rows as section_links
+    takes them: (name, plot label, lanes, MHz, what the clock is, bytes per clock)."""
+    rows = []
+    for lanes, d in sorted(eng.items()):
+        for op in ("seal", "open"):
+            res = [r for r in d["results"] if r["op"] == op]
+            if not res:
+                continue
+            big = max(r["payload"] for r in res)
+            worst = min(r["link_bytes_per_clock"] for r in res if r["payload"] == big)
+            mhz, src = engine_clock(clocks, op, d)
+            rows.append((f"packet engine, {op} ({big} B payloads, the slowest mode)",
+                         f"engine {op} L{lanes}", lanes, mhz, src, worst))
+    return rows
+
+
+def section_links(clocks, gcm, eng, md, img, plots):
     md.append("## Gb/s at the achieved clock against the IBA link data rates\n")
     md.append("Peak = 128 bits x LANES x clock; sustained = the 4 KiB message throughput of "
-              "the crypto core (`bench-gcm`) at that clock. The link a width serves is 1X, 4X "
-              "or 12X of the same LANES. Data rates per link: lane rate x lanes, the lane rate "
-              "being the data rate after the line code (SDR/DDR/QDR 8b/10b, FDR/EDR 64b/66b).\n")
+              "the crypto core (`bench-gcm`) at that clock, and, for the packet engine, the "
+              "link-side bytes per clock of back-to-back packets with the largest payload of "
+              "`bench-engine` (the slowest of the five modes) at the engine's own routed clock. "
+              "The link a width serves is 1X, 4X or 12X of the same LANES. Data rates per link: "
+              "lane rate x lanes, the lane rate being the data rate after the line code "
+              "(SDR/DDR/QDR 8b/10b, FDR/EDR 64b/66b).\n")
     rows = []
     for (bench, lanes), d in sorted(gcm.items()):
         v = GCM_BENCH_VARIANT.get(bench, bench)
         mhz, src = clocks.for_core(v)
         big = max((t for t in d["throughput"] if t["aad"] == "empty"),
                   key=lambda t: t["data_bytes"], default=None)
-        rows.append((v, lanes, mhz, src, big))
+        rows.append((variant_text(v), f"{v} L{lanes}", lanes, mhz, src,
+                     big["bytes_per_clock"] if big else None))
+    rows += engine_link_rows(clocks, eng)
     if not rows:
-        md.append("**Missing:** no bench-gcm figures.\n")
+        md.append("**Missing:** no bench-gcm or bench-engine figures.\n")
         return
-    md.append("| variant | LANES | clock MHz | peak Gb/s | sustained Gb/s | " +
+    md.append("| core variant or engine | LANES | clock MHz | peak Gb/s | sustained Gb/s | " +
               " | ".join(n for n, _ in IBA_RATES)
               + " |")
     md.append("|---|---|---|---|---|" + "---|" * len(IBA_RATES))
     bars = []
-    for v, lanes, mhz, src, big in rows:
-        if not mhz:
-            md.append(f"| {variant_text(v)} | {lanes} | missing: {src} | | |" +
+    for name, label, lanes, mhz, src, bpc in rows:
+        if not mhz or bpc is None:
+            md.append(f"| {name} | {lanes} | missing: {src if not mhz else 'no figure'} | | |" +
                       " |" * len(IBA_RATES))
             continue
         peak = 128 * lanes * mhz / 1000.0
-        sus = big["bytes_per_clock"] * 8 * mhz / 1000.0 if big else None
+        sus = bpc * 8 * mhz / 1000.0
         cells = []
-        for name, rate in IBA_RATES:
+        for rname, rate in IBA_RATES:
             link = rate * lanes
-            ok = sus is not None and sus >= link
-            cells.append(f"{link:.1f}: {'carried' if ok else 'NOT carried'}")
-        md.append(f"| {variant_text(v)} | {lanes} ({LINK_OF_LANES.get(lanes, '?')}) | "
-                  f"{mhz:.1f} | {peak:.1f} | {sus:.1f} | " + " | ".join(cells) + " |")
-        bars.append((f"{v} L{lanes}", lanes, sus))
+            cells.append(f"{link:.1f}: {'carried' if sus >= link else 'NOT carried'}")
+        routed = "routed" in src and not src.startswith("the bench")
+        md.append(f"| {name} | {lanes} ({LINK_OF_LANES.get(lanes, '?')}) | "
+                  f"{mhz:.1f}{'' if routed else f' ({src})'} | {peak:.1f} | {sus:.1f} | "
+                  + " | ".join(cells) + " |")
+        bars.append((label, lanes, sus))
     md.append("")
     md.append("Cells: the link's data rate in Gb/s and whether the sustained rate carries it. "
-              "The LANES = 4 and 12 rows use the LANES = 1 clock (their cores do not fit the "
-              "device), so they are upper bounds.\n")
+              "The LANES = 4 and 12 rows use the LANES = 1 clock (their cores and engines do "
+              "not fit the device), so they are upper bounds.\n")
     if plots and bars:
         import matplotlib.pyplot as plt
         fig, ax = plt.subplots(figsize=(7, 4))
@@ -702,8 +750,8 @@ def section_links(clocks, gcm, md, img, plots):
         ax.set_xticks(range(len(bars)))
         ax.set_xticklabels([b[0] for b in bars], fontsize=8)
         ax.set_yscale("log")
-        ax.set_ylabel("Gb/s (sustained, 4 KiB messages)")
-        ax.set_title("Crypto core throughput against IBA link data rates")
+        ax.set_ylabel("Gb/s (sustained, largest messages / packets)")
+        ax.set_title("Crypto core and packet engine throughput against IBA link data rates")
         fig.tight_layout()
         fig.savefig(os.path.join(img, "link_rates.png"), dpi=100)
         plt.close(fig)
@@ -735,14 +783,13 @@ def cmd_render(args):
     section_latency(clocks, gcm, eng, md, args.img, plots)
     section_fig7a(clocks, gcm, eng, md)
     section_throughput(clocks, gcm, eng, md, args.img, plots)
-    section_links(clocks, gcm, md, args.img, plots)
+    section_links(clocks, gcm, eng, md, args.img, plots)
     section_resources(fpga, md, args.img, plots)
     summary = ["## Targets not met\n"]
     if MISSED:
         summary.append("Each line: the target of the brief (§5), then what misses it and, for "
                        "the clock, the critical path that limits it. Engine latencies in ns use "
-                       "the benchmark's clock (`CLOCK_MHZ`, given to `make report`). Details in "
-                       "the sections below.\n")
+                       "each engine's routed clock (LANES = 1). Details in the sections below.\n")
         # the rows of one target and one configuration (engine op and width, or core
         # variant and width) are folded into one line: how many, and the range
         groups = {}
