@@ -748,7 +748,7 @@ def section_links(clocks, gcm, eng, md, img, plots):
                 ax.plot([i - 0.4, i + 0.4], [rate * lanes] * 2, color="gray", lw=0.8)
                 ax.text(i + 0.42, rate * lanes, rname, fontsize=6, va="center")
         ax.set_xticks(range(len(bars)))
-        ax.set_xticklabels([b[0] for b in bars], fontsize=8)
+        ax.set_xticklabels([b[0] for b in bars], fontsize=8, rotation=30, ha="right")
         ax.set_yscale("log")
         ax.set_ylabel("Gb/s (sustained, largest messages / packets)")
         ax.set_title("Crypto core and packet engine throughput against IBA link data rates")
