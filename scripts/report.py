@@ -678,7 +678,8 @@ def section_throughput(clocks, gcm, eng, md, img, plots):
 def engine_link_rows(clocks, eng):
     """Per engine width and direction: the link-side bytes per clock of the largest payload
     the bench sent, the lowest over the modes, at the engine's clock. Rows as section_links
-    takes them: (name, plot label, lanes, MHz, what the clock is, bytes per clock)."""
+    takes them: (name, plot label, lanes, MHz, what the clock is, whether it is a routed
+    clock, bytes per clock)."""
     rows = []
     for lanes, d in sorted(eng.items()):
         for op in ("seal", "open"):
@@ -688,8 +689,9 @@ def engine_link_rows(clocks, eng):
             big = max(r["payload"] for r in res)
             worst = min(r["link_bytes_per_clock"] for r in res if r["payload"] == big)
             mhz, src = engine_clock(clocks, op, d)
+            routed = clocks.for_engine(op)[0] is not None
             rows.append((f"packet engine, {op} ({big} B payloads, the slowest mode)",
-                         f"engine {op} L{lanes}", lanes, mhz, src, worst))
+                         f"engine {op} L{lanes}", lanes, mhz, src, routed, worst))
     return rows
 
 
@@ -708,7 +710,7 @@ def section_links(clocks, gcm, eng, md, img, plots):
         mhz, src = clocks.for_core(v)
         big = max((t for t in d["throughput"] if t["aad"] == "empty"),
                   key=lambda t: t["data_bytes"], default=None)
-        rows.append((variant_text(v), f"{v} L{lanes}", lanes, mhz, src,
+        rows.append((variant_text(v), f"{v} L{lanes}", lanes, mhz, src, True,
                      big["bytes_per_clock"] if big else None))
     rows += engine_link_rows(clocks, eng)
     if not rows:
@@ -719,7 +721,7 @@ def section_links(clocks, gcm, eng, md, img, plots):
               + " |")
     md.append("|---|---|---|---|---|" + "---|" * len(IBA_RATES))
     bars = []
-    for name, label, lanes, mhz, src, bpc in rows:
+    for name, label, lanes, mhz, src, routed, bpc in rows:
         if not mhz or bpc is None:
             md.append(f"| {name} | {lanes} | missing: {src if not mhz else 'no figure'} | | |" +
                       " |" * len(IBA_RATES))
@@ -730,7 +732,6 @@ def section_links(clocks, gcm, eng, md, img, plots):
         for rname, rate in IBA_RATES:
             link = rate * lanes
             cells.append(f"{link:.1f}: {'carried' if sus >= link else 'NOT carried'}")
-        routed = "routed" in src and not src.startswith("the bench")
         md.append(f"| {name} | {lanes} ({LINK_OF_LANES.get(lanes, '?')}) | "
                   f"{mhz:.1f}{'' if routed else f' ({src})'} | {peak:.1f} | {sus:.1f} | "
                   + " | ".join(cells) + " |")
