@@ -21,7 +21,10 @@
  *   tx_next = E + 1 at the clock edge (ibsec_epsn_tx_commit). An open decision that is ok
  *   enters the in-flight queue (context, E); the datapath reports the tag result of the
  *   oldest entry with cm_valid / cm_pass, which then commits: pass -> ibsec_epsn_rx_commit
- *   and failure count cleared; fail -> failure count + 1 and the alert rule of §10.
+ *   and failure count cleared; fail -> failure count + 1 and the alert rule of §10; void
+ *   (cm_void: the packet was dropped by a check the model makes before the EPSN step and
+ *   the datapath completes after the decision) -> the entry leaves and nothing changes,
+ *   as if the packet had never been decided.
  *
  * In-flight hazards (OPEN = 1)
  *   The model decides each packet after the previous ones have committed. Here up to
@@ -117,6 +120,9 @@ module ibsec_ctx_table #(
      */
     input  wire                 cm_valid,
     input  wire                 cm_pass,
+    // the packet was dropped before its tag check (a bad VCRC or ICRC, which the datapath
+    // learns after the decision): it leaves the queue and changes nothing else
+    input  wire                 cm_void,
     output reg                  cm_alert,
     output wire [CTX_W-1:0]     cm_ctx,
     output wire [62:0]          cm_epsn,
@@ -595,12 +601,15 @@ reg [31:0] cm_fail;
 reg [31:0] up_fail;
 reg        up_alert;
 reg        cm_do;
+reg        cm_count;       // the commit updates the window or the failure count
 reg [23:0] wu_shift;       // E + 1 - rx_next when E >= rx_next: 1 .. 2^23
 reg [63:0] up_rx_next;
 reg [63:0] up_bitmap;
 
 always @* begin
     cm_do    = IS_OPEN && cm_valid && q_head_vld;
+    // a void commit only pops the queue
+    cm_count = cm_do && !cm_void;
     cm_fail  = cm_fail_sel;
     up_fail  = cm_fail;
     up_alert = 1'b0;
@@ -615,7 +624,7 @@ always @* begin
         // up_fail >= threshold, threshold != 0 (the model's rule, on thr_m1)
         if (cm_thr_m1_sel != 32'hFFFF_FFFF && cm_fail >= cm_thr_m1_sel && !cm_alert_sel) begin
             up_alert = 1'b1;
-            cm_alert = cm_do;
+            cm_alert = cm_count;
         end
     end
 
@@ -713,7 +722,7 @@ always @* begin
     q_tail_next    = q_tail_reg;
     hi_lo_next     = hi_lo_reg;
     q_behind_next  = q_behind_reg;
-    wu_valid_next  = cm_do && cm_pass;
+    wu_valid_next  = cm_count && cm_pass;
     wu_ctx_next    = q_head_ctx;
     wu_epsn_next   = q_head_epsn;
     wu_behind_next = q_head_behind;
@@ -759,7 +768,7 @@ always @* begin
         end
 
         // open: commit of the head
-        if (cm_do && q_head_ctx == ni[CTX_W-1:0]) begin
+        if (cm_count && q_head_ctx == ni[CTX_W-1:0]) begin
             fail_next[ni*32 +: 32]    = up_fail;
             if (up_alert) begin
                 alert_next[ni]             = 1'b1;

@@ -16,15 +16,18 @@
  *              (twice: without and with the MASK_MF variant bits) and ib_vcrc_engine
  *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
  *              the packet in LQ; looked up again if a command ran since
- *     decide   key, ICRC/VCRC verdicts and EPSN in one cycle on LQ, in the model's order
- *              of checks; CONFIG (MASK_MF) sampled here, once per packet; seal: the wire
+ *     decide   key and EPSN in one cycle on LQ, in the model's order of checks (open:
+ *              without the VCRC and ICRC, whose check pass runs beside the crypt pass;
+ *              the egress register applies them in that order); CONFIG (ALLOW_PLAIN,
+ *              MASK_MF) sampled here, once per packet; seal: the wire
  *              header edited here (ib_hdr_edit) and carried on in the descriptor
  *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
  *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
  *              crypt ring, the tag into the tag FIFO
- *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison;
- *              (open) commit; the egress composer builds the output: edited header
+ *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison
+ *              and the check pass's VCRC and ICRC verdicts; (open) commit (void for a
+ *              packet a CRC drops); the egress composer builds the output: edited header
  *              (seal: from the decision; open: ib_hdr_edit here), STH, payload (from
  *              the crypt ring when encrypted); the ICRC (or the tag, icrc-mac) and
  *              VCRC are computed on the way into the output FIFO and patched into the
@@ -39,7 +42,8 @@
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
  *   frames at LANES = 12. A packet waits for its own passes: about M (crypt, M beats of
  *   GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
- *   beat, plus the check pass (N beats) on open (docs/packet-engine.md §5).
+ *   beat; on open the check pass (N beats) runs beside the crypt pass, and is the longer
+ *   one in modes none and sth-hdr (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,
@@ -176,6 +180,10 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // CRC results of the egress stream: at most one per packet with a beat in the output
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
+// open: check results, one per packet with a check pass from the end of its pass to the
+// egress register, which reads them: such a packet is in CQ, LQ, DQ or XQ (8 + 1 + 2 +
+// 16 = 27 places), so the results FIFO never overflows and needs no back-pressure
+localparam KR_DEPTH = 32;
 // open: packets decided and not yet committed (ibsec_ctx_table's in-flight queue; a full
 // queue holds every decision back). A packet stays there from its decision to its tag
 // check at egress, about 24 cycles (crypt composer, gcm_core's 20 to the tag, tag FIFO;
@@ -216,7 +224,7 @@ localparam [4:0] ICRC_MAC_TAG_LEN = 5'd4;
 // descriptor widths
 localparam IQ_W = 8 * CAP_BYTES + LEN_W + 1 + 2 * RAW;
 localparam PR_W = 2 + 7 + 7 + 7 + 13 + 13 + 3 + 3 + 24 + 24 + 16;   // parse results
-localparam DC_W = 6 + 1 + CTX_W + 3 + 3 + 3 + KEY_W + 32 + 1 + 63 + 1 + 32;  // decision
+localparam DC_W = 6 + 1 + CTX_W + 3 + 3 + 3 + KEY_W + 32 + 1 + 63 + 1 + 1;  // decision
 localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
 // where the parsed P_Key and DestQP lie in a descriptor word (the fields after them: the
 // check flag, the decision, the crypt ring base and beats, the crypted flag)
@@ -385,7 +393,7 @@ reg  [31:0]                c_salt;
 reg                        c_dir;
 reg  [62:0]                c_epsn;
 reg                        c_mf;
-reg  [31:0]                c_rxicrc;
+reg                        c_ichk;
 reg  [RAW-1:0]             c_cbase;
 reg  [RAW-1:0]             c_mb;
 reg                        c_crypted;
@@ -417,7 +425,7 @@ reg  [31:0]                d_salt;
 reg                        d_dir;
 reg  [62:0]                d_epsn;
 reg                        d_mf;
-reg  [31:0]                d_rxicrc;
+reg                        d_ichk;
 reg  [RAW-1:0]             d_cbase;
 // the DQ word's beat-count field (zero: the count is filled in on the way into XQ);
 // the crypt stage computes the message's beats itself (d_mb below)
@@ -451,7 +459,7 @@ reg  [31:0]                x_salt;
 reg                        x_dir;
 reg  [62:0]                x_epsn;
 reg                        x_mf;
-reg  [31:0]                x_rxicrc;
+reg                        x_ichk;
 reg  [RAW-1:0]             x_cbase;
 reg  [RAW-1:0]             x_mb;
 reg                        x_crypted;
@@ -483,7 +491,7 @@ reg  [31:0]                xh_salt;
 reg                        xh_dir;
 reg  [62:0]                xh_epsn;
 reg                        xh_mf;
-reg  [31:0]                xh_rxicrc;
+reg                        xh_ichk;
 reg  [RAW-1:0]             xh_cbase;
 reg  [RAW-1:0]             xh_mb;
 reg                        xh_crypted;
@@ -582,7 +590,8 @@ wire [DS_W-1:0]         cq_s_data, cq_m_data;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [$clog2(CQ_DEPTH):0] cq_count;
 /* verilator lint_on UNUSEDSIGNAL */
-// check results of the CQ packets that had a check pass (open), in the same order
+// check results of the packets that had a check pass (open), in packet order, read by
+// the egress register
 wire                    kr_valid;          // CRC results and received fields both present
 wire [31:0]             kr_icrc0, kr_icrc1;
 wire [15:0]             kr_vcrc;
@@ -646,7 +655,7 @@ wire                 ep_valid;
 wire [5:0]           ep_reason;
 wire [62:0]          ep_epsn;
 wire                 ep_wait;
-reg                  cm_valid, cm_pass;
+reg                  cm_valid, cm_pass, cm_void;
 wire                 cm_alert;
 wire                 pipe_busy;
 
@@ -676,21 +685,22 @@ assign lk_key       = lq_key_reg;
 // table changes only while cfg_busy is high, which makes LQ stale)
 
 // ---- decide (LQ) ----
-wire [31:0] k_icrc   = cfg_mask_mf ? kr_icrc1 : kr_icrc0;
-wire        k_icrc_ok = k_icrc == kr_rx[31:0];
-wire [15:0] k_vext;
-wire        k_vcrc_ok = k_vext == kr_rx[47:32];
-wire        dec_can = lq_valid_reg && !lq_stale_reg && (!c_chk || kr_valid) && dq_s_ready
-                      && !cfg_busy;
+// Open decides without the check pass's results: the decision takes every check of the
+// model but the two CRCs, and the egress register applies those (below), in the model's
+// order: a bad VCRC comes before every check of the decision, a bad ICRC after the
+// lookup's (no_context .. no_key) and before the EPSN step. A packet the CRCs will drop
+// may therefore go through the EPSN step and the crypt stage, whose results egress
+// discards (its in-flight entry leaves the table with a void commit: no window update,
+// no failure counted), so that the crypt pass runs beside the check pass instead of
+// after it.
+wire        dec_can = lq_valid_reg && !lq_stale_reg && dq_s_ready && !cfg_busy;
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
 wire reach_ep = (c_reason == R_OK) &&
-                !(OPEN != 0 && !c_link && !k_vcrc_ok) &&
                 lk_hit &&
                 !(OPEN != 0 && c_pmode != lk_mode) &&
                 !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
-                (lk_mode != M_NONE) && lk_key_valid &&
-                !(OPEN != 0 && lk_mode != M_ICRC_MAC && !k_icrc_ok);
+                (lk_mode != M_NONE) && lk_key_valid;
 assign ep_valid = dec_can && reach_ep;
 // seal: the wire header after sealing (STH length added to every length field, BTH byte
 // 8 with the mode), made at the decision from the lookup's mode and STH code, which are
@@ -724,6 +734,7 @@ reg [KEY_W-1:0]  n_key;
 reg [31:0]       n_salt;
 reg              n_dir;
 reg [62:0]       n_epsn;
+reg              n_ichk;           // open: a bad ICRC is this packet's verdict
 
 // ---- crypt stage (DQ head) ----
 wire [8*HDR_BYTES-1:0] d_win = d_hdr[8*HDR_BYTES-1:0];
@@ -794,8 +805,10 @@ wire                    gcm_m_nokey;
 /* verilator lint_on UNUSEDSIGNAL */
 
 // ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
-// XQ's head enters EQ once its tag is out of gcm_core (secured modes), together with the
-// tag and, on open, whether the received tag matches it, so that the comparison (and the
+// XQ's head enters EQ once its tag is out of gcm_core (secured modes) and, on open, its
+// check pass's results are out (the head of the results FIFO, which holds them in packet
+// order), together with the tag and, on open, whether the received tag matches it and
+// whether its VCRC and ICRC are bad, so that the comparisons (and the
 // received tag's byte shift out of the header) ends at a register, and the egress
 // decision, the commit to the context table and the egress composer's job start at
 // registers. EQ takes the next packet as its packet leaves (one packet per clock).
@@ -803,9 +816,18 @@ reg                 eq_valid_reg = 1'b0;
 reg  [DS_W-1:0]     eq_desc_reg;
 reg  [127:0]        eq_tag_reg;
 reg                 eq_match_reg;
+reg                 eq_vbad_reg, eq_ibad_reg;
 wire                eq_take;            // EQ's packet leaves: egress job or drop
 wire                xh_have_tag = !xh_crypted || tq_m_valid;
-wire                eq_load = xq_m_valid && xh_have_tag && (!eq_valid_reg || eq_take);
+wire                xh_have_chk = !xh_chk || kr_valid;
+wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
+                              && (!eq_valid_reg || eq_take);
+// open: the check pass's verdicts (native IBA only has a VCRC; the ICRC counts where the
+// decision says the model checks it, with the MASK_MF value the decision sampled)
+wire [31:0]         xh_icrc = xh_mf ? kr_icrc1 : kr_icrc0;
+wire [15:0]         k_vext;
+wire                xh_vbad = xh_chk && !xh_link && k_vext != kr_rx[47:32];
+wire                xh_ibad = xh_chk && xh_ichk && xh_icrc != kr_rx[31:0];
 wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 // the received tag: the ICRC field (icrc-mac) or the STH behind the headers. The STH is
 // 12 or 16 bytes: the 16 bytes from hdr_len on are the candidates. hdr_len is even for
@@ -821,7 +843,7 @@ wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 wire [8*CAP_BYTES-1:0] xh_sth_blk = xh_hdr[8*CAP_BYTES-1:0] >> (128 * xh_hdr_len[6:4]);
 wire [255:0] xh_from_sth = xh_sth_blk[255:0] >> (16 * xh_hdr_len[3:1]);
 /* verilator lint_on UNUSEDSIGNAL */
-wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, xh_rxicrc} : xh_from_sth[127:0];
+wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, kr_rx[31:0]} : xh_from_sth[127:0];
 wire [4:0]   xh_tag_len = (xh_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
                         : (xh_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
 reg          xh_match;
@@ -855,8 +877,14 @@ wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
 /* verilator lint_off UNUSEDSIGNAL */ // the verdict of the tag: open only
 wire         x_match = eq_match_reg;
 /* verilator lint_on UNUSEDSIGNAL */
-wire         x_fail = (OPEN != 0) && x_crypted && !x_match;
-wire         x_drop = (x_reason != R_OK) || x_fail;
+// open: the CRC verdicts in the model's order (the decision's comment above); a packet
+// they drop was never checked against its tag in the model
+wire         x_vbad = eq_vbad_reg;
+wire         x_ibad = eq_ibad_reg;
+wire         x_crc_bad = x_vbad || x_ibad;
+wire [5:0]   x_verdict = x_vbad ? R_BAD_VCRC : x_ibad ? R_BAD_ICRC : x_reason;
+wire         x_fail = (OPEN != 0) && x_crypted && !x_crc_bad && !x_match;
+wire         x_drop = (x_verdict != R_OK) || x_fail;
 wire         ez_job_ready, ez_idle;
 wire         ez_job_valid = eq_valid_reg && !x_drop;
 wire         ez_take = ez_job_valid && ez_job_ready;
@@ -981,26 +1009,26 @@ assign st_alert   = st_alert_reg;
 always @* begin
     {c_hdr, c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
     c_pkt_end, c_pmode, c_sthsz, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
-    c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_rxicrc, c_cbase, c_mb,
+    c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_ichk, c_cbase, c_mb,
     c_crypted} = lq_desc_reg;
 end
 always @* begin
     {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
     d_pkt_end, d_pmode, d_sthsz, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
-    d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_rxicrc, d_cbase, d_mb_field,
+    d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_ichk, d_cbase, d_mb_field,
     d_crypted} = dq_m_data;
 end
 always @* begin
     {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
     x_pkt_end, x_pmode, x_sthsz, x_psn, x_destqp, x_pkey, x_chk, x_reason, x_hit, x_ctx,
-    x_smode, x_apply, x_code, x_key, x_salt, x_dir, x_epsn, x_mf, x_rxicrc, x_cbase, x_mb,
+    x_smode, x_apply, x_code, x_key, x_salt, x_dir, x_epsn, x_mf, x_ichk, x_cbase, x_mb,
     x_crypted} = eq_desc_reg;
 end
 always @* begin
     {xh_hdr, xh_link, xh_base, xh_nb, xh_shape, xh_bth_off, xh_hdr_len, xh_sth_len,
     xh_pp_len, xh_pkt_end, xh_pmode, xh_sthsz, xh_psn, xh_destqp, xh_pkey, xh_chk,
     xh_reason, xh_hit, xh_ctx, xh_smode, xh_apply, xh_code, xh_key, xh_salt, xh_dir,
-    xh_epsn, xh_mf, xh_rxicrc, xh_cbase, xh_mb, xh_crypted} = xq_m_data;
+    xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xq_m_data;
 end
 
 // ingress -> IQ: the frame with this beat
@@ -1013,13 +1041,13 @@ assign cq_s_data = {i_hdr, i_link, i_base, i_nb,
                     p_shape, p_bth_off, p_hdr_len, p_sth_len, p_pp_len, p_pkt_end, p_mode,
                     p_sthsz, p_psn, p_destqp, p_pkey, (OPEN != 0) && (p_reason == R_OK),
                     p_reason, 1'b0, {CTX_W{1'b0}}, (OPEN != 0) ? p_mode : M_NONE, M_NONE, 3'd0,
-                    {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 32'd0,
+                    {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 1'b0,
                     {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
-// decide -> DQ: the decision, MASK_MF in effect, the received ICRC field
+// decide -> DQ: the decision, MASK_MF in effect, whether a bad ICRC decides the verdict
 assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
                     lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
-                    n_epsn, cfg_mask_mf, kr_rx[31:0], {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
+                    n_epsn, cfg_mask_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // crypt -> XQ: the crypt ring beats of the message
 assign xq_s_data = {dq_m_data[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
                     cz_take ? d_mb : {RAW{1'b0}}, cz_take};
@@ -1114,10 +1142,11 @@ generate
         wire [15:0]            k_vcrc;
         wire                   kc_m_valid, kx_m_valid;
         /* verilator lint_off UNUSEDSIGNAL */
-        // the result FIFOs hold one entry per CQ packet with a check pass at most; the
-        // three CRC engines have the same latency (their out_valid rise together)
+        // the result FIFOs hold one entry per packet between its check pass and the
+        // egress register at most (KR_DEPTH); the three CRC engines have the same
+        // latency (their out_valid rise together)
         wire                   kc_s_ready, kx_s_ready;
-        wire [$clog2(CQ_DEPTH*2):0] kc_count, kx_count;
+        wire [$clog2(KR_DEPTH):0] kc_count, kx_count;
         /* verilator lint_on UNUSEDSIGNAL */
         reg  [47:0]            rx_acc_reg;
         /* verilator lint_off UNUSEDSIGNAL */ // the 6 field bytes of the shifted beat
@@ -1186,14 +1215,14 @@ generate
             .in_end (kz_tap_crc_end), .out_valid (k_vcrc_valid), .out_vcrc (k_vcrc)
         );
 
-        sync_fifo #(.WIDTH (CR_W), .DEPTH (CQ_DEPTH * 2)) kc (
+        sync_fifo #(.WIDTH (CR_W), .DEPTH (KR_DEPTH)) kc (
             .clk (clk), .rst (rst),
             .s_valid (k_icrc0_valid && k_icrc1_valid && k_vcrc_valid), .s_ready (kc_s_ready),
             .s_data ({k_icrc0, k_icrc1, k_vcrc}),
             .m_valid (kc_m_valid), .m_ready (kr_pop), .m_data ({kr_icrc0, kr_icrc1, kr_vcrc}),
             .count (kc_count)
         );
-        sync_fifo #(.WIDTH (48), .DEPTH (CQ_DEPTH * 2)) kx (
+        sync_fifo #(.WIDTH (48), .DEPTH (KR_DEPTH)) kx (
             .clk (clk), .rst (rst),
             .s_valid (kz_tap_valid && kz_tap_last), .s_ready (kx_s_ready), .s_data (rx_now),
             .m_valid (kx_m_valid), .m_ready (kr_pop), .m_data (kr_rx), .count (kx_count)
@@ -1215,6 +1244,7 @@ generate
 endgenerate
 
 // VCRC of LRH .. ICRC field: the VCRC up to the ICRC extended by the field's 4 bytes
+// (the results FIFO's head, read by the egress register)
 ib_vcrc_extend4 k_vcrc_extend (
     .in_vcrc  (kr_vcrc),
     .in_bytes (kr_rx[31:0]),
@@ -1269,6 +1299,7 @@ ibsec_regs #(
     .ep_wait         (ep_wait),
     .cm_valid        (cm_valid),
     .cm_pass         (cm_pass),
+    .cm_void         (cm_void),
     .cm_alert        (cm_alert),
     .cm_ctx          (cm_ctx),
     .cm_epsn         (cm_epsn),
@@ -1539,6 +1570,7 @@ always @* begin
     dec_pkt        = 1'b0;
     cm_valid       = 1'b0;
     cm_pass        = 1'b0;
+    cm_void        = 1'b0;
 
     // ---- ingress: the frame into the input ring, its header and length beside it ----
     if (in_beat) begin
@@ -1580,17 +1612,16 @@ always @* begin
     n_salt   = 32'd0;
     n_dir    = 1'b0;
     n_epsn   = 63'd0;
+    n_ichk   = 1'b0;
     if (dec_can) begin
         dec_pkt = 1'b1;
         if (c_reason != R_OK) begin
             // parse error: no lookup
-        end else if (OPEN != 0 && !c_link && !k_vcrc_ok) begin
-            n_reason = R_BAD_VCRC;
         end else if (!lk_hit) begin
             if ((OPEN != 0 && c_pmode != M_NONE) || !cfg_allow_plain)
                 n_reason = R_NO_CONTEXT;
-            else if (OPEN != 0 && !k_icrc_ok)
-                n_reason = R_BAD_ICRC;
+            else
+                n_ichk = OPEN != 0;
         end else begin
             n_hit  = 1'b1;
             n_ctx  = lk_ctx;
@@ -1604,26 +1635,27 @@ always @* begin
                 n_reason = R_MODE_MISMATCH;
             else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code)
                 n_reason = R_STH_MISMATCH;
-            else if (OPEN == 0 && lk_mode == M_NONE) begin
-                // plain context
-            end else if (lk_mode != M_NONE && !lk_key_valid)
-                n_reason = R_NO_KEY;
-            else if (OPEN != 0 && lk_mode != M_ICRC_MAC && !k_icrc_ok)
-                n_reason = R_BAD_ICRC;
             else if (lk_mode == M_NONE) begin
-                // plain context
-            end else if (ep_wait) begin
-                // an earlier packet on the context is in flight: retry
-                dec_pkt = 1'b0;
-            end else if (ep_reason != R_OK) begin
-                n_reason = ep_reason;
-            end else begin
-                n_epsn  = ep_epsn;
-                n_apply = lk_mode;
+                // plain context (open: its ICRC decides, at egress)
+                n_ichk = OPEN != 0;
+            end else if (!lk_key_valid)
+                n_reason = R_NO_KEY;
+            else begin
+                // open: the model checks the ICRC here, unless the tag is in its field;
+                // the egress register applies the check
+                n_ichk = OPEN != 0 && lk_mode != M_ICRC_MAC;
+                if (ep_wait) begin
+                    // an earlier packet on the context is in flight: retry
+                    dec_pkt = 1'b0;
+                end else if (ep_reason != R_OK) begin
+                    n_reason = ep_reason;
+                end else begin
+                    n_epsn  = ep_epsn;
+                    n_apply = lk_mode;
+                end
             end
         end
         if (dec_pkt) begin
-            kr_pop     = c_chk;
             dq_s_valid = 1'b1;
         end
     end
@@ -1646,17 +1678,20 @@ always @* begin
     // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
     xq_m_ready = eq_load;
     tq_m_ready = eq_load && xh_crypted;
+    kr_pop     = eq_load && xh_chk;
     if (x_go) begin
         st_valid_next  = 1'b1;
-        st_reason_next = x_fail ? R_AUTH_FAILED : x_reason;
-        st_hit_next    = x_hit;
-        st_ctx_next    = x_ctx;
+        st_reason_next = x_fail ? R_AUTH_FAILED : x_verdict;
+        // a bad VCRC stops the model before the lookup, a bad ICRC before the EPSN step
+        st_hit_next    = x_hit && !x_vbad;
+        st_ctx_next    = x_vbad ? {CTX_W{1'b0}} : x_ctx;
         st_mode_next   = x_smode;
-        st_epsn_next   = x_epsn;
+        st_epsn_next   = x_crc_bad ? 63'd0 : x_epsn;
         st_alert_next  = x_fail && cm_alert;
         if (OPEN != 0 && x_crypted) begin
             cm_valid = 1'b1;
-            cm_pass  = !x_fail;
+            cm_pass  = !x_fail && !x_crc_bad;
+            cm_void  = x_crc_bad;
         end
         if (x_drop_go) begin
             fp_next = fp_reg + {1'b0, x_nb};
@@ -1710,6 +1745,8 @@ always @(posedge clk) begin
         eq_desc_reg  <= xq_m_data;
         eq_tag_reg   <= xh_tag;
         eq_match_reg <= xh_match;
+        eq_vbad_reg  <= xh_vbad;
+        eq_ibad_reg  <= xh_ibad;
     end
     if (eq_load) begin
         eq_valid_reg <= 1'b1;

@@ -122,6 +122,7 @@ module ibsec_regs #(
      */
     input  wire               cm_valid,
     input  wire               cm_pass,
+    input  wire               cm_void,   // the packet was dropped before its tag check
     output wire               cm_alert,
     output wire [CTX_W-1:0]   cm_ctx,
     output wire [62:0]        cm_epsn,
@@ -390,6 +391,7 @@ ibsec_ctx_table #(
     .ep_full(ep_full),
     .cm_valid(cm_valid),
     .cm_pass(cm_pass),
+    .cm_void(cm_void),
     .cm_alert(cm_alert),
     .cm_ctx(cm_ctx),
     .cm_epsn(cm_epsn),

@@ -999,8 +999,13 @@ static void generate(struct tb_gen *gen, int mode)
         return;
     }
     bool secured = mode != IBSEC_MODE_NONE;
-    if (secured && tb_chance(&B.rng, 6)) {
+    /* a bit flip and a bad ICRC in every mode: mode none has only its CRCs */
+    if (tb_chance(&B.rng, 6)) {
         tb_gen_bad_wire(gen, TB_K_TAMPER, &wire, &plain, &bad);
+        fifo_push(&O->pending, pkt_new(&bad));
+    }
+    if (tb_chance(&B.rng, 4)) {
+        tb_gen_bad_wire(gen, TB_K_BAD_ICRC, &wire, &plain, &bad);
         fifo_push(&O->pending, pkt_new(&bad));
     }
     if (secured && tb_chance(&B.rng, 6)) {

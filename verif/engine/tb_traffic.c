@@ -18,7 +18,7 @@
 
 static const char *const kind_names[TB_K_COUNT] = {
     "normal", "tamper", "forge", "badtag", "replay", "reuse", "truncated", "extended",
-    "overlong", "bad_opcode", "bad_secbits", "bad_length", "downgrade",
+    "overlong", "bad_opcode", "bad_secbits", "bad_length", "downgrade", "bad_icrc",
 };
 
 const char *tb_kind_name(enum tb_kind k)
@@ -504,6 +504,12 @@ void tb_gen_bad_wire(struct tb_gen *g, enum tb_kind kind, const struct tb_gen_fr
             else
                 flip_bit(g, out->bytes, pk.extra_off, pk.extra_len);
             fix_crcs(out, sth, icrc_is_tag);
+        }
+        break;
+    case TB_K_BAD_ICRC:
+        if (parsed) {
+            flip_bit(g, out->bytes, pk.icrc_off, IBSEC_ICRC_LEN);
+            ibsec_pkt_put_vcrc(out->bytes, &pk);
         }
         break;
     case TB_K_REPLAY:

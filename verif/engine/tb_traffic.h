@@ -50,6 +50,8 @@ enum tb_kind {
     TB_K_BAD_SECBITS,  /* BTH byte 8 bits 6:0 set (seal) / a reserved combination (open) */
     TB_K_BAD_LENGTH,   /* a length field changed, CRCs recomputed */
     TB_K_DOWNGRADE,    /* open: a plain packet of a secured context */
+    TB_K_BAD_ICRC,     /* one bit of the ICRC field flipped, the VCRC recomputed (native):
+                          bad_icrc in every mode but icrc-mac (there the field is the tag) */
     TB_K_COUNT
 };
 const char *tb_kind_name(enum tb_kind k);

@@ -26,6 +26,7 @@ extern "C" void dut_set(const tb_in *in)
     sim.top->ep_psn = in->ep_psn & 0xFFFFFFu;
     sim.top->cm_valid = in->cm_valid ? 1 : 0;
     sim.top->cm_pass = in->cm_pass ? 1 : 0;
+    sim.top->cm_void = in->cm_void ? 1 : 0;
     sim.top->cnt_valid = in->cnt_valid ? 1 : 0;
     sim.top->cnt_reason = in->cnt_reason & 0x3Fu;
 }

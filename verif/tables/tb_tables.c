@@ -127,6 +127,7 @@ typedef struct {
     unsigned ctx;
     uint64_t epsn;
     int      pass;
+    int      is_void;   /* dropped by a CRC check after the decision: no commit in the model */
     int      alert;     /* the model's alert_raised for a failure */
     uint64_t ready;     /* first cycle the commit may come */
 } inflight;
@@ -210,7 +211,7 @@ static struct {
     int      final_phase;     /* end of run: no new scenarios */
 
     /* statistics */
-    uint64_t n_dec, n_ep, n_ok, n_wait, n_commit, n_alert, n_cmd, n_refused, n_reads;
+    uint64_t n_dec, n_ep, n_ok, n_wait, n_commit, n_void, n_alert, n_cmd, n_refused, n_reads;
     uint64_t n_reason[IBSEC_R_COUNT];
     uint64_t last_progress;
 } S;
@@ -881,10 +882,16 @@ static int epsn_step(unsigned c, uint32_t psn)
     inflight *f = &S.q[(S.q_head + S.q_count) % QUEUE_MAX];
     f->ctx = c;
     f->epsn = e;
-    f->pass = chance(70);
-    f->alert = model_open_commit(mctx, e, f->pass);
+    /* the packet's outcome: its tag passes, fails, or a CRC check the model makes before
+     * the EPSN step drops it (the engine learns it after the decision): then the model
+     * never reached the EPSN step and nothing of the context changes */
+    f->is_void = chance(10);
+    f->pass = !f->is_void && chance(75);
+    f->alert = f->is_void ? 0 : model_open_commit(mctx, e, f->pass);
     f->ready = S.cycle + rnd(1, chance(20) ? 80 : 25);
     S.q_count++;
+    if (f->is_void)
+        return chance(50) ? IBSEC_R_BAD_ICRC : IBSEC_R_BAD_VCRC;
     return f->pass ? IBSEC_R_OK : IBSEC_R_AUTH_FAILED;
 }
 
@@ -962,6 +969,7 @@ static void commit_step(void)
         return;
     S.in.cm_valid = 1;
     S.in.cm_pass = f->pass;
+    S.in.cm_void = f->is_void;
     sample();
     check("cm_ctx", f->ctx, S.out.cm_ctx);
     check("cm_epsn", f->epsn, S.out.cm_epsn);
@@ -973,9 +981,11 @@ static void commit_step(void)
         S.wu_epsn = f->epsn;
         S.wu_r0 = S.mc.ctx[f->ctx].rx_next;
     }
-    check("model alert at commit time", f->alert,
-          model_open_commit(&S.mc.ctx[f->ctx], f->epsn, f->pass));
+    if (!f->is_void)
+        check("model alert at commit time", f->alert,
+              model_open_commit(&S.mc.ctx[f->ctx], f->epsn, f->pass));
     S.n_alert += (uint64_t)f->alert;
+    S.n_void += (uint64_t)f->is_void;
     S.n_commit++;
     S.q_head = (S.q_head + 1) % QUEUE_MAX;
     S.q_count--;
@@ -1196,11 +1206,12 @@ static uint32_t bus_read_raw(unsigned addr)
 static void print_stats(void)
 {
     printf("%s: %llu cycles, %llu packets decided, %llu EPSN answers (%llu ok), %llu waits, "
-           "%llu commits, %llu alerts, %llu commands (%llu refused), %llu register reads\n",
+           "%llu commits (%llu void), %llu alerts, %llu commands (%llu refused), "
+           "%llu register reads\n",
            S.res.name, (unsigned long long)S.cycle, (unsigned long long)S.n_dec,
            (unsigned long long)S.n_ep, (unsigned long long)S.n_ok, (unsigned long long)S.n_wait,
-           (unsigned long long)S.n_commit, (unsigned long long)S.n_alert,
-           (unsigned long long)S.n_cmd, (unsigned long long)S.n_refused,
+           (unsigned long long)S.n_commit, (unsigned long long)S.n_void,
+           (unsigned long long)S.n_alert, (unsigned long long)S.n_cmd, (unsigned long long)S.n_refused,
            (unsigned long long)S.n_reads);
     printf("%s: EPSN reasons: ok %llu, epsn_exhausted %llu, psn_too_old %llu, replay %llu, "
            "nonce_reuse %llu, auth_failed %llu\n", S.res.name,

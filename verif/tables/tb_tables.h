@@ -35,8 +35,8 @@ typedef struct {
     int      ep_valid;
     unsigned ep_ctx;
     uint32_t ep_psn;
-    /* open commit */
-    int      cm_valid, cm_pass;
+    /* open commit; cm_void: the packet was dropped by a CRC check after its decision */
+    int      cm_valid, cm_pass, cm_void;
     /* counting */
     int      cnt_valid;
     unsigned cnt_reason;
