@@ -790,7 +790,8 @@ def cmd_render(args):
     if MISSED:
         summary.append("Each line: the target of the brief (§5), then what misses it and, for "
                        "the clock, the critical path that limits it. Engine latencies in ns use "
-                       "each engine's routed clock (LANES = 1). Details in the sections below.\n")
+                       "each engine's routed clock (LANES = 1) where it has one. Details in "
+                       "the sections below.\n")
         # the rows of one target and one configuration (engine op and width, or core
         # variant and width) are folded into one line: how many, and the range
         groups = {}
@@ -816,6 +817,11 @@ def cmd_render(args):
             elif any("carry a beat" in w for w in whats):
                 why = (f"; {sum('carry a beat' in w for w in whats)} of them below full beat "
                        "occupancy (see the throughput section)")
+            # an engine without a routed clock: its ns are at the bench's clock
+            m_op = re.match(r"engine (seal|open) ", name)
+            if unit == "ns" and m_op and not clocks.for_engine(m_op.group(1))[0]:
+                why += (f" (at the bench's clock: ibsec_{m_op.group(1)} has no routed clock "
+                        "in this build)")
             summary.append(f"- **{target}: not met** - {name}: {len(whats)} measured rows, "
                            f"{min(nums):.0f} to {max(nums):.0f} {unit}{why}")
         summary.append("")
