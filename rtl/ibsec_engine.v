@@ -734,7 +734,7 @@ reg [KEY_W-1:0]  n_key;
 reg [31:0]       n_salt;
 reg              n_dir;
 reg [62:0]       n_epsn;
-reg              n_ichk;           // open: a bad ICRC is this packet's verdict
+reg              n_ichk;           // open: the ICRC check applies (a bad ICRC is the verdict)
 
 // ---- crypt stage (DQ head) ----
 wire [8*HDR_BYTES-1:0] d_win = d_hdr[8*HDR_BYTES-1:0];
@@ -809,7 +809,7 @@ wire                    gcm_m_nokey;
 // check pass's results are out (the head of the results FIFO, which holds them in packet
 // order), together with the tag and, on open, whether the received tag matches it and
 // whether its VCRC and ICRC are bad, so that the comparisons (and the
-// received tag's byte shift out of the header) ends at a register, and the egress
+// received tag's byte shift out of the header) end at a register, and the egress
 // decision, the commit to the context table and the egress composer's job start at
 // registers. EQ takes the next packet as its packet leaves (one packet per clock).
 reg                 eq_valid_reg = 1'b0;
