@@ -9,15 +9,15 @@
  *   handing per-packet descriptors (header register, parse results, decision, tag) from
  *   stage to stage through FIFOs:
  *     ingress  frames into the input ring (one beat per clock), the first CAP_BYTES bytes
- *              into a header register; a descriptor per complete frame
+ *              into a header register; a descriptor per complete frame; on open, the
+ *              frame's ICRC (without and with the MASK_MF variant bits), VCRC and
+ *              received CRC fields computed as it arrives (ibsec_rx_check)
  *     parse    ib_hdr_parse on the descriptor's header (steps 1-3), its results
- *              registered with the packet in PR; from PR, on open, the check composer
- *              streams the received packet out of the ring through ib_icrc_engine
- *              (twice: without and with the MASK_MF variant bits) and ib_vcrc_engine
+ *              registered with the packet in PR
  *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
  *              the packet in LQ; looked up again if a command ran since
  *     decide   key and EPSN in one cycle on LQ, in the model's order of checks (open:
- *              without the VCRC and ICRC, whose check pass runs beside the crypt pass;
+ *              without the VCRC and ICRC, whose results may come after the decision;
  *              the egress register applies them in that order); CONFIG (ALLOW_PLAIN,
  *              MASK_MF) sampled here, once per packet; seal: the wire
  *              header edited here (ib_hdr_edit) and carried on in the descriptor
@@ -26,7 +26,7 @@
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
  *              crypt ring, the tag into the tag FIFO
  *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison
- *              and the check pass's VCRC and ICRC verdicts; (open) commit (void for a
+ *              and the arrival check's VCRC and ICRC verdicts; (open) commit (void for a
  *              packet a CRC drops); the egress composer builds the output: edited header
  *              (seal: from the decision; open: ib_hdr_edit here), STH, payload (from
  *              the crypt ring when encrypted); the ICRC (or the tag, icrc-mac) and
@@ -42,8 +42,8 @@
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
  *   frames at LANES = 12. A packet waits for its own passes: about M (crypt, M beats of
  *   GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
- *   beat; on open the check pass (N beats) runs beside the crypt pass, and is the longer
- *   one in modes none and sth-hdr (docs/packet-engine.md §5).
+ *   beat; on open the CRC results are ready about 8-12 cycles after the last input beat
+ *   (ibsec_rx_check), before the packet reaches egress (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,
@@ -150,10 +150,11 @@ localparam GCM_LEN_W = 13;
 localparam BUF_BEATS = (MAX_FRAME + W - 1) / W;
 // input ring and crypt ring: room for about four of the largest packets, so that the
 // ingress, check, crypt and egress stages each hold one, plus the beats that arrive
-// during a packet's fixed time in the engine (check pass, gcm_core to the tag, the
-// descriptor stages: FF latency - N beats = 86 cycles for a 4 KiB open packet at
-// LANES = 12), so that the link side keeps one beat per clock where packets are few
-// beats long (a power of two: addresses wrap). 2048 beats at LANES = 1, 512 at 4, 256 at
+// during a packet's fixed time in the engine (gcm_core to the tag, the descriptor
+// stages; sized when open's CRC check still read the ring after the arrival: FF latency
+// - N beats = 86 cycles for a 4 KiB open packet at LANES = 12), so that the link side
+// keeps one beat per clock where packets are few beats long (a power of two: addresses
+// wrap). 2048 beats at LANES = 1, 512 at 4, 256 at
 // 12 (128 without the fixed term held the 4 KiB open stream at LANES = 12 to 99.1 %)
 localparam RING_FIXED = 128;
 localparam RAW = $clog2(4 * BUF_BEATS + RING_FIXED);
@@ -180,10 +181,12 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // CRC results of the egress stream: at most one per packet with a beat in the output
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
-// open: check results, one per packet with a check pass from the end of its pass to the
-// egress register, which reads them: such a packet is in CQ, LQ, DQ or XQ (8 + 1 + 2 +
-// 16 = 27 places), so the results FIFO never overflows and needs no back-pressure
-localparam KR_DEPTH = 32;
+// open: check results (ibsec_rx_check), one per frame from the end of its arrival to the
+// egress register, which reads them: such a packet is in IQ, PR, CQ, LQ, DQ or XQ (the
+// places summed in KR_PLACES, 32), so the results FIFO never overflows and needs no
+// back-pressure
+localparam KR_PLACES = IQ_DEPTH + 1 + CQ_DEPTH + 1 + DQ_DEPTH + XQ_DEPTH;
+localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // open: packets decided and not yet committed (ibsec_ctx_table's in-flight queue; a full
 // queue holds every decision back). A packet stays there from its decision to its tag
 // check at egress, about 24 cycles (crypt composer, gcm_core's 20 to the tag, tag FIFO;
@@ -230,8 +233,6 @@ localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
 // check flag, the decision, the crypt ring base and beats, the crypted flag)
 localparam DS_PKEY_LSB   = 1 + DC_W + 2 * RAW + 1;
 localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
-// check results: ICRC without and with MASK_MF, VCRC; the received ICRC and VCRC fields
-localparam CR_W = 32 + 32 + 16;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
 // crypt), the ICRC field is the tag (seal icrc-mac), that tag's 4 bytes
 localparam ET_W = 1 + 1 + 2 * RAW + 1 + 32;
@@ -557,15 +558,11 @@ wire [7:0]  pn_opcode;
 wire [1:0]  pn_padcnt;
 wire [1:0]  pn_secmode;
 /* verilator lint_on UNUSEDSIGNAL */
-/* verilator lint_off UNUSEDSIGNAL */ // the trailer and kr_pop serve the open check only
-wire [12:0] pn_trailer = q_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
-/* verilator lint_on UNUSEDSIGNAL */
 
 // ---- parse register (PR): the IQ head and its parse results ----
-// The parser's logic ends here, so that neither the CQ write nor the check pass's job
-// (the variant masks of ib_hdr_mask, open) adds to it in the same cycle. PR takes the
-// IQ head when it is empty or hands its packet on in the same cycle; it hands it on
-// (CQ, and on open the check composer) in the cycle after, at the earliest.
+// The parser's logic ends here, so that the CQ write does not add to it in the same
+// cycle. PR takes the IQ head when it is empty or hands its packet on in the same cycle;
+// it hands it on (CQ) in the cycle after, at the earliest.
 reg                     pr_valid_reg = 1'b0;
 reg  [8*CAP_BYTES-1:0]  i_hdr;
 reg                     i_link;
@@ -577,10 +574,7 @@ reg  [12:0]             p_pp_len, p_pkt_end;
 reg  [15:0]             p_pkey;
 reg  [23:0]             p_destqp, p_psn;
 reg  [2:0]              p_mode, p_sthsz;
-/* verilator lint_off UNUSEDSIGNAL */ // the end of the ICRC's bytes: the open check only
-reg  [12:0]             p_crc_end;
-/* verilator lint_on UNUSEDSIGNAL */
-wire                    pr_take;           // PR's packet goes into CQ (and the check)
+wire                    pr_take;           // PR's packet goes into CQ
 wire                    pr_load = iq_m_valid && (!pr_valid_reg || pr_take);
 
 // CQ: parsed packets
@@ -590,16 +584,14 @@ wire [DS_W-1:0]         cq_s_data, cq_m_data;
 /* verilator lint_off UNUSEDSIGNAL */
 wire [$clog2(CQ_DEPTH):0] cq_count;
 /* verilator lint_on UNUSEDSIGNAL */
-// check results of the packets that had a check pass (open), in packet order, read by
-// the egress register
+// check results of every frame (open), in packet order, read by the egress register
 wire                    kr_valid;          // CRC results and received fields both present
 wire [31:0]             kr_icrc0, kr_icrc1;
 wire [15:0]             kr_vcrc;
 wire [47:0]             kr_rx;             // received ICRC (31:0) and VCRC (47:32) fields
-/* verilator lint_off UNUSEDSIGNAL */
+/* verilator lint_off UNUSEDSIGNAL */ // kr_pop serves the open check only
 reg                     kr_pop;
 /* verilator lint_on UNUSEDSIGNAL */
-wire                    kz_job_ready;      // the check composer takes a job
 
 // DQ: decided packets
 wire                    dq_s_ready, dq_m_valid;
@@ -685,14 +677,13 @@ assign lk_key       = lq_key_reg;
 // table changes only while cfg_busy is high, which makes LQ stale)
 
 // ---- decide (LQ) ----
-// Open decides without the check pass's results: the decision takes every check of the
+// Open decides without the CRC check's results: the decision takes every check of the
 // model but the two CRCs, and the egress register applies those (below), in the model's
 // order: a bad VCRC comes before every check of the decision, a bad ICRC after the
 // lookup's (no_context .. no_key) and before the EPSN step. A packet the CRCs will drop
 // may therefore go through the EPSN step and the crypt stage, whose results egress
 // discards (its in-flight entry leaves the table with a void commit: no window update,
-// no failure counted), so that the crypt pass runs beside the check pass instead of
-// after it.
+// no failure counted), so that the decision never waits for the CRC results.
 wire        dec_can = lq_valid_reg && !lq_stale_reg && dq_s_ready && !cfg_busy;
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
@@ -806,8 +797,8 @@ wire                    gcm_m_nokey;
 
 // ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
 // XQ's head enters EQ once its tag is out of gcm_core (secured modes) and, on open, its
-// check pass's results are out (the head of the results FIFO, which holds them in packet
-// order), together with the tag and, on open, whether the received tag matches it and
+// CRC check's results are out (the head of ibsec_rx_check's results FIFO, one per frame
+// in packet order, popped for every packet), together with the tag and, on open, whether the received tag matches it and
 // whether its VCRC and ICRC are bad, so that the comparisons (and the
 // received tag's byte shift out of the header) end at a register, and the egress
 // decision, the commit to the context table and the egress composer's job start at
@@ -819,10 +810,10 @@ reg                 eq_match_reg;
 reg                 eq_vbad_reg, eq_ibad_reg;
 wire                eq_take;            // EQ's packet leaves: egress job or drop
 wire                xh_have_tag = !xh_crypted || tq_m_valid;
-wire                xh_have_chk = !xh_chk || kr_valid;
+wire                xh_have_chk = (OPEN == 0) || kr_valid;
 wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
                               && (!eq_valid_reg || eq_take);
-// open: the check pass's verdicts (native IBA only has a VCRC; the ICRC counts where the
+// open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
 // decision says the model checks it, with the MASK_MF value the decision sampled)
 wire [31:0]         xh_icrc = xh_mf ? kr_icrc1 : kr_icrc0;
 wire [15:0]         k_vext;
@@ -1107,134 +1098,22 @@ ib_hdr_parse #(
     .mode      (pn_mode)
 );
 
-wire kz_job_valid = (OPEN != 0) && pr_valid_reg && cq_s_ready && (p_reason == R_OK);
-assign pr_take = pr_valid_reg && cq_s_ready && (!kz_job_valid || kz_job_ready);
+assign pr_take = pr_valid_reg && cq_s_ready;
 
 generate
     if (OPEN != 0) begin : g_check
-        // the received packet as it is, out of the input ring, through the CRC engines:
-        // the ICRC without (icrc0) and with (icrc1) the MASK_MF variant bits, so that the
-        // decision can use the CONFIG in effect when it is made; the ICRC / VCRC fields
-        // are collected from the stream
-        wire [8*HDR_BYTES-1:0] i_win = i_hdr[8*HDR_BYTES-1:0];
-        wire [8*HDR_BYTES-1:0] k_ones0, k_ones1;
-        /* verilator lint_off UNUSEDSIGNAL */
-        // the check needs only the per-bit variant masks
-        wire [8*HDR_BYTES-1:0] k_aad0, k_aad1;
-        wire [6:0]             k_aad_len0, k_aad_len1;
-        wire [HDR_BYTES-1:0]   k_var0, k_var1;
-        wire [LANES-1:0]       kz_tap_user;
-        wire [W-1:0]           kz_tap_keep;
-        wire                   kz_idle;
-        wire [NW-1:0]          kz_tap_lsh_unused;
-        /* verilator lint_on UNUSEDSIGNAL */
-        wire                   kz_rd_en;
-        wire [RAW-1:0]         kz_rd_addr;
-        wire [DW-1:0]          kz_rd_lo, kz_rd_hi;
-        wire                   kz_tap_valid, kz_tap_first, kz_tap_last;
-        wire [DW-1:0]          kz_tap_data, kz_tap_aux0, kz_tap_aux1;
-        wire                   kz_tap_crc_valid, kz_tap_crc_last, kz_tap_fld0, kz_tap_fld1;
-        wire [NW-1:0]          kz_tap_crc_end, kz_tap_fld_lsh;
-        wire [2:0]             kz_tap_fld_rsh;
-        wire                   kz_tap_tag;
-        wire                   k_icrc0_valid, k_icrc1_valid, k_vcrc_valid;
-        wire [31:0]            k_icrc0, k_icrc1;
-        wire [15:0]            k_vcrc;
-        wire                   kc_m_valid, kx_m_valid;
-        /* verilator lint_off UNUSEDSIGNAL */
-        // the result FIFOs hold one entry per packet between its check pass and the
-        // egress register at most (KR_DEPTH); the three CRC engines have the same
-        // latency (their out_valid rise together)
-        wire                   kc_s_ready, kx_s_ready;
-        wire [$clog2(KR_DEPTH):0] kc_count, kx_count;
-        /* verilator lint_on UNUSEDSIGNAL */
-        reg  [47:0]            rx_acc_reg;
-        /* verilator lint_off UNUSEDSIGNAL */ // the 6 field bytes of the shifted beat
-        wire [DW-1:0]          kz_right = kz_tap_data >> (8 * kz_tap_fld_lsh);
-        /* verilator lint_on UNUSEDSIGNAL */
-        wire [47:0]            kz_left = kz_tap_data[47:0] << (8 * kz_tap_fld_rsh);
-        wire [47:0]            rx_now = kz_tap_fld0 ? kz_right[47:0]
-                                      : (rx_acc_reg | (kz_tap_fld1 ? kz_left : 48'd0));
-        assign kz_tap_lsh_unused = kz_tap_fld_lsh;
-
-        ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) k_mask0 (
-            .hdr (i_win), .shape (p_shape), .hdr_len (p_hdr_len), .mask_mf (1'b0),
-            .aad (k_aad0), .aad_len (k_aad_len0), .variant (k_var0), .ones (k_ones0)
-        );
-        ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) k_mask1 (
-            .hdr (i_win), .shape (p_shape), .hdr_len (p_hdr_len), .mask_mf (1'b1),
-            .aad (k_aad1), .aad_len (k_aad_len1), .variant (k_var1), .ones (k_ones1)
-        );
-
-        ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) k_ring (
-            .clk (clk),
-            .wr_en (in_beat && in_store), .wr_addr (wp_reg[RAW-1:0]), .wr_data (s_axis_tdata),
-            .rd_en (kz_rd_en), .rd_addr (kz_rd_addr), .rd_lo (kz_rd_lo), .rd_hi (kz_rd_hi)
-        );
-
-        ibsec_compose #(
-            .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
-            .TAG_W (1)
-        ) k_compose (
+        // the received frame's ICRC without (icrc0) and with (icrc1) the MASK_MF variant
+        // bits, so that the decision can use the CONFIG in effect when it is made, its
+        // VCRC and its ICRC / VCRC fields, computed as the frame arrives: one result per
+        // frame, popped by the egress register for every packet
+        ibsec_rx_check #(.LANES (LANES), .DEPTH (KR_DEPTH)) rx_check (
             .clk (clk), .rst (rst),
-            .job_valid (kz_job_valid), .job_ready (kz_job_ready),
-            .job_front ({8*FRONT_BYTES{1'b0}}), .job_front_len (8'd0),
-            .job_aux0 (k_ones0), .job_aux1 (k_ones1), .job_base (i_base),
-            .job_src_off (13'd0), .job_dst_off (13'd0), .job_dst_end (p_pkt_end),
-            .job_total_end (p_pkt_end), .job_aad_end (13'd0),
-            .job_crc_end (p_crc_end), .job_tag (i_link),
-            .idle (kz_idle), .issue_ok (1'b1),
-            .rd_en (kz_rd_en), .rd_addr (kz_rd_addr), .rd_lo (kz_rd_lo), .rd_hi (kz_rd_hi),
-            .tap_valid (kz_tap_valid), .tap_first (kz_tap_first), .tap_data (kz_tap_data),
-            .tap_keep (kz_tap_keep), .tap_last (kz_tap_last), .tap_user (kz_tap_user),
-            .tap_aux0 (kz_tap_aux0), .tap_aux1 (kz_tap_aux1),
-            .tap_crc_valid (kz_tap_crc_valid), .tap_crc_last (kz_tap_crc_last),
-            .tap_crc_end (kz_tap_crc_end), .tap_fld0 (kz_tap_fld0),
-            .tap_fld_lsh (kz_tap_fld_lsh), .tap_fld1 (kz_tap_fld1),
-            .tap_fld_rsh (kz_tap_fld_rsh), .tap_tag (kz_tap_tag)
+            .in_valid (in_beat), .in_data (s_axis_tdata), .in_last (s_axis_tlast),
+            .in_user (s_axis_tuser),
+            .m_valid (kr_valid), .m_ready (kr_pop), .m_icrc0 (kr_icrc0),
+            .m_icrc1 (kr_icrc1), .m_vcrc (kr_vcrc), .m_rx (kr_rx)
         );
-
-        ib_icrc_engine #(.LANES (LANES)) k_icrc0_eng (
-            .clk (clk), .rst (rst),
-            .in_valid (kz_tap_valid && kz_tap_crc_valid), .in_first (kz_tap_first),
-            .in_last (kz_tap_crc_last), .in_roce (kz_tap_tag),
-            .in_data (kz_tap_data | kz_tap_aux0), .in_ones ({W{1'b0}}),
-            .in_end (kz_tap_crc_end), .out_valid (k_icrc0_valid), .out_icrc (k_icrc0)
-        );
-        ib_icrc_engine #(.LANES (LANES)) k_icrc1_eng (
-            .clk (clk), .rst (rst),
-            .in_valid (kz_tap_valid && kz_tap_crc_valid), .in_first (kz_tap_first),
-            .in_last (kz_tap_crc_last), .in_roce (kz_tap_tag),
-            .in_data (kz_tap_data | kz_tap_aux1), .in_ones ({W{1'b0}}),
-            .in_end (kz_tap_crc_end), .out_valid (k_icrc1_valid), .out_icrc (k_icrc1)
-        );
-        ib_vcrc_engine #(.LANES (LANES)) k_vcrc_eng (
-            .clk (clk), .rst (rst),
-            .in_valid (kz_tap_valid && kz_tap_crc_valid), .in_first (kz_tap_first),
-            .in_last (kz_tap_crc_last), .in_data (kz_tap_data),
-            .in_end (kz_tap_crc_end), .out_valid (k_vcrc_valid), .out_vcrc (k_vcrc)
-        );
-
-        sync_fifo #(.WIDTH (CR_W), .DEPTH (KR_DEPTH)) kc (
-            .clk (clk), .rst (rst),
-            .s_valid (k_icrc0_valid && k_icrc1_valid && k_vcrc_valid), .s_ready (kc_s_ready),
-            .s_data ({k_icrc0, k_icrc1, k_vcrc}),
-            .m_valid (kc_m_valid), .m_ready (kr_pop), .m_data ({kr_icrc0, kr_icrc1, kr_vcrc}),
-            .count (kc_count)
-        );
-        sync_fifo #(.WIDTH (48), .DEPTH (KR_DEPTH)) kx (
-            .clk (clk), .rst (rst),
-            .s_valid (kz_tap_valid && kz_tap_last), .s_ready (kx_s_ready), .s_data (rx_now),
-            .m_valid (kx_m_valid), .m_ready (kr_pop), .m_data (kr_rx), .count (kx_count)
-        );
-        assign kr_valid = kc_m_valid && kx_m_valid;
-
-        always @(posedge clk) begin
-            if (kz_tap_valid)
-                rx_acc_reg <= rx_now;
-        end
     end else begin : g_no_check
-        assign kz_job_ready = 1'b1;
         assign kr_valid = 1'b0;
         assign kr_icrc0 = 32'd0;
         assign kr_icrc1 = 32'd0;
@@ -1597,7 +1476,7 @@ always @* begin
         end
     end
 
-    // ---- parse into PR; PR into CQ (and, open, start the check pass) ----
+    // ---- parse into PR; PR into CQ ----
     iq_m_ready = pr_load;
     cq_s_valid = pr_take;
 
@@ -1678,7 +1557,7 @@ always @* begin
     // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
     xq_m_ready = eq_load;
     tq_m_ready = eq_load && xh_crypted;
-    kr_pop     = eq_load && xh_chk;
+    kr_pop     = (OPEN != 0) && eq_load;
     if (x_go) begin
         st_valid_next  = 1'b1;
         st_reason_next = x_fail ? R_AUTH_FAILED : x_verdict;
@@ -1726,7 +1605,6 @@ always @(posedge clk) begin
         p_psn     <= pn_psn;
         p_mode    <= pn_mode;
         p_sthsz   <= pn_sthsz;
-        p_crc_end <= pn_pkt_end - pn_trailer;
     end
     if (pr_load) begin
         pr_valid_reg <= 1'b1;

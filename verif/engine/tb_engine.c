@@ -258,6 +258,8 @@ struct port {
     unsigned long bad_by_mode[IBSEC_MODE_COUNT][IBSEC_SHAPE_COUNT]; /* packets with a failed check */
     /* delivered packets by mode, shape, AES key size (0: none, 1: 128, 2: 256), pad count */
     unsigned long cover[IBSEC_MODE_COUNT][IBSEC_SHAPE_COUNT][3][4];
+    /* RoCEv2 frames padded to the 802.3 minimum: in, and delivered */
+    unsigned long eth_padded, eth_padded_ok;
     unsigned long frames_in, beats_in, bytes_in, delivered, lost;
     unsigned long last_activity;
 };
@@ -476,6 +478,16 @@ static void note_cover(struct port *P, const struct pkt *p, const ibsec_verdict 
     P->cover[v->mode][p->shape % IBSEC_SHAPE_COUNT][ks][(plain[bth + 1] >> 4) & 3u]++;
 }
 
+/* A RoCEv2 frame of the 802.3 minimum length whose IP packet ends before the frame's end
+ * (Ethernet padding, which the engine must leave out of its checks and its output). */
+static bool eth_padded(const struct pkt *p)
+{
+    struct ibsec_pkt k;
+    return p->link == (int)IBSEC_LINK_ROCE && p->len == IBSEC_ETH_MIN_FRAME &&
+           ibsec_frame_parse(p->bytes, p->len, IBSEC_LINK_ROCE, 0, &k) == IBSEC_PKT_OK &&
+           k.end < p->len;
+}
+
 /* Combinations hit: every secured mode x shape x key size x pad count, and mode none x
  * shape x pad count. */
 static unsigned cover_hits(const struct port *P, unsigned *total)
@@ -517,6 +529,10 @@ static void evaluate(struct port *P)
         P->by_reason[v.reason]++;
         P->by_kind[p->kind]++;
         P->by_mode[v.mode]++;
+        if (eth_padded(p)) {
+            P->eth_padded++;
+            P->eth_padded_ok += v.reason == IBSEC_R_OK;
+        }
         p->reason = v.reason;
         /* the RTL delivers what its status says it delivers: a packet the model drops but
            the RTL delivers (a status mismatch, already counted) is still taken off the
@@ -1060,6 +1076,7 @@ static void print_tallies(void)
                 printf("  %-12s %9lu %9lu\n", tb_kind_name((enum tb_kind)k), P->by_kind[k], P->by_kind_ok[k]);
         unsigned total, hit = cover_hits(P, &total);
         printf("  coverage: %u of %u (mode, shape, AES key size, pad count) combinations delivered\n", hit, total);
+        printf("  Ethernet-padded RoCEv2 frames: %lu in, %lu delivered\n", P->eth_padded, P->eth_padded_ok);
         printf("  packets with a failed check, by mode and shape:");
         bool any = false;
         for (int m = 0; m < IBSEC_MODE_COUNT; m++)

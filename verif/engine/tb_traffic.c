@@ -163,6 +163,8 @@ const char *tb_gen_length_mix(const struct tb_gen *g)
 static const uint16_t edge_lens[] = { 0, 1, 2, 3, 4, 5, 15, 16, 17, 31, 32, 33, 63, 64, 65,
                                       4093, 4094, 4095, 4096 };
 static const uint16_t pmtus[] = { 512, 1024, 2048, 4096 };
+/* RC SEND Only (IBA Vol. 1 §9.2): no ETH, so with no payload the shortest packet */
+#define SHORTEST_OPCODE 0x04u
 #define COUNT(a) (sizeof(a) / sizeof((a)[0]))
 
 /* The bench's payload length for an opcode (tb_gen_length_mix says what it is). */
@@ -216,6 +218,18 @@ static void remember(uint8_t **slot_buf, size_t *slot_len, int *slot_link,
     *slot_link = f->link;
 }
 
+/* A RoCEv2 frame shorter than the 802.3 minimum (a packet of no payload over IPv4 is 58
+ * bytes): half of them padded to 60 bytes with random bytes, as an Ethernet MAC pads them
+ * (IBSEC_ETH_MIN_FRAME; the IP length, not the frame, says where the packet ends). */
+static void maybe_eth_pad(struct tb_gen *g, struct tb_gen_frame *f)
+{
+    if (f->link != (int)IBSEC_LINK_ROCE || f->len >= IBSEC_ETH_MIN_FRAME ||
+        ibsec_rng_below(&g->rng, 2) == 0)
+        return;
+    ibsec_rng_bytes(&g->rng, f->bytes + f->len, IBSEC_ETH_MIN_FRAME - f->len);
+    f->len = IBSEC_ETH_MIN_FRAME;
+}
+
 /* Build the packet of context ctx (-1: none) from a description, and seal it with A. */
 static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_desc *d,
                           struct tb_gen_frame *plain, struct tb_gen_frame *wire)
@@ -242,6 +256,7 @@ static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_
         fprintf(stderr, "tb_engine: cannot build a generated packet\n");
         exit(1);
     }
+    maybe_eth_pad(g, plain);
     remember(&g->hist_plain[g->n_hist_plain % TB_HISTORY], &g->hist_plain_len[g->n_hist_plain % TB_HISTORY],
              &g->hist_plain_link[g->n_hist_plain % TB_HISTORY], plain);
     g->n_hist_plain++;
@@ -253,6 +268,7 @@ static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_
         wire->len = 0;
         return;
     }
+    maybe_eth_pad(g, wire);
     remember(&g->hist_wire[g->n_hist_wire % TB_HISTORY], &g->hist_wire_len[g->n_hist_wire % TB_HISTORY],
              &g->hist_wire_link[g->n_hist_wire % TB_HISTORY], wire);
     g->n_hist_wire++;
@@ -270,6 +286,15 @@ void tb_gen_plain(struct tb_gen *g, int mode, struct tb_gen_frame *plain,
     ibsec_pktgen_default_opts(&o, shape);
     o.opcode = ibsec_pktgen_random_opcode(&g->rng, shape);
     o.payload_len = (int)payload_len(g, ibsec_opcode_lookup((uint8_t)o.opcode));
+    /* one packet in 32 the shortest RoCEv2 packet with a payload field, 58 bytes on the
+       wire in modes none and icrc-mac: maybe_eth_pad pads half of them (random opcodes
+       and lengths make a packet below 60 bytes rare) */
+    if (ibsec_rng_below(&g->rng, 32) == 0) {
+        shape = IBSEC_SHAPE_ROCE_V4;
+        ibsec_pktgen_default_opts(&o, shape);
+        o.opcode = SHORTEST_OPCODE;
+        o.payload_len = 0;
+    }
     if (ibsec_pktgen_desc(&g->rng, &o, &d, payload) != IBSEC_PKT_OK) {
         fprintf(stderr, "tb_engine: the packet generator refused shape %s\n", ibsec_shape_name(shape));
         exit(1);

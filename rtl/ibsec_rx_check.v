@@ -1,0 +1,328 @@
+/*
+ * ibsec_rx_check — the open engine's CRC check of a received frame, computed while the
+ * frame arrives: its ICRC (without and with the MASK_MF variant bits), its VCRC up to the
+ * ICRC field, and the received ICRC and VCRC fields, one result per frame in arrival
+ * order (IBA Vol. 1 §7.8; RoCEv2 Annex A17; cmodel/ibsec_open.c's CRC checks).
+ *
+ * Function
+ *   Every beat accepted on the engine's input (in_valid) comes here as well. The checked
+ *   bytes are those of a frame that the parser accepts, whose end the header gives:
+ *     native IBA  the LRH's PktLen (frame bytes 4-5): the ICRC field starts at
+ *                 4 * PktLen - 4, the VCRC field behind it ends the frame;
+ *     RoCEv2      the IP length (IPv4 total length, frame bytes 16-17; IPv6 payload
+ *                 length, bytes 18-19): the ICRC field is the IP packet's last 4 bytes,
+ *                 Ethernet padding (if any) follows.
+ *   So the covered bytes are known before the frame's end, and frame byte 16 .. 19 lie in
+ *   beat 16 / W. The shape (native with or without GRH, RoCEv2 over IPv4 or IPv6) comes
+ *   from the first beat, as ib_hdr_parse derives it (LRH.LNH; the Ethertype), and selects
+ *   the variant bits of ib_hdr_mask, ORed into the first beats for the ICRC engines.
+ *   For a frame the parser accepts, this is the byte range, shape and masks of the
+ *   model's check. For any other frame the result is still one per frame (the engine
+ *   discards it): the CRC stops at the covered end where the header's end is already
+ *   passed or at the frame's last beat, whichever comes first.
+ *   m_rx: bytes end .. end + 5 of the frame, the received ICRC field at [31:0] (first
+ *   byte at [7:0]) and, native, the VCRC field at [47:32]. The VCRC result covers the
+ *   frame up to the ICRC field; the engine extends it by the field (ib_vcrc_extend4).
+ *
+ * Interface / handshake
+ *   in_*: the input beats as the engine accepts them (valid only: no back-pressure);
+ *   in_user (the link: 0 native, 1 RoCEv2) is read on a frame's first beat.
+ *   m_*: a first-word-fall-through FIFO of results, popped with m_ready. It holds DEPTH
+ *   results and is never pushed while full as long as the caller keeps at most DEPTH
+ *   frames between their last input beat and their pop (ibsec_engine: KR_DEPTH).
+ *
+ * Latency / throughput
+ *   One beat per clock at every LANES, frames back to back. A frame's result is in the
+ *   FIFO 1 + ICRC_LATENCY (LANES = 1: 8, 4: 10, 12: 12) cycles after the input beat
+ *   holding its ICRC field's last byte (the frame's last beat, or the one before it): the
+ *   input beat is registered once, then goes to the CRC engines. The received fields are
+ *   complete with the frame's last beat.
+ *
+ * Byte order
+ *   AXI4-Stream: byte j of a beat at [8*j +: 8].
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+/*
+ * Receive-side CRC check during arrival
+ */
+module ibsec_rx_check #(
+    // 128-bit lanes per beat (ibsec uses 1, 4, 12)
+    parameter LANES = 1,
+    // results held (a power of two)
+    parameter DEPTH = 32
+) (
+    input  wire                 clk,
+    input  wire                 rst,
+
+    /*
+     * Input beats (as the engine accepts them)
+     */
+    input  wire                 in_valid,
+    input  wire [128*LANES-1:0] in_data,
+    input  wire                 in_last,
+    input  wire                 in_user,
+
+    /*
+     * Results, one per frame (FIFO head)
+     */
+    output wire                 m_valid,
+    input  wire                 m_ready,
+    output wire [31:0]          m_icrc0,   // ICRC, MASK_MF clear
+    output wire [31:0]          m_icrc1,   // ICRC, MASK_MF set (native GRH: the Marking Field)
+    output wire [15:0]          m_vcrc,    // VCRC of the bytes before the ICRC field
+    output wire [47:0]          m_rx       // received ICRC field [31:0], VCRC field [47:32]
+);
+
+// ----------------------------------------------------------------------------
+// Constants
+// ----------------------------------------------------------------------------
+localparam W  = 16 * LANES;
+localparam DW = 8 * W;
+localparam NW = $clog2(W + 1);
+// byte positions within a frame: 17 bits cover a RoCEv2 IP end (14 + 40 + 65535) and
+// saturate beyond, where no covered byte lies
+localparam PW = 17;
+localparam [PW-1:0] POS_MAX = {PW{1'b1}};
+localparam [PW-1:0] POS_W   = W[PW-1:0];
+// the variant masks cover frame bytes 0 .. MASK_BYTES - 1 (ib_hdr_mask's HDR_BYTES; its
+// variant bits end at byte 66), in MASK_BEATS beats
+localparam MASK_BYTES = 128;
+localparam MASK_BEATS = (MASK_BYTES + W - 1) / W;
+localparam MASK_PAD   = MASK_BEATS * W;
+localparam BW         = $clog2(MASK_BEATS + 1);
+localparam [BW-1:0] MASK_BEATS_B = MASK_BEATS[BW-1:0];
+// the beat that holds frame bytes 16 .. 19 (the RoCEv2 IP length fields), and where
+localparam IPLEN_BEAT = 16 / W;
+localparam IPLEN_OFF  = 16 % W;
+localparam IPLEN_POS_I = IPLEN_BEAT * W;
+localparam [PW-1:0] IPLEN_POS = IPLEN_POS_I[PW-1:0];
+
+// enum ibsec_shape (cmodel/ib_pkt.h)
+localparam [1:0] SHAPE_IB_LOCAL  = 2'd0;
+localparam [1:0] SHAPE_IB_GLOBAL = 2'd1;
+localparam [1:0] SHAPE_ROCE_V4   = 2'd2;
+localparam [1:0] SHAPE_ROCE_V6   = 2'd3;
+// LRH.LNH = 3: a GRH follows the LRH (IBA §7.7.5)
+localparam [1:0] LNH_GRH = 2'd3;
+// Ethertype of IPv6 (RoCEv2 Annex A17.4); any other Ethertype is judged as IPv4, as
+// ib_hdr_parse does (the parser rejects it)
+localparam [15:0] ETHERTYPE_IPV6 = 16'h86dd;
+// the ICRC field is 4 bytes, the IP end counts from the frame start: Ethernet 14 bytes,
+// IPv6 40 (its payload length leaves the fixed header out)
+localparam [PW-1:0] ICRC_LEN  = 4;
+localparam [PW-1:0] MAC_LEN   = 14;
+localparam [PW-1:0] IPV6_LEN  = 40;
+
+// ----------------------------------------------------------------------------
+// Input register (S1) and frame state
+// ----------------------------------------------------------------------------
+reg              s1_valid_reg = 1'b0;
+reg  [DW-1:0]    s1_data_reg;
+reg              s1_last_reg;
+reg              s1_first_reg;
+reg              s1_user_reg;
+reg  [PW-1:0]    s1_pos_reg;                  // frame byte of the beat's byte 0
+reg  [BW-1:0]    s1_beat_reg;                 // beat index, saturated at MASK_BEATS
+// the input side: inside a frame (the next beat is not a first beat), and its position
+reg              in_frame_reg = 1'b0;
+reg  [PW-1:0]    in_pos_reg;
+reg  [BW-1:0]    in_beat_reg;
+// the frame in S1: link, shape, covered end (once known), done (its last covered beat
+// has gone to the CRC engines), received fields so far
+reg              f_link_reg;
+reg  [1:0]       f_shape_reg;
+reg  [PW-1:0]    f_end_reg;
+reg              f_known_reg;
+reg              f_done_reg;
+reg  [47:0]      f_rx_reg;
+
+wire             in_first = !in_frame_reg;
+
+always @(posedge clk) begin
+    s1_valid_reg <= in_valid;
+    if (in_valid) begin
+        s1_data_reg  <= in_data;
+        s1_last_reg  <= in_last;
+        s1_first_reg <= in_first;
+        s1_user_reg  <= in_user;
+        s1_pos_reg   <= in_first ? {PW{1'b0}} : in_pos_reg;
+        s1_beat_reg  <= in_first ? {BW{1'b0}} : in_beat_reg;
+        in_frame_reg <= !in_last;
+        // position of the next beat: saturated, so that an over-long frame never wraps
+        // onto the covered bytes
+        if (in_first)
+            in_pos_reg <= POS_W;
+        else if (in_pos_reg <= POS_MAX - POS_W)
+            in_pos_reg <= in_pos_reg + POS_W;
+        else
+            in_pos_reg <= POS_MAX;
+        if (in_first)
+            in_beat_reg <= {{(BW-1){1'b0}}, 1'b1};
+        else if (in_beat_reg != MASK_BEATS_B)
+            in_beat_reg <= in_beat_reg + 1'b1;
+    end
+    if (rst) begin
+        s1_valid_reg <= 1'b0;
+        in_frame_reg <= 1'b0;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// S1: the beat's shape, covered end and CRC input
+// ----------------------------------------------------------------------------
+function [7:0] byte_at;
+    input [DW-1:0] d;
+    input integer  k;
+    begin
+        byte_at = d[8*k +: 8];
+    end
+endfunction
+
+wire         link = s1_first_reg ? s1_user_reg : f_link_reg;
+// ib_hdr_parse's shape: LRH.LNH (byte 1 bits 1:0), the Ethertype (bytes 12-13)
+wire [1:0]   first_shape = !s1_user_reg
+                 ? ((byte_at(s1_data_reg, 1) & 8'h03) == {6'd0, LNH_GRH} ? SHAPE_IB_GLOBAL
+                                                                         : SHAPE_IB_LOCAL)
+                 : ({byte_at(s1_data_reg, 12), byte_at(s1_data_reg, 13)} == ETHERTYPE_IPV6
+                    ? SHAPE_ROCE_V6 : SHAPE_ROCE_V4);
+wire [1:0]   shape = s1_first_reg ? first_shape : f_shape_reg;
+
+// native: the ICRC field starts at 4 * PktLen - 4 (LRH bytes 4-5 bits 10:0 = PktLen in
+// 4-byte words from the LRH through the ICRC); clamped at 0 for a PktLen below 1
+wire [10:0]  lrh_pktlen = {s1_data_reg[8*4 +: 3], byte_at(s1_data_reg, 5)};
+wire [PW-1:0] ib_end4   = {{(PW-13){1'b0}}, lrh_pktlen, 2'b00};
+wire [PW-1:0] ib_end    = (ib_end4 >= ICRC_LEN) ? ib_end4 - ICRC_LEN : {PW{1'b0}};
+// RoCEv2: the IP end (frame bytes 16-17 IPv4 total length + 14; 18-19 IPv6 payload
+// length + 54) less the ICRC field; clamped at 0
+wire [15:0]  ip4_total  = {byte_at(s1_data_reg, IPLEN_OFF), byte_at(s1_data_reg, IPLEN_OFF + 1)};
+wire [15:0]  ip6_paylen = {byte_at(s1_data_reg, IPLEN_OFF + 2), byte_at(s1_data_reg, IPLEN_OFF + 3)};
+wire [PW-1:0] ip_end    = (shape == SHAPE_ROCE_V6)
+                          ? {1'b0, ip6_paylen} + MAC_LEN + IPV6_LEN
+                          : {1'b0, ip4_total} + MAC_LEN;
+wire [PW-1:0] roce_end  = (ip_end >= ICRC_LEN) ? ip_end - ICRC_LEN : {PW{1'b0}};
+wire         ib_learn   = s1_first_reg && !link;
+wire         roce_learn = link && (s1_pos_reg == IPLEN_POS);
+wire         known      = ib_learn || roce_learn || (!s1_first_reg && f_known_reg);
+wire [PW-1:0] cov_end   = ib_learn ? ib_end : roce_learn ? roce_end : f_end_reg;
+
+// the beat's covered bytes: the last covered beat holds byte cov_end - 1; a header end
+// already passed (a frame the parser rejects) or the frame's last beat stops the CRC
+// with the whole beat
+wire         done_before = !s1_first_reg && f_done_reg;
+wire         end_in_beat = known && (cov_end > s1_pos_reg) && (cov_end - s1_pos_reg <= POS_W);
+wire         end_passed  = known && (cov_end <= s1_pos_reg);
+wire         feed        = s1_valid_reg && !done_before;
+wire         crc_last    = end_in_beat || end_passed || s1_last_reg;
+/* verilator lint_off UNUSEDSIGNAL */ // the beat's byte count needs the low NW bits only
+wire [PW-1:0] end_off    = cov_end - s1_pos_reg;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [NW-1:0] crc_end    = end_in_beat ? end_off[NW-1:0] : W[NW-1:0];
+
+// the variant bits of the shape, without and with MASK_MF, and the beat's slice of them
+/* verilator lint_off UNUSEDSIGNAL */ // only the variant bits of ib_hdr_mask are used
+wire [8*MASK_BYTES-1:0] aad0, aad1;
+wire [6:0]              aad_len0, aad_len1;
+wire [MASK_BYTES-1:0]   var0, var1;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [8*MASK_BYTES-1:0] ones0, ones1;
+ib_hdr_mask #(.HDR_BYTES (MASK_BYTES), .AAD_BYTES (MASK_BYTES)) mask0 (
+    .hdr ({8*MASK_BYTES{1'b0}}), .shape (shape), .hdr_len (7'd0), .mask_mf (1'b0),
+    .aad (aad0), .aad_len (aad_len0), .variant (var0), .ones (ones0)
+);
+ib_hdr_mask #(.HDR_BYTES (MASK_BYTES), .AAD_BYTES (MASK_BYTES)) mask1 (
+    .hdr ({8*MASK_BYTES{1'b0}}), .shape (shape), .hdr_len (7'd0), .mask_mf (1'b1),
+    .aad (aad1), .aad_len (aad_len1), .variant (var1), .ones (ones1)
+);
+wire [8*MASK_PAD-1:0] ones0_pad = {{(8*(MASK_PAD-MASK_BYTES)){1'b0}}, ones0};
+wire [8*MASK_PAD-1:0] ones1_pad = {{(8*(MASK_PAD-MASK_BYTES)){1'b0}}, ones1};
+reg  [DW-1:0] beat_ones0, beat_ones1;
+integer mb;
+always @* begin
+    beat_ones0 = {DW{1'b0}};
+    beat_ones1 = {DW{1'b0}};
+    for (mb = 0; mb < MASK_BEATS; mb = mb + 1)
+        if (s1_beat_reg == mb[BW-1:0]) begin
+            beat_ones0 = ones0_pad[DW*mb +: DW];
+            beat_ones1 = ones1_pad[DW*mb +: DW];
+        end
+end
+
+// the received fields: frame bytes cov_end .. cov_end + 5 that lie in this beat
+reg  [47:0]   rx_now;
+reg  [PW-1:0] rx_off;
+integer rf;
+always @* begin
+    rx_now = s1_first_reg ? 48'd0 : f_rx_reg;
+    rx_off = {PW{1'b0}};
+    for (rf = 0; rf < 6; rf = rf + 1) begin
+        rx_off = cov_end + rf[PW-1:0] - s1_pos_reg;
+        if (known && cov_end + rf[PW-1:0] >= s1_pos_reg && rx_off < POS_W)
+            rx_now[8*rf +: 8] = s1_data_reg[8*rx_off[NW-1:0] +: 8];
+    end
+end
+
+always @(posedge clk) begin
+    if (s1_valid_reg) begin
+        f_link_reg  <= link;
+        f_shape_reg <= shape;
+        f_end_reg   <= cov_end;
+        f_known_reg <= known;
+        f_done_reg  <= done_before || crc_last;
+        f_rx_reg    <= rx_now;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// CRC engines and result FIFOs
+// ----------------------------------------------------------------------------
+wire        icrc0_valid, icrc1_valid, vcrc_valid;
+wire [31:0] icrc0, icrc1;
+wire [15:0] vcrc;
+
+ib_icrc_engine #(.LANES (LANES)) icrc0_eng (
+    .clk (clk), .rst (rst),
+    .in_valid (feed), .in_first (s1_first_reg), .in_last (crc_last), .in_roce (link),
+    .in_data (s1_data_reg | beat_ones0), .in_ones ({W{1'b0}}), .in_end (crc_end),
+    .out_valid (icrc0_valid), .out_icrc (icrc0)
+);
+ib_icrc_engine #(.LANES (LANES)) icrc1_eng (
+    .clk (clk), .rst (rst),
+    .in_valid (feed), .in_first (s1_first_reg), .in_last (crc_last), .in_roce (link),
+    .in_data (s1_data_reg | beat_ones1), .in_ones ({W{1'b0}}), .in_end (crc_end),
+    .out_valid (icrc1_valid), .out_icrc (icrc1)
+);
+ib_vcrc_engine #(.LANES (LANES)) vcrc_eng (
+    .clk (clk), .rst (rst),
+    .in_valid (feed), .in_first (s1_first_reg), .in_last (crc_last),
+    .in_data (s1_data_reg), .in_end (crc_end),
+    .out_valid (vcrc_valid), .out_vcrc (vcrc)
+);
+
+/* verilator lint_off UNUSEDSIGNAL */
+// the FIFOs are never full when pushed (DEPTH, above); the three engines have the same
+// latency, so their out_valid rise together
+wire                    kc_s_ready, kx_s_ready;
+wire [$clog2(DEPTH):0]  kc_count, kx_count;
+/* verilator lint_on UNUSEDSIGNAL */
+wire                    kc_m_valid, kx_m_valid;
+
+sync_fifo #(.WIDTH (80), .DEPTH (DEPTH)) kc (
+    .clk (clk), .rst (rst),
+    .s_valid (icrc0_valid && icrc1_valid && vcrc_valid), .s_ready (kc_s_ready), .s_data ({icrc0, icrc1, vcrc}),
+    .m_valid (kc_m_valid), .m_ready (m_ready && m_valid), .m_data ({m_icrc0, m_icrc1, m_vcrc}),
+    .count (kc_count)
+);
+sync_fifo #(.WIDTH (48), .DEPTH (DEPTH)) kx (
+    .clk (clk), .rst (rst),
+    .s_valid (s1_valid_reg && s1_last_reg), .s_ready (kx_s_ready), .s_data (rx_now),
+    .m_valid (kx_m_valid), .m_ready (m_ready && m_valid), .m_data (m_rx), .count (kx_count)
+);
+assign m_valid = kc_m_valid && kx_m_valid;
+
+endmodule
+
+`resetall
