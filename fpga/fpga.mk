@@ -220,11 +220,14 @@ FPGA_VARIANT_bram-tables := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=4 CTX_SLOTS
 #                              engine's LEN_W = 17; ib_hdr_edit, ib_hdr_mask at their
 #                              defaults, as the engine instantiates them), timed from the
 #                              wrapper's input registers to its output registers
+#   check                      ibsec_rx_check (open's CRC check during the arrival) at
+#                              its defaults, as the engine instantiates it at LANES = 1
 FPGA_VARIANT_tables-seal := OPEN=0 KEY_SLOTS=2 CTX_SLOTS=4
 FPGA_VARIANT_tables-open := OPEN=1 KEY_SLOTS=2 CTX_SLOTS=4
 FPGA_VARIANT_block       := AW=11
 FPGA_VARIANT_parse       := LEN_W=17
 FPGA_VARIANT_hdr         :=
+FPGA_VARIANT_check       :=
 # the packet engine, once its RTL is in the tree
 FPGA_ENGINE := $(if $(wildcard rtl/ibsec_seal.v),ibsec_seal ibsec_open,)
 # synthesis only: resource counts of every width
@@ -239,7 +242,7 @@ FPGA_RTL_CHECK_HIER ?= $(foreach t,$(FPGA_ENGINE),$(t):12:fpga)
 # bound of its clock; each takes a few minutes; the engine blocks take one to four)
 FPGA_PNR_RUNS   ?= $(if $(FPGA_ENGINE),ibsec_regs:0:tables-seal ibsec_regs:0:tables-open \
                      ibsec_compose:1:block ib_hdr_parse:0:parse ib_hdr_edit:0:hdr \
-                     ib_hdr_mask:0:hdr) \
+                     ib_hdr_mask:0:hdr ibsec_rx_check:1:check) \
                    $(foreach t,$(FPGA_ENGINE),$(t):1:fpga) \
                    aes_pipeline:1:bram gcm_core:1:bram aes_pipeline:1:lut aes_pipeline:1:lut2
 # tops mapped with their hierarchy kept before place and route (PNR_FLATTEN=0 of

@@ -33,10 +33,14 @@
  *
  * Latency / throughput
  *   One beat per clock at every LANES, frames back to back. A frame's result is in the
- *   FIFO 1 + ICRC_LATENCY (LANES = 1: 8, 4: 10, 12: 12) cycles after the input beat
- *   holding its ICRC field's last byte (the frame's last beat, or the one before it): the
- *   input beat is registered once, then goes to the CRC engines. The received fields are
- *   complete with the frame's last beat.
+ *   FIFO 2 + ICRC_LATENCY (LANES = 1: 9, 4: 11, 12: 13) cycles after the input beat
+ *   holding its ICRC field's last byte (the frame's last beat, or the one before it). Two
+ *   register stages before the CRC engines: S1 learns the shape and the covered end from
+ *   the header fields and computes the end's distance from the beat (one adder from a
+ *   field or a register); S2 decides from that distance the beat's covered bytes and
+ *   picks the received fields (ibsec_rx_check alone, LANES = 1: 60.9 MHz with both in one
+ *   stage, 27 levels; docs/fpga.md). The received fields are complete with the frame's
+ *   last beat.
  *
  * Byte order
  *   AXI4-Stream: byte j of a beat at [8*j +: 8].
@@ -88,6 +92,8 @@ localparam NW = $clog2(W + 1);
 localparam PW = 17;
 localparam [PW-1:0] POS_MAX = {PW{1'b1}};
 localparam [PW-1:0] POS_W   = W[PW-1:0];
+// a byte distance within a frame, signed
+localparam OW = PW + 1;
 // the variant masks cover frame bytes 0 .. MASK_BYTES - 1 (ib_hdr_mask's HDR_BYTES; its
 // variant bits end at byte 66), in MASK_BEATS beats
 localparam MASK_BYTES = 128;
@@ -113,9 +119,21 @@ localparam [1:0] LNH_GRH = 2'd3;
 localparam [15:0] ETHERTYPE_IPV6 = 16'h86dd;
 // the ICRC field is 4 bytes, the IP end counts from the frame start: Ethernet 14 bytes,
 // IPv6 40 (its payload length leaves the fixed header out)
-localparam [PW-1:0] ICRC_LEN  = 4;
-localparam [PW-1:0] MAC_LEN   = 14;
-localparam [PW-1:0] IPV6_LEN  = 40;
+// RoCEv2: the ICRC field starts at the IP end - 4: IPv4 total length + 14 - 4, IPv6
+// payload length + 14 + 40 - 4; and its distance from the beat holding the length fields
+// (two's complement in OW bits)
+localparam ICRC_LEN = 4;
+localparam MAC_LEN  = 14;
+localparam IPV6_LEN = 40;
+localparam V4_END_I = MAC_LEN - ICRC_LEN;
+localparam V6_END_I = MAC_LEN + IPV6_LEN - ICRC_LEN;
+localparam [PW-1:0] V4_END = V4_END_I[PW-1:0];
+localparam [PW-1:0] V6_END = V6_END_I[PW-1:0];
+localparam V4_OFF_I = V4_END_I - IPLEN_POS_I;
+localparam V6_OFF_I = V6_END_I - IPLEN_POS_I;
+localparam [OW-1:0] V4_OFF = V4_OFF_I[OW-1:0];
+localparam [OW-1:0] V6_OFF = V6_OFF_I[OW-1:0];
+localparam [OW-1:0] OFF_W  = W[OW-1:0];
 
 // ----------------------------------------------------------------------------
 // Input register (S1) and frame state
@@ -131,14 +149,11 @@ reg  [BW-1:0]    s1_beat_reg;                 // beat index, saturated at MASK_B
 reg              in_frame_reg = 1'b0;
 reg  [PW-1:0]    in_pos_reg;
 reg  [BW-1:0]    in_beat_reg;
-// the frame in S1: link, shape, covered end (once known), done (its last covered beat
-// has gone to the CRC engines), received fields so far
+// the frame in S1: link, shape, covered end (once known)
 reg              f_link_reg;
 reg  [1:0]       f_shape_reg;
 reg  [PW-1:0]    f_end_reg;
 reg              f_known_reg;
-reg              f_done_reg;
-reg  [47:0]      f_rx_reg;
 
 wire             in_first = !in_frame_reg;
 
@@ -191,36 +206,84 @@ wire [1:0]   first_shape = !s1_user_reg
                     ? SHAPE_ROCE_V6 : SHAPE_ROCE_V4);
 wire [1:0]   shape = s1_first_reg ? first_shape : f_shape_reg;
 
-// native: the ICRC field starts at 4 * PktLen - 4 (LRH bytes 4-5 bits 10:0 = PktLen in
-// 4-byte words from the LRH through the ICRC); clamped at 0 for a PktLen below 1
+// The covered end, once known: native, the ICRC field starts at 4 * PktLen - 4 (LRH
+// bytes 4-5 bits 10:0 = PktLen in 4-byte words from the LRH through the ICRC; 0 for a
+// PktLen of 0); RoCEv2, 4 bytes before the IP end (frame bytes 16-17 IPv4 total length
+// + 14; 18-19 IPv6 payload length + 54). In S1 only the end and its distance from the
+// beat's first byte are computed (one adder each); S2 takes the decisions from them.
 wire [10:0]  lrh_pktlen = {s1_data_reg[8*4 +: 3], byte_at(s1_data_reg, 5)};
-wire [PW-1:0] ib_end4   = {{(PW-13){1'b0}}, lrh_pktlen, 2'b00};
-wire [PW-1:0] ib_end    = (ib_end4 >= ICRC_LEN) ? ib_end4 - ICRC_LEN : {PW{1'b0}};
-// RoCEv2: the IP end (frame bytes 16-17 IPv4 total length + 14; 18-19 IPv6 payload
-// length + 54) less the ICRC field; clamped at 0
+wire [10:0]  pktlen_m1  = lrh_pktlen - 1'b1;
+wire [PW-1:0] ib_end    = (lrh_pktlen != 11'd0) ? {{(PW-13){1'b0}}, pktlen_m1, 2'b00}
+                                                : {PW{1'b0}};
 wire [15:0]  ip4_total  = {byte_at(s1_data_reg, IPLEN_OFF), byte_at(s1_data_reg, IPLEN_OFF + 1)};
 wire [15:0]  ip6_paylen = {byte_at(s1_data_reg, IPLEN_OFF + 2), byte_at(s1_data_reg, IPLEN_OFF + 3)};
-wire [PW-1:0] ip_end    = (shape == SHAPE_ROCE_V6)
-                          ? {1'b0, ip6_paylen} + MAC_LEN + IPV6_LEN
-                          : {1'b0, ip4_total} + MAC_LEN;
-wire [PW-1:0] roce_end  = (ip_end >= ICRC_LEN) ? ip_end - ICRC_LEN : {PW{1'b0}};
+wire         is_v6      = (shape == SHAPE_ROCE_V6);
+wire [PW-1:0] roce_end  = is_v6 ? {1'b0, ip6_paylen} + V6_END : {1'b0, ip4_total} + V4_END;
+// the end's distance from this beat's byte 0 (OW bits, two's complement): the beat that
+// learns the end is at a known position (native: 0; RoCEv2: IPLEN_POS), so its distance
+// is one adder from the header field as well
+wire [OW-1:0] roce_off  = is_v6 ? {2'b00, ip6_paylen} + V6_OFF : {2'b00, ip4_total} + V4_OFF;
 wire         ib_learn   = s1_first_reg && !link;
 wire         roce_learn = link && (s1_pos_reg == IPLEN_POS);
 wire         known      = ib_learn || roce_learn || (!s1_first_reg && f_known_reg);
 wire [PW-1:0] cov_end   = ib_learn ? ib_end : roce_learn ? roce_end : f_end_reg;
+wire [OW-1:0] cov_off   = ib_learn ? {1'b0, ib_end} : roce_learn ? roce_off
+                                   : {1'b0, f_end_reg} - {1'b0, s1_pos_reg};
 
-// the beat's covered bytes: the last covered beat holds byte cov_end - 1; a header end
-// already passed (a frame the parser rejects) or the frame's last beat stops the CRC
-// with the whole beat
-wire         done_before = !s1_first_reg && f_done_reg;
-wire         end_in_beat = known && (cov_end > s1_pos_reg) && (cov_end - s1_pos_reg <= POS_W);
-wire         end_passed  = known && (cov_end <= s1_pos_reg);
-wire         feed        = s1_valid_reg && !done_before;
-wire         crc_last    = end_in_beat || end_passed || s1_last_reg;
-/* verilator lint_off UNUSEDSIGNAL */ // the beat's byte count needs the low NW bits only
-wire [PW-1:0] end_off    = cov_end - s1_pos_reg;
-/* verilator lint_on UNUSEDSIGNAL */
-wire [NW-1:0] crc_end    = end_in_beat ? end_off[NW-1:0] : W[NW-1:0];
+always @(posedge clk) begin
+    if (s1_valid_reg) begin
+        f_link_reg  <= link;
+        f_shape_reg <= shape;
+        f_end_reg   <= cov_end;
+        f_known_reg <= known;
+    end
+end
+
+// ----------------------------------------------------------------------------
+// S2: the beat's covered bytes and received fields, the CRC input
+// ----------------------------------------------------------------------------
+reg              s2_valid_reg = 1'b0;
+reg  [DW-1:0]    s2_data_reg;
+reg              s2_last_reg;
+reg              s2_first_reg;
+reg              s2_link_reg;
+reg  [1:0]       s2_shape_reg;
+reg  [BW-1:0]    s2_beat_reg;
+reg              s2_known_reg;
+reg  [OW-1:0]    s2_off_reg;                  // covered end - the beat's first byte
+// the frame in S2: done (its last covered beat has gone to the CRC engines), received
+// fields so far
+reg              g_done_reg;
+reg  [47:0]      g_rx_reg;
+
+always @(posedge clk) begin
+    s2_valid_reg <= s1_valid_reg;
+    if (s1_valid_reg) begin
+        s2_data_reg  <= s1_data_reg;
+        s2_last_reg  <= s1_last_reg;
+        s2_first_reg <= s1_first_reg;
+        s2_link_reg  <= link;
+        s2_shape_reg <= shape;
+        s2_beat_reg  <= s1_beat_reg;
+        s2_known_reg <= known;
+        s2_off_reg   <= cov_off;
+    end
+    if (rst) begin
+        s2_valid_reg <= 1'b0;
+    end
+end
+
+// the last covered beat holds byte cov_end - 1 (0 < off <= W); a header end already
+// passed (a frame the parser rejects) or the frame's last beat stops the CRC with the
+// whole beat
+wire         off_neg     = s2_off_reg[OW-1];
+wire         off_zero    = (s2_off_reg == {OW{1'b0}});
+wire         done_before = !s2_first_reg && g_done_reg;
+wire         end_in_beat = s2_known_reg && !off_neg && !off_zero && (s2_off_reg <= OFF_W);
+wire         end_passed  = s2_known_reg && (off_neg || off_zero);
+wire         feed        = s2_valid_reg && !done_before;
+wire         crc_last    = end_in_beat || end_passed || s2_last_reg;
+wire [NW-1:0] crc_end    = end_in_beat ? s2_off_reg[NW-1:0] : W[NW-1:0];
 
 // the variant bits of the shape, without and with MASK_MF, and the beat's slice of them
 /* verilator lint_off UNUSEDSIGNAL */ // only the variant bits of ib_hdr_mask are used
@@ -230,11 +293,11 @@ wire [MASK_BYTES-1:0]   var0, var1;
 /* verilator lint_on UNUSEDSIGNAL */
 wire [8*MASK_BYTES-1:0] ones0, ones1;
 ib_hdr_mask #(.HDR_BYTES (MASK_BYTES), .AAD_BYTES (MASK_BYTES)) mask0 (
-    .hdr ({8*MASK_BYTES{1'b0}}), .shape (shape), .hdr_len (7'd0), .mask_mf (1'b0),
+    .hdr ({8*MASK_BYTES{1'b0}}), .shape (s2_shape_reg), .hdr_len (7'd0), .mask_mf (1'b0),
     .aad (aad0), .aad_len (aad_len0), .variant (var0), .ones (ones0)
 );
 ib_hdr_mask #(.HDR_BYTES (MASK_BYTES), .AAD_BYTES (MASK_BYTES)) mask1 (
-    .hdr ({8*MASK_BYTES{1'b0}}), .shape (shape), .hdr_len (7'd0), .mask_mf (1'b1),
+    .hdr ({8*MASK_BYTES{1'b0}}), .shape (s2_shape_reg), .hdr_len (7'd0), .mask_mf (1'b1),
     .aad (aad1), .aad_len (aad_len1), .variant (var1), .ones (ones1)
 );
 wire [8*MASK_PAD-1:0] ones0_pad = {{(8*(MASK_PAD-MASK_BYTES)){1'b0}}, ones0};
@@ -245,34 +308,31 @@ always @* begin
     beat_ones0 = {DW{1'b0}};
     beat_ones1 = {DW{1'b0}};
     for (mb = 0; mb < MASK_BEATS; mb = mb + 1)
-        if (s1_beat_reg == mb[BW-1:0]) begin
+        if (s2_beat_reg == mb[BW-1:0]) begin
             beat_ones0 = ones0_pad[DW*mb +: DW];
             beat_ones1 = ones1_pad[DW*mb +: DW];
         end
 end
 
-// the received fields: frame bytes cov_end .. cov_end + 5 that lie in this beat
+// the received fields: frame bytes cov_end .. cov_end + 5 that lie in this beat, at
+// beat byte off + k (0 <= off + k < W)
 reg  [47:0]   rx_now;
-reg  [PW-1:0] rx_off;
+reg  [OW-1:0] rx_idx;
 integer rf;
 always @* begin
-    rx_now = s1_first_reg ? 48'd0 : f_rx_reg;
-    rx_off = {PW{1'b0}};
+    rx_now = s2_first_reg ? 48'd0 : g_rx_reg;
+    rx_idx = {OW{1'b0}};
     for (rf = 0; rf < 6; rf = rf + 1) begin
-        rx_off = cov_end + rf[PW-1:0] - s1_pos_reg;
-        if (known && cov_end + rf[PW-1:0] >= s1_pos_reg && rx_off < POS_W)
-            rx_now[8*rf +: 8] = s1_data_reg[8*rx_off[NW-1:0] +: 8];
+        rx_idx = s2_off_reg + rf[OW-1:0];
+        if (s2_known_reg && !rx_idx[OW-1] && rx_idx < OFF_W)
+            rx_now[8*rf +: 8] = s2_data_reg[8*rx_idx[NW-1:0] +: 8];
     end
 end
 
 always @(posedge clk) begin
-    if (s1_valid_reg) begin
-        f_link_reg  <= link;
-        f_shape_reg <= shape;
-        f_end_reg   <= cov_end;
-        f_known_reg <= known;
-        f_done_reg  <= done_before || crc_last;
-        f_rx_reg    <= rx_now;
+    if (s2_valid_reg) begin
+        g_done_reg <= done_before || crc_last;
+        g_rx_reg   <= rx_now;
     end
 end
 
@@ -285,20 +345,20 @@ wire [15:0] vcrc;
 
 ib_icrc_engine #(.LANES (LANES)) icrc0_eng (
     .clk (clk), .rst (rst),
-    .in_valid (feed), .in_first (s1_first_reg), .in_last (crc_last), .in_roce (link),
-    .in_data (s1_data_reg | beat_ones0), .in_ones ({W{1'b0}}), .in_end (crc_end),
+    .in_valid (feed), .in_first (s2_first_reg), .in_last (crc_last), .in_roce (s2_link_reg),
+    .in_data (s2_data_reg | beat_ones0), .in_ones ({W{1'b0}}), .in_end (crc_end),
     .out_valid (icrc0_valid), .out_icrc (icrc0)
 );
 ib_icrc_engine #(.LANES (LANES)) icrc1_eng (
     .clk (clk), .rst (rst),
-    .in_valid (feed), .in_first (s1_first_reg), .in_last (crc_last), .in_roce (link),
-    .in_data (s1_data_reg | beat_ones1), .in_ones ({W{1'b0}}), .in_end (crc_end),
+    .in_valid (feed), .in_first (s2_first_reg), .in_last (crc_last), .in_roce (s2_link_reg),
+    .in_data (s2_data_reg | beat_ones1), .in_ones ({W{1'b0}}), .in_end (crc_end),
     .out_valid (icrc1_valid), .out_icrc (icrc1)
 );
 ib_vcrc_engine #(.LANES (LANES)) vcrc_eng (
     .clk (clk), .rst (rst),
-    .in_valid (feed), .in_first (s1_first_reg), .in_last (crc_last),
-    .in_data (s1_data_reg), .in_end (crc_end),
+    .in_valid (feed), .in_first (s2_first_reg), .in_last (crc_last),
+    .in_data (s2_data_reg), .in_end (crc_end),
     .out_valid (vcrc_valid), .out_vcrc (vcrc)
 );
 
@@ -318,7 +378,7 @@ sync_fifo #(.WIDTH (80), .DEPTH (DEPTH)) kc (
 );
 sync_fifo #(.WIDTH (48), .DEPTH (DEPTH)) kx (
     .clk (clk), .rst (rst),
-    .s_valid (s1_valid_reg && s1_last_reg), .s_ready (kx_s_ready), .s_data (rx_now),
+    .s_valid (s2_valid_reg && s2_last_reg), .s_ready (kx_s_ready), .s_data (rx_now),
     .m_valid (kx_m_valid), .m_ready (m_ready && m_valid), .m_data (m_rx), .count (kx_count)
 );
 assign m_valid = kc_m_valid && kx_m_valid;

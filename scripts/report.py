@@ -121,7 +121,8 @@ def load_json(path):
 ENGINE_TOPS = ("ibsec_seal", "ibsec_open")
 # blocks of the packet engine that make fpga places and routes alone (fpga/fpga.mk,
 # FPGA_PNR_RUNS): the engine cannot be clocked faster than the slowest of them
-ENGINE_BLOCKS = ("ibsec_regs", "ibsec_compose", "ib_hdr_parse", "ib_hdr_edit", "ib_hdr_mask")
+ENGINE_BLOCKS = ("ibsec_regs", "ibsec_compose", "ib_hdr_parse", "ib_hdr_edit", "ib_hdr_mask",
+                 "ibsec_rx_check")
 
 
 def variant_of(params):
