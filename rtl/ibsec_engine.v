@@ -42,8 +42,9 @@
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
  *   frames at LANES = 12. A packet waits for its own passes: about M (crypt, M beats of
  *   GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
- *   beat; on open the CRC results are ready about 8-12 cycles after the last input beat
- *   (ibsec_rx_check), before the packet reaches egress (docs/packet-engine.md §5).
+ *   beat; on open the CRC results are at the check FIFO's head 10-14 cycles after the
+ *   last input beat (ibsec_rx_check), before the packet reaches egress in every mode but
+ *   none (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,
@@ -798,11 +799,11 @@ wire                    gcm_m_nokey;
 // ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
 // XQ's head enters EQ once its tag is out of gcm_core (secured modes) and, on open, its
 // CRC check's results are out (the head of ibsec_rx_check's results FIFO, one per frame
-// in packet order, popped for every packet), together with the tag and, on open, whether the received tag matches it and
-// whether its VCRC and ICRC are bad, so that the comparisons (and the
-// received tag's byte shift out of the header) end at a register, and the egress
-// decision, the commit to the context table and the egress composer's job start at
-// registers. EQ takes the next packet as its packet leaves (one packet per clock).
+// in packet order, popped for every packet), together with the tag and, on open,
+// whether the received tag matches it and whether its VCRC and ICRC are bad, so that
+// the comparisons (and the received tag's byte shift out of the header) end at a
+// register, and the egress decision, the commit to the context table and the egress
+// composer's job start at registers. EQ takes the next packet as its packet leaves (one packet per clock).
 reg                 eq_valid_reg = 1'b0;
 reg  [DS_W-1:0]     eq_desc_reg;
 reg  [127:0]        eq_tag_reg;

@@ -18,8 +18,8 @@
  *   the variant bits of ib_hdr_mask, ORed into the first beats for the ICRC engines.
  *   For a frame the parser accepts, this is the byte range, shape and masks of the
  *   model's check. For any other frame the result is still one per frame (the engine
- *   discards it): the CRC stops at the covered end where the header's end is already
- *   passed or at the frame's last beat, whichever comes first.
+ *   discards it): the CRC stops at the first beat that reaches the header's end, or at
+ *   the frame's last beat, whichever comes first.
  *   m_rx: bytes end .. end + 5 of the frame, the received ICRC field at [31:0] (first
  *   byte at [7:0]) and, native, the VCRC field at [47:32]. The VCRC result covers the
  *   frame up to the ICRC field; the engine extends it by the field (ib_vcrc_extend4).
@@ -32,15 +32,15 @@
  *   frames between their last input beat and their pop (ibsec_engine: KR_DEPTH).
  *
  * Latency / throughput
- *   One beat per clock at every LANES, frames back to back. A frame's result is in the
- *   FIFO 2 + ICRC_LATENCY (LANES = 1: 9, 4: 11, 12: 13) cycles after the input beat
- *   holding its ICRC field's last byte (the frame's last beat, or the one before it). Two
- *   register stages before the CRC engines: S1 learns the shape and the covered end from
- *   the header fields and computes the end's distance from the beat (one adder from a
- *   field or a register); S2 decides from that distance the beat's covered bytes and
- *   picks the received fields (ibsec_rx_check alone, LANES = 1: 60.9 MHz with both in one
- *   stage, 27 levels; docs/fpga.md). The received fields are complete with the frame's
- *   last beat.
+ *   One beat per clock at every LANES, frames back to back. A frame's result is at the
+ *   FIFO's head 3 + ICRC_LATENCY cycles (LANES = 1: 10, 4: 12, 12: 14) after the input
+ *   beat holding the last byte before its ICRC field, provided its last beat has come
+ *   (the received fields are complete with it). Two register stages before the CRC
+ *   engines: S1 learns the shape and the covered end from the header fields and computes
+ *   the end's distance from the beat (one adder from a field or a register); S2 decides
+ *   from that distance the beat's covered bytes and picks the received fields. Alone at
+ *   LANES = 1 this routes at 117.5 MHz; with both in one stage it routed at 60.9 MHz, 27
+ *   levels (docs/fpga.md).
  *
  * Byte order
  *   AXI4-Stream: byte j of a beat at [8*j +: 8].
