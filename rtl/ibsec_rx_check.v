@@ -101,7 +101,8 @@ localparam MASK_BEATS = (MASK_BYTES + W - 1) / W;
 localparam MASK_PAD   = MASK_BEATS * W;
 localparam BW         = $clog2(MASK_BEATS + 1);
 localparam [BW-1:0] MASK_BEATS_B = MASK_BEATS[BW-1:0];
-// the beat that holds frame bytes 16 .. 19 (the RoCEv2 IP length fields), and where
+// the beat that holds frame bytes 16 .. 19 (the RoCEv2 IP length fields), their offset
+// in it, and the frame byte the beat starts at
 localparam IPLEN_BEAT = 16 / W;
 localparam IPLEN_OFF  = 16 % W;
 localparam IPLEN_POS_I = IPLEN_BEAT * W;
@@ -117,11 +118,10 @@ localparam [1:0] LNH_GRH = 2'd3;
 // Ethertype of IPv6 (RoCEv2 Annex A17.4); any other Ethertype is judged as IPv4, as
 // ib_hdr_parse does (the parser rejects it)
 localparam [15:0] ETHERTYPE_IPV6 = 16'h86dd;
-// the ICRC field is 4 bytes, the IP end counts from the frame start: Ethernet 14 bytes,
-// IPv6 40 (its payload length leaves the fixed header out)
-// RoCEv2: the ICRC field starts at the IP end - 4: IPv4 total length + 14 - 4, IPv6
-// payload length + 14 + 40 - 4; and its distance from the beat holding the length fields
-// (two's complement in OW bits)
+// RoCEv2: the ICRC field (4 bytes) starts at the IP end - 4, the IP end counted from the
+// frame start: IPv4 total length + 14 (Ethernet) - 4, IPv6 payload length (which leaves
+// the 40-byte fixed header out) + 14 + 40 - 4; and the field's distance from the beat
+// holding the length fields (two's complement in OW bits)
 localparam ICRC_LEN = 4;
 localparam MAC_LEN  = 14;
 localparam IPV6_LEN = 40;
