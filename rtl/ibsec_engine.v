@@ -9,9 +9,12 @@
  *   handing per-packet descriptors (header register, parse results, decision, tag) from
  *   stage to stage through FIFOs:
  *     ingress  frames into the input ring (one beat per clock), the first CAP_BYTES bytes
- *              into a header register; a descriptor per complete frame; on open, the
- *              frame's ICRC (without and with the MASK_MF variant bits), VCRC and
- *              received CRC fields computed as it arrives (ibsec_rx_check)
+ *              into a header register; a descriptor per frame, when it is complete (seal)
+ *              or (open) once its header register is, with the frame length the header
+ *              implies, so that open decides and crypts while the rest arrives; on open,
+ *              the frame's ICRC (without and with the MASK_MF variant bits), VCRC and
+ *              received CRC fields computed as it arrives (ibsec_rx_check), and at its
+ *              end the late parse with the length counted, which has the last word
  *     parse    ib_hdr_parse on the descriptor's header (steps 1-3), its results
  *              registered with the packet in PR
  *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
@@ -24,7 +27,8 @@
  *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
  *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
- *              crypt ring, the tag into the tag FIFO
+ *              crypt ring, the tag into the tag FIFO; on open it reads the input ring
+ *              behind the arrival
  *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison
  *              and the arrival check's VCRC and ICRC verdicts; (open) commit (void for a
  *              packet a CRC drops); the egress composer builds the output: edited header
@@ -40,11 +44,12 @@
  *   back-to-back packets flow at one beat per clock on the link side (seal m_axis, open
  *   s_axis), except on open for frames shorter than about 24 / INFLIGHT beats (the
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
- *   frames at LANES = 12. A packet waits for its own passes: about M (crypt, M beats of
- *   GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
- *   beat; on open the CRC results are at the check FIFO's head 10-14 cycles after the
- *   last input beat (ibsec_rx_check), before the packet reaches egress in every mode but
- *   none (docs/packet-engine.md §5).
+ *   frames at LANES = 12. Seal: a packet waits for its own passes: about M (crypt, M beats
+ *   of GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
+ *   beat. Open: the crypt pass of a frame longer than the header register runs behind its
+ *   arrival, so the wait after the last beat no longer grows with M (33-41 cycles in the
+ *   secured modes at LANES = 1, 4, 12); the CRC results are at the check FIFO's head
+ *   10-14 cycles after the last input beat (ibsec_rx_check) (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,
@@ -188,6 +193,13 @@ localparam RQ_DEPTH = 32;
 // back-pressure
 localparam KR_PLACES = IQ_DEPTH + 1 + CQ_DEPTH + 1 + DQ_DEPTH + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
+// open: the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
+// 2, 0 at LANES = 1, 4, 12). A frame that goes on after it enters IQ with this beat,
+// parsed with the frame length its header implies (the early descriptor), so that its
+// decision and crypt pass run while the rest arrives; the late parse at the frame's end,
+// with the length counted, decides (docs/packet-engine.md §3.1)
+localparam CAP_BEATS_IN = (CAP_BYTES - 1) / W;
+localparam [8:0] CAP_BEAT = CAP_BEATS_IN[8:0];
 // open: packets decided and not yet committed (ibsec_ctx_table's in-flight queue; a full
 // queue holds every decision back). A packet stays there from its decision to its tag
 // check at egress, about 24 cycles (crypt composer, gcm_core's 20 to the tag, tag FIFO;
@@ -196,7 +208,10 @@ localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // cover frames of 4 beats (64-byte payloads at LANES = 1), 16 places frames of 2 beats
 // (64-byte payloads at LANES = 4, 256-byte at LANES = 12, which reached 67-70 % of the
 // beats with 8). Kept at 8 at LANES = 1, whose area is the one that must shrink; DQ + XQ
-// (18 places) hold every packet in flight.
+// (18 places) hold every packet in flight. A frame decided from its early descriptor
+// (CAP_BEAT) also stays for the rest of its arrival, N - CAP_BEAT - 1 beats, so about
+// (N - CAP_BEAT + 24) / N packets of N beats are in flight: at most 2.6, 6.5 and 13 at
+// LANES = 1, 4 and 12 (N = 10, 4 and 2), within INFLIGHT.
 localparam INFLIGHT = (LANES == 1) ? 8 : 16;
 
 // enum ibsec_reason (cmodel/ibsec.h)
@@ -234,6 +249,9 @@ localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
 // check flag, the decision, the crypt ring base and beats, the crypted flag)
 localparam DS_PKEY_LSB   = 1 + DC_W + 2 * RAW + 1;
 localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
+// where the input ring beats of the packet lie in a descriptor word (behind the header,
+// the link and the ring address); open replaces them at egress with the late parse's
+localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
 // crypt), the ICRC field is the tag (seal icrc-mac), that tag's 4 bytes
 localparam ET_W = 1 + 1 + 2 * RAW + 1 + 32;
@@ -345,6 +363,8 @@ reg [LEN_W-1:0]         ing_len_reg, ing_len_next;
 reg                     ing_link_reg, ing_link_next;
 reg [RAW-1:0]           ing_base_reg, ing_base_next;
 reg [8:0]               wbeat_reg, wbeat_next;
+// open: the arriving frame's early descriptor is in IQ (it went in at CAP_BEAT)
+reg                     ing_early_reg, ing_early_next;
 // input ring: write pointer and free pointer (one bit more than the address: full/empty)
 reg [RAW:0]             wp_reg, wp_next;
 reg [RAW:0]             fp_reg, fp_next;
@@ -530,7 +550,30 @@ generate
     end
 endgenerate
 
-// IQ: complete frames
+// open: the frame length the header implies, from the header register after this beat;
+// the length ib_hdr_parse's checks accept (native: 4 x LRH.PktLen + the VCRC, IBA Vol. 1
+// §7.7.8; RoCEv2: the end of the IP packet, IPv4 Total Length + 14 or IPv6 Payload
+// Length + 14 + 40, Ethernet padding behind it). Any other header gets the bytes so far:
+// the parse rejects it whatever the length, and the late parse names the reason.
+localparam [LEN_W-1:0] IMPL_VCRC = 2;         // VCRC bytes behind the ICRC (native)
+localparam [LEN_W-1:0] IMPL_V4   = 14;        // Ethernet header before IPv4
+localparam [LEN_W-1:0] IMPL_V6   = 14 + 40;   // Ethernet and IPv6 headers
+localparam [15:0] ETYPE_IPV4 = 16'h0800;
+localparam [15:0] ETYPE_IPV6 = 16'h86DD;
+wire [15:0]      impl_etype = {ing_hdr_cap[8*12 +: 8], ing_hdr_cap[8*13 +: 8]};
+wire [LEN_W-1:0] impl_native = {{(LEN_W-13){1'b0}}, ing_hdr_cap[8*4 +: 3], ing_hdr_cap[8*5 +: 8],
+                                2'b00} + IMPL_VCRC;   // LRH bytes 4-5 bits 10:0
+wire [LEN_W-1:0] impl_v4 = {{(LEN_W-16){1'b0}}, ing_hdr_cap[8*16 +: 8], ing_hdr_cap[8*17 +: 8]}
+                           + IMPL_V4;                 // IPv4 bytes 2-3
+wire [LEN_W-1:0] impl_v6 = {{(LEN_W-16){1'b0}}, ing_hdr_cap[8*18 +: 8], ing_hdr_cap[8*19 +: 8]}
+                           + IMPL_V6;                 // IPv6 bytes 4-5
+wire [LEN_W-1:0] ing_impl_len = !ing_link_next          ? impl_native :
+                                impl_etype == ETYPE_IPV4 ? impl_v4 :
+                                impl_etype == ETYPE_IPV6 ? impl_v6 : ing_len_next;
+// open: this beat completes the header register of a frame that goes on
+wire ing_early_push = (OPEN != 0) && !ing_early_reg && wbeat_reg == CAP_BEAT && !s_axis_tlast;
+
+// IQ: frames, when complete or (open) at CAP_BEAT
 wire                    iq_s_ready, iq_m_valid;
 reg                     iq_s_valid, iq_m_ready;
 wire [IQ_W-1:0]         iq_s_data, iq_m_data;
@@ -593,6 +636,12 @@ wire [47:0]             kr_rx;             // received ICRC (31:0) and VCRC (47:
 /* verilator lint_off UNUSEDSIGNAL */ // kr_pop serves the open check only
 reg                     kr_pop;
 /* verilator lint_on UNUSEDSIGNAL */
+// late parse of every frame (open), at its end with the length counted, in packet order,
+// read by the egress register together with the check results
+wire                    lp_valid;
+wire [5:0]              lp_reason;         // ib_hdr_parse's reason with the true length
+wire [2:0]              lp_mode;           // the mode BTH byte 8 names (status of a drop)
+wire [RAW-1:0]          lp_nb;             // input ring beats the frame holds
 
 // DQ: decided packets
 wire                    dq_s_ready, dq_m_valid;
@@ -809,9 +858,16 @@ reg  [DS_W-1:0]     eq_desc_reg;
 reg  [127:0]        eq_tag_reg;
 reg                 eq_match_reg;
 reg                 eq_vbad_reg, eq_ibad_reg;
+reg                 eq_lbad_reg;        // open: the late parse rejects the frame
+reg  [5:0]          eq_lreason_reg;     // its reason
+reg  [2:0]          eq_lmode_reg;       // and the mode BTH byte 8 names
 wire                eq_take;            // EQ's packet leaves: egress job or drop
 wire                xh_have_tag = !xh_crypted || tq_m_valid;
-wire                xh_have_chk = (OPEN == 0) || kr_valid;
+// open: the frame has ended: its check results and late parse are at their FIFOs' heads
+wire                xh_have_chk = (OPEN == 0) || (kr_valid && lp_valid);
+// the XQ head as EQ takes it: open, with the input ring beats the late parse counted
+wire [DS_W-1:0]     xh_word = (OPEN == 0) ? xq_m_data
+                            : {xq_m_data[DS_W-1:DS_NB_LSB+RAW], lp_nb, xq_m_data[DS_NB_LSB-1:0]};
 wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
                               && (!eq_valid_reg || eq_take);
 // open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
@@ -869,13 +925,17 @@ wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
 /* verilator lint_off UNUSEDSIGNAL */ // the verdict of the tag: open only
 wire         x_match = eq_match_reg;
 /* verilator lint_on UNUSEDSIGNAL */
-// open: the CRC verdicts in the model's order (the decision's comment above); a packet
-// they drop was never checked against its tag in the model
+// open: the late parse's and the CRC verdicts in the model's order (the decision's
+// comment above; the parse comes first, its late reason before every other); a packet
+// they drop was never checked against its tag in the model, nor reached its EPSN step
+// (x_no_ep: the status names no EPSN, the in-flight entry leaves with a void commit)
+wire         x_lbad = (OPEN != 0) && eq_lbad_reg;
 wire         x_vbad = eq_vbad_reg;
 wire         x_ibad = eq_ibad_reg;
-wire         x_crc_bad = x_vbad || x_ibad;
-wire [5:0]   x_verdict = x_vbad ? R_BAD_VCRC : x_ibad ? R_BAD_ICRC : x_reason;
-wire         x_fail = (OPEN != 0) && x_crypted && !x_crc_bad && !x_match;
+wire         x_no_ep = x_lbad || x_vbad || x_ibad;
+wire [5:0]   x_verdict = x_lbad ? eq_lreason_reg : x_vbad ? R_BAD_VCRC :
+                         x_ibad ? R_BAD_ICRC : x_reason;
+wire         x_fail = (OPEN != 0) && x_crypted && !x_no_ep && !x_match;
 wire         x_drop = (x_verdict != R_OK) || x_fail;
 wire         ez_job_ready, ez_idle;
 wire         ez_job_valid = eq_valid_reg && !x_drop;
@@ -1023,8 +1083,9 @@ always @* begin
     xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xq_m_data;
 end
 
-// ingress -> IQ: the frame with this beat
-assign iq_s_data = {ing_hdr_next, ing_len_next, ing_link_next,
+// ingress -> IQ: the frame with this beat (open: an early descriptor with the length its
+// header implies; its stored beats are the late parse's, at egress)
+assign iq_s_data = {ing_hdr_next, ing_early_push ? ing_impl_len : ing_len_next, ing_link_next,
                     (wbeat_reg == 9'd0) ? wp_reg[RAW-1:0] : ing_base_reg,
                     in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R};
 // parse -> CQ: parse results; the decision fields hold the parse reason (status mode
@@ -1123,6 +1184,83 @@ generate
     end
 endgenerate
 
+// open: the late parse. A frame longer than CAP_BEAT + 1 beats was parsed and decided
+// from its early descriptor, with the length its header implies; at its end the header
+// register and the length counted are parsed again (in the cycle after the last beat,
+// while the ingress registers still hold the frame). When the lengths agree the two
+// parses agree; when they differ the late parse rejects the frame: the parser accepts a
+// length other than the header's only for a RoCEv2 frame padded to 60 bytes, which ends
+// by CAP_BEAT at every width (CAP_BYTES > 60). Its reason is therefore the verdict
+// whenever it is one (egress applies it before every other), and its stored beat count
+// frees the ring. Frames that end by CAP_BEAT went into IQ with their length: their two
+// parses are one.
+generate
+    if (OPEN != 0) begin : g_late_parse
+        reg            lt_pend_reg = 1'b0;    // the frame ended in the last cycle
+        reg  [RAW-1:0] lt_nb_reg;
+        wire [5:0]     lt_reason;
+        wire [2:0]     lt_mode;
+        /* verilator lint_off UNUSEDSIGNAL */
+        // the late parse names the verdict and the status mode only; the lengths and
+        // fields it finds are the early parse's whenever it accepts the frame
+        wire [1:0]     lt_shape;
+        wire [6:0]     lt_bth_off, lt_hdr_len, lt_sth_len;
+        wire [12:0]    lt_pp_len, lt_pkt_end;
+        wire [7:0]     lt_opcode;
+        wire [1:0]     lt_padcnt, lt_secmode;
+        wire [15:0]    lt_pkey;
+        wire [23:0]    lt_destqp, lt_psn;
+        wire [2:0]     lt_sthsz;
+        wire           lt_s_ready;            // as deep as the check FIFO: never full
+        wire [$clog2(KR_DEPTH):0] lt_count;
+        /* verilator lint_on UNUSEDSIGNAL */
+        always @(posedge clk) begin
+            lt_pend_reg <= in_beat && s_axis_tlast;
+            if (in_beat && s_axis_tlast)
+                lt_nb_reg <= in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
+            if (rst)
+                lt_pend_reg <= 1'b0;
+        end
+        ib_hdr_parse #(
+            .HDR_BYTES (HDR_BYTES),
+            .LEN_W     (LEN_W)
+        ) late_parse (
+            .hdr       (ing_hdr_reg[8*HDR_BYTES-1:0]),
+            .frame_len (ing_len_reg),
+            .link      (ing_link_reg),
+            .is_open   (1'b1),
+            .reason    (lt_reason),
+            .shape     (lt_shape),
+            .bth_off   (lt_bth_off),
+            .hdr_len   (lt_hdr_len),
+            .sth_len   (lt_sth_len),
+            .pp_len    (lt_pp_len),
+            .pkt_end   (lt_pkt_end),
+            .opcode    (lt_opcode),
+            .padcnt    (lt_padcnt),
+            .pkey      (lt_pkey),
+            .destqp    (lt_destqp),
+            .psn       (lt_psn),
+            .secmode   (lt_secmode),
+            .sthsz     (lt_sthsz),
+            .mode      (lt_mode)
+        );
+        // one entry per frame, popped with the check results (kr_pop)
+        sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH)) lt (
+            .clk (clk), .rst (rst),
+            .s_valid (lt_pend_reg), .s_ready (lt_s_ready),
+            .s_data ({lt_reason, lt_mode, lt_nb_reg}),
+            .m_valid (lp_valid), .m_ready (kr_pop), .m_data ({lp_reason, lp_mode, lp_nb}),
+            .count (lt_count)
+        );
+    end else begin : g_no_late_parse
+        assign lp_valid  = 1'b0;
+        assign lp_reason = R_OK;
+        assign lp_mode   = M_NONE;
+        assign lp_nb     = {RAW{1'b0}};
+    end
+endgenerate
+
 // VCRC of LRH .. ICRC field: the VCRC up to the ICRC extended by the field's 4 bytes
 // (the results FIFO's head, read by the egress register)
 ib_vcrc_extend4 k_vcrc_extend (
@@ -1210,6 +1348,33 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi)
 );
 
+// open: the crypt composer reads the input ring behind the arrival. While the frame of its
+// job is still arriving (its early descriptor is in: ing_early_reg, and the job's ring
+// base is the frame's), a beat is issued only when both beats of its paired read
+// (rd_addr, rd_addr + 1) are written; a read below the frame's base (a job's first beats,
+// whose ring bytes are not used) is of beats written before it. Once the frame has ended,
+// every beat may be read: a frame shorter than its header says is rejected by the late
+// parse, and what its message read is discarded at egress. No deadlock: the arrival waits
+// only for ring space, which the packets before this one free without the crypt stage.
+wire cz_behind;
+generate
+    if (OPEN != 0) begin : g_crypt_behind
+        reg  [RAW-1:0] cz_base_reg;           // ring base of the running crypt job
+        always @(posedge clk) begin
+            if (cz_take)
+                cz_base_reg <= d_base;
+        end
+        wire [RAW-1:0] cz_rel      = cz_rd_addr - ing_base_reg;       // beat in the frame
+        wire [RAW-1:0] ing_written = wp_reg[RAW-1:0] - ing_base_reg;  // beats written
+        // a frame holds at most BUF_BEATS < RING / 2 beats, so cz_rel's top bit set is a
+        // beat before the frame's base
+        assign cz_behind = !ing_early_reg || cz_base_reg != ing_base_reg || cz_rel[RAW-1] ||
+                           {1'b0, cz_rel} + {{(RAW-1){1'b0}}, 2'd2} <= {1'b0, ing_written};
+    end else begin : g_crypt_stored
+        assign cz_behind = 1'b1;
+    end
+endgenerate
+
 // GCM message: H, then payload + pad as data (from the next block) or as AAD
 ibsec_compose #(
     .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
@@ -1226,7 +1391,7 @@ ibsec_compose #(
     .job_total_end (d_msg_end),
     .job_aad_end (d_enc ? d_aad13 : d_msg_end),
     .job_crc_end (13'd0), .job_tag (cz_tag_in),
-    .idle (cz_idle), .issue_ok (gq_count <= GQ_ROOM_MAX),
+    .idle (cz_idle), .issue_ok ((gq_count <= GQ_ROOM_MAX) && cz_behind),
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),
     .tap_valid (cz_tap_valid), .tap_first (cz_tap_first), .tap_data (cz_tap_data),
     .tap_keep (cz_tap_keep), .tap_last (cz_tap_last), .tap_user (cz_tap_user),
@@ -1424,6 +1589,7 @@ always @* begin
     ing_link_next  = ing_link_reg;
     ing_base_next  = ing_base_reg;
     wbeat_next     = wbeat_reg;
+    ing_early_next = ing_early_reg;
     wp_next        = wp_reg;
     fp_next        = fp_reg;
     ca_next        = ca_reg;
@@ -1472,8 +1638,12 @@ always @* begin
         if (wbeat_reg != 9'h1ff)
             wbeat_next = wbeat_reg + 1'b1;
         if (s_axis_tlast) begin
-            wbeat_next = 9'd0;
-            iq_s_valid = 1'b1;
+            wbeat_next     = 9'd0;
+            iq_s_valid     = !ing_early_reg;
+            ing_early_next = 1'b0;
+        end else if (ing_early_push) begin
+            iq_s_valid     = 1'b1;
+            ing_early_next = 1'b1;
         end
     end
 
@@ -1562,16 +1732,17 @@ always @* begin
     if (x_go) begin
         st_valid_next  = 1'b1;
         st_reason_next = x_fail ? R_AUTH_FAILED : x_verdict;
-        // a bad VCRC stops the model before the lookup, a bad ICRC before the EPSN step
-        st_hit_next    = x_hit && !x_vbad;
-        st_ctx_next    = x_vbad ? {CTX_W{1'b0}} : x_ctx;
-        st_mode_next   = x_smode;
-        st_epsn_next   = x_crc_bad ? 63'd0 : x_epsn;
+        // the late parse and a bad VCRC stop the model before the lookup, a bad ICRC
+        // before the EPSN step
+        st_hit_next    = x_hit && !x_vbad && !x_lbad;
+        st_ctx_next    = (x_vbad || x_lbad) ? {CTX_W{1'b0}} : x_ctx;
+        st_mode_next   = x_lbad ? eq_lmode_reg : x_smode;
+        st_epsn_next   = x_no_ep ? 63'd0 : x_epsn;
         st_alert_next  = x_fail && cm_alert;
         if (OPEN != 0 && x_crypted) begin
             cm_valid = 1'b1;
-            cm_pass  = !x_fail && !x_crc_bad;
-            cm_void  = x_crc_bad;
+            cm_pass  = !x_fail && !x_no_ep;
+            cm_void  = x_no_ep;
         end
         if (x_drop_go) begin
             fp_next = fp_reg + {1'b0, x_nb};
@@ -1621,11 +1792,14 @@ end
 // empty)
 always @(posedge clk) begin
     if (eq_load) begin
-        eq_desc_reg  <= xq_m_data;
-        eq_tag_reg   <= xh_tag;
-        eq_match_reg <= xh_match;
-        eq_vbad_reg  <= xh_vbad;
-        eq_ibad_reg  <= xh_ibad;
+        eq_desc_reg    <= xh_word;
+        eq_tag_reg     <= xh_tag;
+        eq_match_reg   <= xh_match;
+        eq_vbad_reg    <= xh_vbad;
+        eq_ibad_reg    <= xh_ibad;
+        eq_lbad_reg    <= lp_reason != R_OK;
+        eq_lreason_reg <= lp_reason;
+        eq_lmode_reg   <= lp_mode;
     end
     if (eq_load) begin
         eq_valid_reg <= 1'b1;
@@ -1675,6 +1849,7 @@ always @(posedge clk) begin
     ing_link_reg   <= ing_link_next;
     ing_base_reg   <= ing_base_next;
     wbeat_reg      <= wbeat_next;
+    ing_early_reg  <= ing_early_next;
     wp_reg         <= wp_next;
     fp_reg         <= fp_next;
     ca_reg         <= ca_next;
@@ -1690,6 +1865,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         wbeat_reg    <= 9'd0;
+        ing_early_reg <= 1'b0;
         wp_reg       <= {(RAW+1){1'b0}};
         fp_reg       <= {(RAW+1){1'b0}};
         ca_reg       <= {(RAW+1){1'b0}};

@@ -443,22 +443,29 @@ static uint8_t unknown_opcode(struct tb_gen *g)
 }
 
 /* Change one length field of the frame: LRH PktLen (native) or IPv4 Total Length /
- * IPv6 Payload Length / UDP Length (RoCEv2); the IPv4 checksum is kept right. */
+ * IPv6 Payload Length / UDP Length (RoCEv2); the IPv4 checksum is kept right. Three times
+ * in four the field grows by 1 to 8; once in four it is set below the headers it counts
+ * (PktLen 0-4 words, less than LRH + BTH; a length of 0-39 bytes, less than IPv4 + UDP +
+ * BTH), so that the header implies a frame shorter than the headers themselves. */
 static void bad_length(struct tb_gen *g, struct tb_gen_frame *f)
 {
     size_t bth;
     if (ibsec_pkt_find_bth(f->bytes, f->len, (enum ibsec_link)f->link, &bth) != IBSEC_PKT_OK)
         return;
     uint16_t delta = (uint16_t)ibsec_rng_range(&g->rng, 1, 8);
+    bool below = ibsec_rng_below(&g->rng, 4) == 0;
     if (f->link == IBSEC_LINK_IB) {
         uint16_t v = ibsec_get_be16(f->bytes + 4);
-        ibsec_put_be16(f->bytes + 4, (uint16_t)((v & 0xF800u) | ((v + delta) & 0x07FFu)));
+        uint16_t words = below ? (uint16_t)ibsec_rng_below(&g->rng, 5) : (uint16_t)(v + delta);
+        ibsec_put_be16(f->bytes + 4, (uint16_t)((v & 0xF800u) | (words & 0x07FFu)));
         return;
     }
     bool v4 = ibsec_get_be16(f->bytes + 12) == IBSEC_ETHERTYPE_IPV4;
     size_t ip = IBSEC_MAC_LEN, udp = ip + (v4 ? IBSEC_IPV4_LEN : IBSEC_IPV6_LEN);
     size_t at = ibsec_rng_below(&g->rng, 2) ? udp + 4u : ip + (v4 ? 2u : 4u);
-    ibsec_put_be16(f->bytes + at, (uint16_t)(ibsec_get_be16(f->bytes + at) + delta));
+    uint16_t len = below ? (uint16_t)ibsec_rng_below(&g->rng, 40)
+                         : (uint16_t)(ibsec_get_be16(f->bytes + at) + delta);
+    ibsec_put_be16(f->bytes + at, len);
     if (v4)
         ibsec_put_be16(f->bytes + ip + 10u, ibsec_ipv4_checksum(f->bytes + ip));
 }
