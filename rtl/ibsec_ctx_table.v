@@ -18,7 +18,10 @@
  *
  *   EPSN decision (combinational, ep_*): the model's ibsec_epsn_tx_check (OPEN = 0) or
  *   ibsec_epsn_rx_check (OPEN = 1) on context ep_ctx. A seal decision that is ok commits
- *   tx_next = E + 1 at the clock edge (ibsec_epsn_tx_commit). An open decision that is ok
+ *   tx_next = E + 1 at the clock edge (ibsec_epsn_tx_commit); a seal void (cm_valid with
+ *   cm_void, before the next decision) takes the last such commit back: the engine
+ *   decides a long frame before its end, and a frame whose late parse rejects it never
+ *   consumed its EPSN in the model. An open decision that is ok
  *   enters the in-flight queue (context, E); the datapath reports the tag result of the
  *   oldest entry with cm_valid / cm_pass, which then commits: pass -> ibsec_epsn_rx_commit
  *   and failure count cleared; fail -> failure count + 1 and the alert rule of §10; void
@@ -121,7 +124,9 @@ module ibsec_ctx_table #(
     input  wire                 cm_valid,
     input  wire                 cm_pass,
     // the packet was dropped before its tag check (a bad VCRC or ICRC, which the datapath
-    // learns after the decision): it leaves the queue and changes nothing else
+    // learns after the decision): it leaves the queue and changes nothing else. Seal
+    // (with cm_valid): the last ok decision's frame was malformed; its tx_next returns to
+    // the value before that decision (only before the next decision)
     input  wire                 cm_void,
     output reg                  cm_alert,
     output wire [CTX_W-1:0]     cm_ctx,
@@ -284,6 +289,9 @@ reg [62:0]               wu_epsn_reg, wu_epsn_next;
 reg                      wu_behind_reg, wu_behind_next;
 reg [QW-1:0]             q_head_reg = {QW{1'b0}}, q_head_next;
 reg [QW-1:0]             q_tail_reg = {QW{1'b0}}, q_tail_next;
+// seal: the last ok decision's context and its tx_next before it, for a seal void
+reg [CTX_W-1:0]          sv_ctx_reg, sv_ctx_next;
+reg [63:0]               sv_tx_reg, sv_tx_next;
 
 // ----------------------------------------------------------------------------
 // Wires
@@ -726,6 +734,12 @@ always @* begin
     wu_ctx_next    = q_head_ctx;
     wu_epsn_next   = q_head_epsn;
     wu_behind_next = q_head_behind;
+    sv_ctx_next    = sv_ctx_reg;
+    sv_tx_next     = sv_tx_reg;
+    if (!IS_OPEN && ep_accept && ep_reason == R_OK) begin
+        sv_ctx_next = ep_ctx;
+        sv_tx_next  = ep_tx_sel;
+    end
 
     // in-flight queue: an ok open decision enters at the tail, a commit leaves the head
     for (ni = 0; ni < INFLIGHT; ni = ni + 1) begin
@@ -750,6 +764,10 @@ always @* begin
         // seal: ibsec_epsn_tx_commit as soon as the decision is ok
         if (!IS_OPEN && ep_accept && ep_reason == R_OK && ep_ctx == ni[CTX_W-1:0]) begin
             tx_next_next[ni*64 +: 64] = ep_e1;
+        end
+        // seal void: the last commit taken back (never in a cycle with a decision)
+        if (!IS_OPEN && cm_valid && cm_void && sv_ctx_reg == ni[CTX_W-1:0]) begin
+            tx_next_next[ni*64 +: 64] = sv_tx_reg;
         end
 
         // open: R_hi. An ok decision sets R_hi = max(rx_next, E + 1): it is above every
@@ -841,6 +859,8 @@ always @(posedge clk) begin
     wu_ctx_reg    <= wu_ctx_next;
     wu_epsn_reg   <= wu_epsn_next;
     wu_behind_reg <= wu_behind_next;
+    sv_ctx_reg    <= sv_ctx_next;
+    sv_tx_reg     <= sv_tx_next;
 
     if (rst) begin
         valid_reg  <= {CTX_SLOTS{1'b0}};

@@ -9,12 +9,13 @@
  *   handing per-packet descriptors (header register, parse results, decision, tag) from
  *   stage to stage through FIFOs:
  *     ingress  frames into the input ring (one beat per clock), the first CAP_BYTES bytes
- *              into a header register; a descriptor per frame, when it is complete (seal)
- *              or (open) once its header register is, with the frame length the header
- *              implies, so that open decides and crypts while the rest arrives; on open,
- *              the frame's ICRC (without and with the MASK_MF variant bits), VCRC and
- *              received CRC fields computed as it arrives (ibsec_rx_check), and at its
- *              end the late parse with the length counted, which has the last word
+ *              into a header register; a descriptor per frame, once its header register
+ *              is full (CAP_BEAT) with the frame length the header implies, so that the
+ *              frame is decided and crypted while the rest arrives, or at its end if it
+ *              is shorter; at the end of every frame the late parse with the length
+ *              counted, which has the last word; on open, the frame's ICRC (without and
+ *              with the MASK_MF variant bits), VCRC and received CRC fields computed as
+ *              it arrives (ibsec_rx_check)
  *     parse    ib_hdr_parse on the descriptor's header (steps 1-3), its results
  *              registered with the packet in PR
  *     lookup   the context lookup of the CQ head (ibsec_regs tables), registered with
@@ -23,12 +24,14 @@
  *              without the VCRC and ICRC, whose results may come after the decision;
  *              the egress register applies them in that order); CONFIG (ALLOW_PLAIN,
  *              MASK_MF) sampled here, once per packet; seal: the wire
- *              header edited here (ib_hdr_edit) and carried on in the descriptor
+ *              header edited here (ib_hdr_edit) and carried on in the descriptor, and
+ *              a packet decided before its frame's end holds the next decision until
+ *              its late parse is known (a reject takes its tx_next commit back)
  *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
  *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
- *              crypt ring, the tag into the tag FIFO; on open it reads the input ring
- *              behind the arrival
+ *              crypt ring, the tag into the tag FIFO; it reads the input ring behind the
+ *              arrival
  *     egress   the XQ head and its tag registered in EQ, with (open) the tag comparison
  *              and the arrival check's VCRC and ICRC verdicts; (open) commit (void for a
  *              packet a CRC drops); the egress composer builds the output: edited header
@@ -44,11 +47,10 @@
  *   back-to-back packets flow at one beat per clock on the link side (seal m_axis, open
  *   s_axis), except on open for frames shorter than about 24 / INFLIGHT beats (the
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
- *   frames at LANES = 12. Seal: a packet waits for its own passes: about M (crypt, M beats
- *   of GCM message) + gcm_core's latency to the tag + the output FIFO after its last input
- *   beat. Open: the crypt pass of a frame longer than the header register runs behind its
- *   arrival, so the wait after the last beat no longer grows with M (33-41 cycles in the
- *   secured modes at LANES = 1, 4, 12); the CRC results are at the check FIFO's head
+ *   frames at LANES = 12. The crypt pass of a frame longer than the header register runs
+ *   behind its arrival, so the wait after the last beat does not grow with the packet:
+ *   gcm_core's latency to the tag and the egress stage (about 33-41 cycles in the secured
+ *   modes at LANES = 1, 4, 12); on open the CRC results are at the check FIFO's head
  *   10-14 cycles after the last input beat (ibsec_rx_check) (docs/packet-engine.md §5).
  *
  * Reset
@@ -193,7 +195,7 @@ localparam RQ_DEPTH = 32;
 // back-pressure
 localparam KR_PLACES = IQ_DEPTH + 1 + CQ_DEPTH + 1 + DQ_DEPTH + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
-// open: the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
+// the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
 // 2, 0 at LANES = 1, 4, 12). A frame that goes on after it enters IQ with this beat,
 // parsed with the frame length its header implies (the early descriptor), so that its
 // decision and crypt pass run while the rest arrives; the late parse at the frame's end,
@@ -250,7 +252,7 @@ localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
 localparam DS_PKEY_LSB   = 1 + DC_W + 2 * RAW + 1;
 localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
 // where the input ring beats of the packet lie in a descriptor word (behind the header,
-// the link and the ring address); open replaces them at egress with the late parse's
+// the link and the ring address); egress replaces them with the late parse's
 localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
 // crypt), the ICRC field is the tag (seal icrc-mac), that tag's 4 bytes
@@ -363,7 +365,7 @@ reg [LEN_W-1:0]         ing_len_reg, ing_len_next;
 reg                     ing_link_reg, ing_link_next;
 reg [RAW-1:0]           ing_base_reg, ing_base_next;
 reg [8:0]               wbeat_reg, wbeat_next;
-// open: the arriving frame's early descriptor is in IQ (it went in at CAP_BEAT)
+// the arriving frame's early descriptor is in IQ (it went in at CAP_BEAT)
 reg                     ing_early_reg, ing_early_next;
 // input ring: write pointer and free pointer (one bit more than the address: full/empty)
 reg [RAW:0]             wp_reg, wp_next;
@@ -550,7 +552,7 @@ generate
     end
 endgenerate
 
-// open: the frame length the header implies, from the header register after this beat;
+// the frame length the header implies, from the header register after this beat;
 // the length ib_hdr_parse's checks accept (native: 4 x LRH.PktLen + the VCRC, IBA Vol. 1
 // §7.7.8; RoCEv2: the end of the IP packet, IPv4 Total Length + 14 or IPv6 Payload
 // Length + 14 + 40, Ethernet padding behind it). Any other header gets the bytes so far:
@@ -570,10 +572,10 @@ wire [LEN_W-1:0] impl_v6 = {{(LEN_W-16){1'b0}}, ing_hdr_cap[8*18 +: 8], ing_hdr_
 wire [LEN_W-1:0] ing_impl_len = !ing_link_next          ? impl_native :
                                 impl_etype == ETYPE_IPV4 ? impl_v4 :
                                 impl_etype == ETYPE_IPV6 ? impl_v6 : ing_len_next;
-// open: this beat completes the header register of a frame that goes on
-wire ing_early_push = (OPEN != 0) && !ing_early_reg && wbeat_reg == CAP_BEAT && !s_axis_tlast;
+// this beat completes the header register of a frame that goes on
+wire ing_early_push = !ing_early_reg && wbeat_reg == CAP_BEAT && !s_axis_tlast;
 
-// IQ: frames, when complete or (open) at CAP_BEAT
+// IQ: frames, at CAP_BEAT or when complete
 wire                    iq_s_ready, iq_m_valid;
 reg                     iq_s_valid, iq_m_ready;
 wire [IQ_W-1:0]         iq_s_data, iq_m_data;
@@ -636,12 +638,22 @@ wire [47:0]             kr_rx;             // received ICRC (31:0) and VCRC (47:
 /* verilator lint_off UNUSEDSIGNAL */ // kr_pop serves the open check only
 reg                     kr_pop;
 /* verilator lint_on UNUSEDSIGNAL */
-// late parse of every frame (open), at its end with the length counted, in packet order,
-// read by the egress register together with the check results
+// late parse of every frame, at its end with the length counted, in packet order, read by
+// the egress register (with the check results on open)
 wire                    lp_valid;
 wire [5:0]              lp_reason;         // ib_hdr_parse's reason with the true length
 wire [2:0]              lp_mode;           // the mode BTH byte 8 names (status of a drop)
 wire [RAW-1:0]          lp_nb;             // input ring beats the frame holds
+reg                     lp_pop;
+// seal: the same late reasons for the decision stage, and the early decision whose
+// frame has not ended yet (unresolved: no other packet is decided until it is)
+wire                    ld_valid;
+wire [5:0]              ld_reason;
+/* verilator lint_off UNUSEDSIGNAL */ // ld serves seal only
+reg                     ld_pop;
+/* verilator lint_on UNUSEDSIGNAL */
+reg                     ur_valid_reg = 1'b0, ur_valid_next;
+reg                     ur_commit_reg, ur_commit_next;   // it committed tx_next
 
 // DQ: decided packets
 wire                    dq_s_ready, dq_m_valid;
@@ -734,10 +746,13 @@ assign lk_key       = lq_key_reg;
 // may therefore go through the EPSN step and the crypt stage, whose results egress
 // discards (its in-flight entry leaves the table with a void commit: no window update,
 // no failure counted), so that the decision never waits for the CRC results.
-wire        dec_can = lq_valid_reg && !lq_stale_reg && dq_s_ready && !cfg_busy;
+wire        dec_can = lq_valid_reg && !lq_stale_reg && dq_s_ready && !cfg_busy && !ur_valid_reg;
+// seal: the packet's frame has ended when its late reason is at the head of ld (earlier
+// packets took theirs); a late reject then counts as the parse's, before the lookup
+wire [5:0]  c_reason_now = (OPEN == 0 && ld_valid && ld_reason != R_OK) ? ld_reason : c_reason;
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
-wire reach_ep = (c_reason == R_OK) &&
+wire reach_ep = (c_reason_now == R_OK) &&
                 lk_hit &&
                 !(OPEN != 0 && c_pmode != lk_mode) &&
                 !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
@@ -858,16 +873,15 @@ reg  [DS_W-1:0]     eq_desc_reg;
 reg  [127:0]        eq_tag_reg;
 reg                 eq_match_reg;
 reg                 eq_vbad_reg, eq_ibad_reg;
-reg                 eq_lbad_reg;        // open: the late parse rejects the frame
+reg                 eq_lbad_reg;        // the late parse rejects the frame
 reg  [5:0]          eq_lreason_reg;     // its reason
 reg  [2:0]          eq_lmode_reg;       // and the mode BTH byte 8 names
 wire                eq_take;            // EQ's packet leaves: egress job or drop
 wire                xh_have_tag = !xh_crypted || tq_m_valid;
-// open: the frame has ended: its check results and late parse are at their FIFOs' heads
-wire                xh_have_chk = (OPEN == 0) || (kr_valid && lp_valid);
-// the XQ head as EQ takes it: open, with the input ring beats the late parse counted
-wire [DS_W-1:0]     xh_word = (OPEN == 0) ? xq_m_data
-                            : {xq_m_data[DS_W-1:DS_NB_LSB+RAW], lp_nb, xq_m_data[DS_NB_LSB-1:0]};
+// the frame has ended: its late parse (and, open, check results) at their FIFOs' heads
+wire                xh_have_chk = ((OPEN == 0) || kr_valid) && lp_valid;
+// the XQ head as EQ takes it, with the input ring beats the late parse counted
+wire [DS_W-1:0]     xh_word = {xq_m_data[DS_W-1:DS_NB_LSB+RAW], lp_nb, xq_m_data[DS_NB_LSB-1:0]};
 wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
                               && (!eq_valid_reg || eq_take);
 // open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
@@ -925,11 +939,11 @@ wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
 /* verilator lint_off UNUSEDSIGNAL */ // the verdict of the tag: open only
 wire         x_match = eq_match_reg;
 /* verilator lint_on UNUSEDSIGNAL */
-// open: the late parse's and the CRC verdicts in the model's order (the decision's
+// the late parse's and (open) the CRC verdicts in the model's order (the decision's
 // comment above; the parse comes first, its late reason before every other); a packet
 // they drop was never checked against its tag in the model, nor reached its EPSN step
 // (x_no_ep: the status names no EPSN, the in-flight entry leaves with a void commit)
-wire         x_lbad = (OPEN != 0) && eq_lbad_reg;
+wire         x_lbad = eq_lbad_reg;
 wire         x_vbad = eq_vbad_reg;
 wire         x_ibad = eq_ibad_reg;
 wire         x_no_ep = x_lbad || x_vbad || x_ibad;
@@ -1030,7 +1044,7 @@ wire                    out_beat = out_valid && m_axis_tready;
 
 // pipe_busy: a decided packet is still in DQ, XQ or EQ (seal: it may not have entered
 // gcm_core; open: it is not committed)
-assign pipe_busy = dq_m_valid || xq_m_valid || eq_valid_reg;
+assign pipe_busy = dq_m_valid || xq_m_valid || eq_valid_reg || ur_valid_reg;
 
 // ----------------------------------------------------------------------------
 // Port assignments
@@ -1083,8 +1097,8 @@ always @* begin
     xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xq_m_data;
 end
 
-// ingress -> IQ: the frame with this beat (open: an early descriptor with the length its
-// header implies; its stored beats are the late parse's, at egress)
+// ingress -> IQ: the frame with this beat (an early descriptor has the length its header
+// implies; the stored beats that count are the late parse's, at egress)
 assign iq_s_data = {ing_hdr_next, ing_early_push ? ing_impl_len : ing_len_next, ing_link_next,
                     (wbeat_reg == 9'd0) ? wp_reg[RAW-1:0] : ing_base_reg,
                     in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R};
@@ -1184,7 +1198,7 @@ generate
     end
 endgenerate
 
-// open: the late parse. A frame longer than CAP_BEAT + 1 beats was parsed and decided
+// The late parse. A frame longer than CAP_BEAT + 1 beats was parsed and decided
 // from its early descriptor, with the length its header implies; at its end the header
 // register and the length counted are parsed again (in the cycle after the last beat,
 // while the ingress registers still hold the frame). When the lengths agree the two
@@ -1194,70 +1208,79 @@ endgenerate
 // whenever it is one (egress applies it before every other), and its stored beat count
 // frees the ring. Frames that end by CAP_BEAT went into IQ with their length: their two
 // parses are one.
+reg            lt_pend_reg = 1'b0;    // the frame ended in the last cycle
+reg  [RAW-1:0] lt_nb_reg;
+wire [5:0]     lt_reason;
+wire [2:0]     lt_mode;
+/* verilator lint_off UNUSEDSIGNAL */
+// the late parse names the verdict and the status mode only; the lengths and
+// fields it finds are the early parse's whenever it accepts the frame
+wire [1:0]     lt_shape;
+wire [6:0]     lt_bth_off, lt_hdr_len, lt_sth_len;
+wire [12:0]    lt_pp_len, lt_pkt_end;
+wire [7:0]     lt_opcode;
+wire [1:0]     lt_padcnt, lt_secmode;
+wire [15:0]    lt_pkey;
+wire [23:0]    lt_destqp, lt_psn;
+wire [2:0]     lt_sthsz;
+wire           lt_s_ready;            // as deep as the check FIFO: never full
+wire [$clog2(KR_DEPTH):0] lt_count;
+/* verilator lint_on UNUSEDSIGNAL */
+always @(posedge clk) begin
+    lt_pend_reg <= in_beat && s_axis_tlast;
+    if (in_beat && s_axis_tlast)
+        lt_nb_reg <= in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
+    if (rst)
+        lt_pend_reg <= 1'b0;
+end
+ib_hdr_parse #(
+    .HDR_BYTES (HDR_BYTES),
+    .LEN_W     (LEN_W)
+) late_parse (
+    .hdr       (ing_hdr_reg[8*HDR_BYTES-1:0]),
+    .frame_len (ing_len_reg),
+    .link      (ing_link_reg),
+    .is_open   (OPEN != 0),
+    .reason    (lt_reason),
+    .shape     (lt_shape),
+    .bth_off   (lt_bth_off),
+    .hdr_len   (lt_hdr_len),
+    .sth_len   (lt_sth_len),
+    .pp_len    (lt_pp_len),
+    .pkt_end   (lt_pkt_end),
+    .opcode    (lt_opcode),
+    .padcnt    (lt_padcnt),
+    .pkey      (lt_pkey),
+    .destqp    (lt_destqp),
+    .psn       (lt_psn),
+    .secmode   (lt_secmode),
+    .sthsz     (lt_sthsz),
+    .mode      (lt_mode)
+);
+// one entry per frame, popped by the egress register (lp_pop)
+sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH)) lt (
+    .clk (clk), .rst (rst),
+    .s_valid (lt_pend_reg), .s_ready (lt_s_ready),
+    .s_data ({lt_reason, lt_mode, lt_nb_reg}),
+    .m_valid (lp_valid), .m_ready (lp_pop), .m_data ({lp_reason, lp_mode, lp_nb}),
+    .count (lt_count)
+);
 generate
-    if (OPEN != 0) begin : g_late_parse
-        reg            lt_pend_reg = 1'b0;    // the frame ended in the last cycle
-        reg  [RAW-1:0] lt_nb_reg;
-        wire [5:0]     lt_reason;
-        wire [2:0]     lt_mode;
+    if (OPEN == 0) begin : g_seal_late
+        // seal: the late reasons again, one per frame, for the decision stage (ld_*)
         /* verilator lint_off UNUSEDSIGNAL */
-        // the late parse names the verdict and the status mode only; the lengths and
-        // fields it finds are the early parse's whenever it accepts the frame
-        wire [1:0]     lt_shape;
-        wire [6:0]     lt_bth_off, lt_hdr_len, lt_sth_len;
-        wire [12:0]    lt_pp_len, lt_pkt_end;
-        wire [7:0]     lt_opcode;
-        wire [1:0]     lt_padcnt, lt_secmode;
-        wire [15:0]    lt_pkey;
-        wire [23:0]    lt_destqp, lt_psn;
-        wire [2:0]     lt_sthsz;
-        wire           lt_s_ready;            // as deep as the check FIFO: never full
-        wire [$clog2(KR_DEPTH):0] lt_count;
+        wire                      ld_s_ready;   // as deep as the late FIFO
+        wire [$clog2(KR_DEPTH):0] ld_count;
         /* verilator lint_on UNUSEDSIGNAL */
-        always @(posedge clk) begin
-            lt_pend_reg <= in_beat && s_axis_tlast;
-            if (in_beat && s_axis_tlast)
-                lt_nb_reg <= in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
-            if (rst)
-                lt_pend_reg <= 1'b0;
-        end
-        ib_hdr_parse #(
-            .HDR_BYTES (HDR_BYTES),
-            .LEN_W     (LEN_W)
-        ) late_parse (
-            .hdr       (ing_hdr_reg[8*HDR_BYTES-1:0]),
-            .frame_len (ing_len_reg),
-            .link      (ing_link_reg),
-            .is_open   (1'b1),
-            .reason    (lt_reason),
-            .shape     (lt_shape),
-            .bth_off   (lt_bth_off),
-            .hdr_len   (lt_hdr_len),
-            .sth_len   (lt_sth_len),
-            .pp_len    (lt_pp_len),
-            .pkt_end   (lt_pkt_end),
-            .opcode    (lt_opcode),
-            .padcnt    (lt_padcnt),
-            .pkey      (lt_pkey),
-            .destqp    (lt_destqp),
-            .psn       (lt_psn),
-            .secmode   (lt_secmode),
-            .sthsz     (lt_sthsz),
-            .mode      (lt_mode)
-        );
-        // one entry per frame, popped with the check results (kr_pop)
-        sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH)) lt (
+        sync_fifo #(.WIDTH (6), .DEPTH (KR_DEPTH)) ld (
             .clk (clk), .rst (rst),
-            .s_valid (lt_pend_reg), .s_ready (lt_s_ready),
-            .s_data ({lt_reason, lt_mode, lt_nb_reg}),
-            .m_valid (lp_valid), .m_ready (kr_pop), .m_data ({lp_reason, lp_mode, lp_nb}),
-            .count (lt_count)
+            .s_valid (lt_pend_reg), .s_ready (ld_s_ready), .s_data (lt_reason),
+            .m_valid (ld_valid), .m_ready (ld_pop), .m_data (ld_reason),
+            .count (ld_count)
         );
-    end else begin : g_no_late_parse
-        assign lp_valid  = 1'b0;
-        assign lp_reason = R_OK;
-        assign lp_mode   = M_NONE;
-        assign lp_nb     = {RAW{1'b0}};
+    end else begin : g_open_late
+        assign ld_valid  = 1'b0;
+        assign ld_reason = R_OK;
     end
 endgenerate
 
@@ -1348,7 +1371,7 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi)
 );
 
-// open: the crypt composer reads the input ring behind the arrival. While the frame of its
+// The crypt composer reads the input ring behind the arrival. While the frame of its
 // job is still arriving (its early descriptor is in: ing_early_reg, and the job's ring
 // base is the frame's), a beat is issued only when both beats of its paired read
 // (rd_addr, rd_addr + 1) are written; a read below the frame's base (a job's first beats,
@@ -1357,23 +1380,17 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
 // parse, and what its message read is discarded at egress. No deadlock: the arrival waits
 // only for ring space, which the packets before this one free without the crypt stage.
 wire cz_behind;
-generate
-    if (OPEN != 0) begin : g_crypt_behind
-        reg  [RAW-1:0] cz_base_reg;           // ring base of the running crypt job
-        always @(posedge clk) begin
-            if (cz_take)
-                cz_base_reg <= d_base;
-        end
-        wire [RAW-1:0] cz_rel      = cz_rd_addr - ing_base_reg;       // beat in the frame
-        wire [RAW-1:0] ing_written = wp_reg[RAW-1:0] - ing_base_reg;  // beats written
-        // a frame holds at most BUF_BEATS < RING / 2 beats, so cz_rel's top bit set is a
-        // beat before the frame's base
-        assign cz_behind = !ing_early_reg || cz_base_reg != ing_base_reg || cz_rel[RAW-1] ||
-                           {1'b0, cz_rel} + {{(RAW-1){1'b0}}, 2'd2} <= {1'b0, ing_written};
-    end else begin : g_crypt_stored
-        assign cz_behind = 1'b1;
-    end
-endgenerate
+reg  [RAW-1:0] cz_base_reg;           // ring base of the running crypt job
+always @(posedge clk) begin
+    if (cz_take)
+        cz_base_reg <= d_base;
+end
+wire [RAW-1:0] cz_rel      = cz_rd_addr - ing_base_reg;       // beat in the frame
+wire [RAW-1:0] ing_written = wp_reg[RAW-1:0] - ing_base_reg;  // beats written
+// a frame holds at most BUF_BEATS < RING / 2 beats, so cz_rel's top bit set is a
+// beat before the frame's base
+assign cz_behind = !ing_early_reg || cz_base_reg != ing_base_reg || cz_rel[RAW-1] ||
+                   {1'b0, cz_rel} + {{(RAW-1){1'b0}}, 2'd2} <= {1'b0, ing_written};
 
 // GCM message: H, then payload + pad as data (from the next block) or as AAD
 ibsec_compose #(
@@ -1607,6 +1624,10 @@ always @* begin
     cq_s_valid     = 1'b0;
     cq_m_ready     = 1'b0;
     kr_pop         = 1'b0;
+    lp_pop         = 1'b0;
+    ld_pop         = 1'b0;
+    ur_valid_next  = ur_valid_reg;
+    ur_commit_next = ur_commit_reg;
     dq_s_valid     = 1'b0;
     dq_m_ready     = 1'b0;
     xq_s_valid     = 1'b0;
@@ -1652,7 +1673,7 @@ always @* begin
     cq_s_valid = pr_take;
 
     // ---- decide ----
-    n_reason = c_reason;
+    n_reason = c_reason_now;
     n_hit    = 1'b0;
     n_ctx    = {CTX_W{1'b0}};
     n_smode  = c_smode;
@@ -1665,7 +1686,7 @@ always @* begin
     n_ichk   = 1'b0;
     if (dec_can) begin
         dec_pkt = 1'b1;
-        if (c_reason != R_OK) begin
+        if (c_reason_now != R_OK) begin
             // parse error: no lookup
         end else if (!lk_hit) begin
             if ((OPEN != 0 && c_pmode != M_NONE) || !cfg_allow_plain)
@@ -1709,6 +1730,26 @@ always @* begin
             dq_s_valid = 1'b1;
         end
     end
+    // seal: every decided packet takes its frame's late reason from ld, at its decision
+    // when the frame has ended, else when it ends; until then it is unresolved and no
+    // other packet is decided, and a late reject takes its tx_next commit back (a seal
+    // void: the model never consumed that EPSN) before the next decision
+    if (OPEN == 0) begin
+        if (dec_pkt) begin
+            if (ld_valid) begin
+                ld_pop = 1'b1;
+            end else begin
+                ur_valid_next  = 1'b1;
+                ur_commit_next = ep_valid && ep_reason == R_OK;
+            end
+        end
+        if (ur_valid_reg && ld_valid) begin
+            ld_pop        = 1'b1;
+            ur_valid_next = 1'b0;
+            cm_valid      = ur_commit_reg && ld_reason != R_OK;
+            cm_void       = ur_commit_reg && ld_reason != R_OK;
+        end
+    end
     // ---- CQ head into LQ, as the decided packet leaves it ----
     if (cq_m_valid && (!lq_valid_reg || dec_pkt)) begin
         cq_m_ready = 1'b1;
@@ -1729,6 +1770,7 @@ always @* begin
     xq_m_ready = eq_load;
     tq_m_ready = eq_load && xh_crypted;
     kr_pop     = (OPEN != 0) && eq_load;
+    lp_pop     = eq_load;
     if (x_go) begin
         st_valid_next  = 1'b1;
         st_reason_next = x_fail ? R_AUTH_FAILED : x_verdict;
@@ -1850,6 +1892,8 @@ always @(posedge clk) begin
     ing_base_reg   <= ing_base_next;
     wbeat_reg      <= wbeat_next;
     ing_early_reg  <= ing_early_next;
+    ur_valid_reg   <= ur_valid_next;
+    ur_commit_reg  <= ur_commit_next;
     wp_reg         <= wp_next;
     fp_reg         <= fp_next;
     ca_reg         <= ca_next;
@@ -1866,6 +1910,7 @@ always @(posedge clk) begin
     if (rst) begin
         wbeat_reg    <= 9'd0;
         ing_early_reg <= 1'b0;
+        ur_valid_reg  <= 1'b0;
         wp_reg       <= {(RAW+1){1'b0}};
         fp_reg       <= {(RAW+1){1'b0}};
         ca_reg       <= {(RAW+1){1'b0}};

@@ -14,7 +14,10 @@
  *     across the 2^23 half-window, near 2^24 wraps and near 2^63 (contexts start there);
  *     the open side picks the packet's tag result (pass or fail) at once, and commits it
  *     on cm_* a random number of cycles later, in decision order, as gcm_core's latency
- *     would; one count per packet with its final reason;
+ *     would; one count per packet with its final reason; the seal side takes one ok
+ *     decision in ten back with a seal void (cm_valid with cm_void) a random time later,
+ *     deciding nothing meanwhile, as the engine does when the late parse rejects a frame
+ *     it decided before its end;
  *   - software on the register bus: context writes (valid and refused configurations,
  *     duplicate selectors), clears, alert clears, context read-backs, key installs and
  *     clears, CONFIG writes, counter / DECIDED / CMD_DECIDED / ALERT_SUMMARY / STATUS /
@@ -197,6 +200,13 @@ static struct {
     unsigned q_head, q_count;
     retry_pkt retry;
     unsigned seal_busy;       /* cycles the seal pipe stays busy after a decision */
+    /* seal void: an ok decision whose frame the engine's late parse rejects; until the
+       void, no packet is decided and the pipe is busy (as in the engine) */
+    struct {
+        int      pending;
+        unsigned ctx;
+        uint64_t tx_m, tx_mc; /* tx_next before the commit, in m and mc */
+    } sv;
     /* the last passing commit: its cycle, context, E and the rx_next before it */
     uint64_t wu_cycle;
     unsigned wu_ctx;
@@ -212,6 +222,7 @@ static struct {
 
     /* statistics */
     uint64_t n_dec, n_ep, n_ok, n_wait, n_commit, n_void, n_alert, n_cmd, n_refused, n_reads;
+    uint64_t n_seal_void;
     uint64_t n_reason[IBSEC_R_COUNT];
     uint64_t last_progress;
 } S;
@@ -874,6 +885,12 @@ static int epsn_step(unsigned c, uint32_t psn)
         return (int)r;
     S.n_ok++;
     if (!S.open) {
+        if (chance(10)) {
+            S.sv.pending = 1;
+            S.sv.ctx = c;
+            S.sv.tx_m = mctx->tx_next;
+            S.sv.tx_mc = S.mc.ctx[c].tx_next;
+        }
         ibsec_epsn_tx_commit(mctx, e);
         ibsec_epsn_tx_commit(&S.mc.ctx[c], e);
         S.seal_busy = rnd(1, 8);
@@ -913,6 +930,8 @@ static void datapath_step(void)
 {
     uint32_t destqp, psn;
     uint16_t pkey;
+    if (S.sv.pending)   /* the engine decides nothing until the seal void */
+        return;
     if (S.retry.active) {
         destqp = S.retry.destqp;
         pkey = S.retry.pkey;
@@ -956,6 +975,22 @@ static void datapath_step(void)
     S.n_reason[reason]++;
     S.decided++;
     S.n_dec++;
+    S.last_progress = S.cycle;
+}
+
+/* seal void: the last ok decision taken back (cm_valid with cm_void), a random time after
+ * it and never in a cycle with a decision; the model's tx_next returns to its value
+ * before that decision, which the following EPSN answers and read-backs check */
+static void seal_void_step(void)
+{
+    if (S.open || !S.sv.pending || S.in.ep_valid || !chance(50))
+        return;
+    S.in.cm_valid = 1;
+    S.in.cm_void = 1;
+    S.m.ctx[S.sv.ctx].tx_next = S.sv.tx_m;
+    S.mc.ctx[S.sv.ctx].tx_next = S.sv.tx_mc;
+    S.sv.pending = 0;
+    S.n_seal_void++;
     S.last_progress = S.cycle;
 }
 
@@ -1068,6 +1103,7 @@ static void reset_all(void)
     S.wu_valid = 0;
     S.retry.active = 0;
     S.seal_busy = S.key_busy = 0;
+    S.sv.pending = 0;
     S.prev_busy = S.prev_pipe_busy = 0;
     S.prev_inflight = 0;
     memset(&S.snap, 0, sizeof S.snap);
@@ -1075,7 +1111,7 @@ static void reset_all(void)
 
 static void one_cycle(void)
 {
-    int pipe_busy = S.q_count > 0 || S.seal_busy > 0;
+    int pipe_busy = S.q_count > 0 || S.seal_busy > 0 || S.sv.pending;
     memset(&S.in, 0, sizeof S.in);
     S.in.pipe_busy = pipe_busy;
     S.in.m_key_ready = S.key_busy == 0;
@@ -1091,6 +1127,7 @@ static void one_cycle(void)
     if (!S.out.cfg_busy && S.cycle + 2000 < S.cycles)
         datapath_step();
     commit_step();
+    seal_void_step();
     if (S.cmd_taken) {
         S.pending_err = apply_command(&S.m, &S.cmd_now);
         S.pending_cmd_decided = S.decided;
@@ -1206,12 +1243,12 @@ static uint32_t bus_read_raw(unsigned addr)
 static void print_stats(void)
 {
     printf("%s: %llu cycles, %llu packets decided, %llu EPSN answers (%llu ok), %llu waits, "
-           "%llu commits (%llu void), %llu alerts, %llu commands (%llu refused), "
-           "%llu register reads\n",
+           "%llu commits (%llu void), %llu seal voids, %llu alerts, %llu commands "
+           "(%llu refused), %llu register reads\n",
            S.res.name, (unsigned long long)S.cycle, (unsigned long long)S.n_dec,
            (unsigned long long)S.n_ep, (unsigned long long)S.n_ok, (unsigned long long)S.n_wait,
            (unsigned long long)S.n_commit, (unsigned long long)S.n_void,
-           (unsigned long long)S.n_alert, (unsigned long long)S.n_cmd, (unsigned long long)S.n_refused,
+           (unsigned long long)S.n_seal_void, (unsigned long long)S.n_alert, (unsigned long long)S.n_cmd, (unsigned long long)S.n_refused,
            (unsigned long long)S.n_reads);
     printf("%s: EPSN reasons: ok %llu, epsn_exhausted %llu, psn_too_old %llu, replay %llu, "
            "nonce_reuse %llu, auth_failed %llu\n", S.res.name,
