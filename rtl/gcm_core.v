@@ -90,6 +90,19 @@
  *            only together with its tag, so the tag is aligned with the last beat.
  *   Latency with m_axis_tready = 1: first block in -> first block out AES_LATENCY + 3
  *   cycles; last block in -> tag out AES_LATENCY + 6 cycles (measured by bench-gcm).
+ *   The tag stream (m_tag_*) gives each tag once more as it enters the tag FIFO, a cycle
+ *   before its tlast beat.
+ *
+ * Early GHASH (EARLY_GHASH = 1: an open-only core)
+ *   On open GHASH reads the ciphertext, the input, so it needs no key stream: the GHASH
+ *   blocks, lengths and H bank are taken from the I stage's registers instead of the X
+ *   stage's (the same logic, AES_LATENCY + 1 cycles sooner), and the result meets E_K(J0),
+ *   captured at the X stage with the message's first beat, in two FIFOs (S and E_K(J0),
+ *   one entry per message each, OUT_DEPTH places: the credits bound the messages in
+ *   flight). The tag enters the tag FIFO (and the tag stream) when both are there: for a
+ *   message longer than the AES pipeline, AES_LATENCY + 1 cycles sooner than behind the
+ *   key stream. The data and the tlast beat are unchanged; the H bank is read sooner, so
+ *   the install's guard (up to the X stage) still covers it. s_axis_decrypt is ignored.
  *
  * Back-pressure
  *   The AES pipeline and the GHASH engine never stall, so input beats are admitted
@@ -135,6 +148,10 @@ module gcm_core #(
     parameter STAGES_PER_ROUND = 1,
     // S-boxes of aes_pipeline: 0 = LUT tables, 1 = block RAM (needs STAGES_PER_ROUND = 2)
     parameter SBOX_IMPL = 0,
+    // 1: an open-only core (s_axis_decrypt is taken as 1): GHASH reads the ciphertext at
+    // the input, ahead of the AES pipeline, and the tag is out AES_LATENCY + 1 cycles
+    // sooner (m_tag_valid); 0: seal and open, GHASH behind the key stream
+    parameter EARLY_GHASH = 0,
     // bits of a message's AAD and data byte counts: every message must have fewer than
     // 2^ALEN_WIDTH bytes of AAD and 2^CLEN_WIDTH bytes of data (at least log2(16 * LANES
     // + 1) bits, at most 61; gcm_len_mul's size grows with their sum)
@@ -178,7 +195,15 @@ module gcm_core #(
     output wire                    m_axis_tlast,
     output wire [LANES-1:0]        m_axis_tuser,     // per lane: 1 = AAD block (copied)
     output wire [127:0]            m_axis_tag,
-    output wire                    m_axis_nokey      // slot not installed: data and tag zeroed
+    output wire                    m_axis_nokey,     // slot not installed: data and tag zeroed
+
+    /*
+     * The tags again, one per message in message order, as soon as each is computed
+     * (not later than its tlast beat on m_axis; with EARLY_GHASH, on open, sooner)
+     */
+    output wire                    m_tag_valid,
+    output wire [127:0]            m_tag,
+    output wire                    m_tag_nokey
 );
 
 // ----------------------------------------------------------------------------
@@ -524,7 +549,7 @@ always @* begin
     ctx_slot     = in_first_ctx ? s_axis_slot    : msg_slot_reg;
     ctx_bank     = in_first_ctx ? in_slot_bank   : msg_bank_reg;
     ctx_nokey    = in_first_ctx ? !in_slot_ok    : msg_nokey_reg;
-    ctx_decrypt  = in_first_ctx ? s_axis_decrypt : msg_decrypt_reg;
+    ctx_decrypt  = in_first_ctx ? (s_axis_decrypt || EARLY_GHASH != 0) : msg_decrypt_reg;
 
     // message context
     msg_open_next    = msg_open_reg;
@@ -632,93 +657,148 @@ wire                  xu_j0    = aes_m_valid && aes_m_user[U_J0];
 wire                  xu_hkey  = aes_m_valid && aes_m_user[U_HKEY];
 wire                  xu_first = aes_m_user[U_FIRST];
 wire                  xu_last  = aes_m_user[U_LAST];
+/* verilator lint_off UNUSEDSIGNAL */
+// the direction and the H bank are GHASH's: read here unless EARLY_GHASH reads them at I
 wire                  xu_dec   = aes_m_user[U_DEC];
+/* verilator lint_on UNUSEDSIGNAL */
 wire                  xu_nokey = aes_m_user[U_NOKEY];
 wire [LANES-1:0]      xu_aad   = aes_m_user[U_AAD +: LANES];
 wire [LANES*16-1:0]   xu_keep  = aes_m_user[U_KEEP +: 16*LANES];
 wire [LANES*128-1:0]  xu_data  = aes_m_user[U_DATA +: 128*LANES];
+/* verilator lint_off UNUSEDSIGNAL */
 wire [SET_WIDTH-1:0]  xu_set   = {aes_m_user[U_SLOT +: SLOT_WIDTH], aes_m_user[U_BANK]};
+/* verilator lint_on UNUSEDSIGNAL */
+
+// GHASH's source: the X stage (ciphertext after the key stream on seal), or, with
+// EARLY_GHASH (every message opened, so GHASH needs no key stream), the I stage, whose
+// beats reach ghash_engine AES_LATENCY + 1 cycles sooner
+wire                  gu_beat, gu_first, gu_last, gu_dec, gu_nokey;
+wire [LANES-1:0]      gu_aad;
+wire [LANES*16-1:0]   gu_keep;
+wire [LANES*128-1:0]  gu_data;
+wire [LANES*128-1:0]  gu_ks;           // the key stream of the beat (seal's ciphertext)
+wire [SET_WIDTH-1:0]  gu_set;
+generate
+    if (EARLY_GHASH != 0) begin : g_ghash_early
+        assign gu_beat  = i_valid_reg && i_user_reg[U_BEAT];
+        assign gu_first = i_user_reg[U_FIRST];
+        assign gu_last  = i_user_reg[U_LAST];
+        assign gu_dec   = 1'b1;
+        assign gu_nokey = i_user_reg[U_NOKEY];
+        assign gu_aad   = i_user_reg[U_AAD +: LANES];
+        assign gu_keep  = i_user_reg[U_KEEP +: 16*LANES];
+        assign gu_data  = i_user_reg[U_DATA +: 128*LANES];
+        assign gu_ks    = {LANES*128{1'b0}};
+        assign gu_set   = {i_user_reg[U_SLOT +: SLOT_WIDTH], i_user_reg[U_BANK]};
+    end else begin : g_ghash_late
+        assign gu_beat  = xu_beat;
+        assign gu_first = xu_first;
+        assign gu_last  = xu_last;
+        assign gu_dec   = xu_dec;
+        assign gu_nokey = xu_nokey;
+        assign gu_aad   = xu_aad;
+        assign gu_keep  = xu_keep;
+        assign gu_data  = xu_data;
+        assign gu_ks    = aes_m_block;
+        assign gu_set   = xu_set;
+    end
+endgenerate
 
 reg  [LANES*128-1:0]  x_out_data;      // big-endian lanes
 reg  [LANES*128-1:0]  x_out_axis;      // AXI4-Stream lanes
-reg  [LANES-1:0]      x_lane_valid;
-reg  [BCNT_WIDTH-1:0] x_abytes;
-reg  [BCNT_WIDTH-1:0] x_cbytes;
-reg  [POW_WIDTH-1:0]  x_nblk;
-reg  [ALEN_WIDTH-1:0] x_alen;
-reg  [CLEN_WIDTH-1:0] x_clen;
 reg  [127:0]          x_ekj0;
 reg                   x_cap_j0;
 reg  [127:0]          x_mask;
 reg  [127:0]          x_xored;
-reg  [127:0]          x_ct;
-integer xl, xs, xp;
+integer xl;
 
+// the output beat and E_K(J0)
 always @* begin
-    // xp indexes the H powers only on the key-load path below: given a value on every
-    // path, so that synthesis infers no latch for it
-    xp = 0;
     x_out_data   = {LANES*128{1'b0}};
     x_out_axis   = {LANES*128{1'b0}};
-    x_lane_valid = {LANES{1'b0}};
-    x_abytes     = {BCNT_WIDTH{1'b0}};
-    x_cbytes     = {BCNT_WIDTH{1'b0}};
-    x_nblk       = {POW_WIDTH{1'b0}};
-    x_g_block_next = {LANES*128{1'b0}};
-
     for (xl = 0; xl < LANES; xl = xl + 1) begin
-        x_lane_valid[xl] = xu_keep[16*xl];
         x_mask  = keep_mask_be(xu_keep[16*xl +: 16]);
         x_xored = (xu_data[128*xl +: 128] ^ aes_m_block[128*xl +: 128]) & x_mask;
-        if (xu_aad[xl]) begin
+        if (xu_aad[xl])
             x_out_data[128*xl +: 128] = xu_data[128*xl +: 128];
-            x_ct = xu_data[128*xl +: 128];
-            x_abytes = x_abytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(xu_keep[16*xl +: 16])};
-        end else begin
+        else
             x_out_data[128*xl +: 128] = xu_nokey ? 128'd0 : x_xored;
-            x_ct = xu_dec ? xu_data[128*xl +: 128] : x_xored;
-            x_cbytes = x_cbytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(xu_keep[16*xl +: 16])};
-        end
         x_out_axis[128*xl +: 128] = swap_bytes(x_out_data[128*xl +: 128]);
-        x_nblk = x_nblk + {{(POW_WIDTH-1){1'b0}}, x_lane_valid[xl]};
-        x_g_block_next[128*xl +: 128] = x_ct;
     end
-
-    // message lengths including this beat, for the length block (SP 800-38D §7.1
-    // step 5), whose term gcm_len_mul computes from x_alen_reg and x_clen_reg
-    x_alen = (xu_first ? {ALEN_WIDTH{1'b0}} : x_alen_reg) +
-             {{(ALEN_WIDTH-BCNT_WIDTH){1'b0}}, x_abytes};
-    x_clen = (xu_first ? {CLEN_WIDTH{1'b0}} : x_clen_reg) +
-             {{(CLEN_WIDTH-BCNT_WIDTH){1'b0}}, x_cbytes};
-
-    // blocks in lanes 0..nblk-1; a lane without a block holds zero (its tkeep is 0, so
-    // the I stage zeroed its data and x_mask zeroes its key stream), which is what
-    // ghash_engine needs of input nblk on the last beat: count = nblk + 1 there, the
-    // trailing zero block that multiplies the blocks by one more power of H
 
     // E_K(J0): lane 0 of the J0 bubble, or of a first beat whose lane 0 is AAD
     x_cap_j0 = xu_j0 || (xu_beat && xu_first && xu_aad[0]);
     x_ekj0   = x_cap_j0 ? aes_m_block[127:0] : x_ekj0_reg;
-
     x_ekj0_next = x_ekj0;
-    x_alen_next = xu_beat ? x_alen : x_alen_reg;
-    x_clen_next = xu_beat ? x_clen : x_clen_reg;
 
     x_out_valid_next = xu_beat;
     x_out_word_next  = {xu_last, xu_aad, xu_keep, x_out_axis};
+end
 
-    x_g_valid_next = xu_beat;
-    x_g_first_next = xu_first;
-    x_g_last_next  = xu_last;
-    x_g_count_next = x_nblk + {{(POW_WIDTH-1){1'b0}}, xu_last};   // + the zero block
-    x_g_user_next  = {x_ekj0, xu_nokey};
+reg  [LANES-1:0]      g_lane_valid;
+reg  [BCNT_WIDTH-1:0] g_abytes;
+reg  [BCNT_WIDTH-1:0] g_cbytes;
+reg  [POW_WIDTH-1:0]  g_nblk;
+reg  [ALEN_WIDTH-1:0] g_alen;
+reg  [CLEN_WIDTH-1:0] g_clen;
+reg  [127:0]          g_mask;
+integer gl, gbs, gbp;
+
+// the GHASH engine's beat: AAD and ciphertext blocks, lengths, H bank
+always @* begin
+    // gbp indexes the H powers only on the key-load path below: given a value on every
+    // path, so that synthesis infers no latch for it
+    gbp = 0;
+    g_lane_valid = {LANES{1'b0}};
+    g_abytes     = {BCNT_WIDTH{1'b0}};
+    g_cbytes     = {BCNT_WIDTH{1'b0}};
+    g_nblk       = {POW_WIDTH{1'b0}};
+    x_g_block_next = {LANES*128{1'b0}};
+
+    for (gl = 0; gl < LANES; gl = gl + 1) begin
+        g_lane_valid[gl] = gu_keep[16*gl];
+        g_mask = keep_mask_be(gu_keep[16*gl +: 16]);
+        if (gu_aad[gl]) begin
+            x_g_block_next[128*gl +: 128] = gu_data[128*gl +: 128];
+            g_abytes = g_abytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
+        end else begin
+            // the ciphertext: the input on open, the input XOR the key stream on seal
+            x_g_block_next[128*gl +: 128] = gu_dec ? gu_data[128*gl +: 128] :
+                ((gu_data[128*gl +: 128] ^ gu_ks[128*gl +: 128]) & g_mask);
+            g_cbytes = g_cbytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
+        end
+        g_nblk = g_nblk + {{(POW_WIDTH-1){1'b0}}, g_lane_valid[gl]};
+    end
+
+    // message lengths including this beat, for the length block (SP 800-38D §7.1
+    // step 5), whose term gcm_len_mul computes from x_alen_reg and x_clen_reg
+    g_alen = (gu_first ? {ALEN_WIDTH{1'b0}} : x_alen_reg) +
+             {{(ALEN_WIDTH-BCNT_WIDTH){1'b0}}, g_abytes};
+    g_clen = (gu_first ? {CLEN_WIDTH{1'b0}} : x_clen_reg) +
+             {{(CLEN_WIDTH-BCNT_WIDTH){1'b0}}, g_cbytes};
+
+    // blocks in lanes 0..nblk-1; a lane without a block holds zero (its tkeep is 0, so
+    // the I stage zeroed its data and g_mask zeroes its key stream), which is what
+    // ghash_engine needs of input nblk on the last beat: count = nblk + 1 there, the
+    // trailing zero block that multiplies the blocks by one more power of H
+
+    x_alen_next = gu_beat ? g_alen : x_alen_reg;
+    x_clen_next = gu_beat ? g_clen : x_clen_reg;
+
+    x_g_valid_next = gu_beat;
+    x_g_first_next = gu_first;
+    x_g_last_next  = gu_last;
+    x_g_count_next = g_nblk + {{(POW_WIDTH-1){1'b0}}, gu_last};   // + the zero block
+    // E_K(J0) rides with the beat when GHASH runs behind the X stage; with EARLY_GHASH
+    // it is not out yet and joins the GHASH result at the tag (jq below)
+    x_g_user_next  = {(EARLY_GHASH != 0) ? 128'd0 : x_ekj0, gu_nokey};
 
     // the message's H bank: H^1..H^NPOW of set (slot, bank)
     x_g_hpow_next = {NPOW*128{1'b0}};
-    for (xs = 0; xs < NSETS; xs = xs + 1) begin
-        if ({{(32-SET_WIDTH){1'b0}}, xu_set} == xs) begin
-            for (xp = 0; xp < NPOW; xp = xp + 1)
-                x_g_hpow_next[128*xp +: 128] = hset_mem[NPOW*xs + xp];
+    for (gbs = 0; gbs < NSETS; gbs = gbs + 1) begin
+        if ({{(32-SET_WIDTH){1'b0}}, gu_set} == gbs) begin
+            for (gbp = 0; gbp < NPOW; gbp = gbp + 1)
+                x_g_hpow_next[128*gbp +: 128] = hset_mem[NPOW*gbs + gbp];
         end
     end
 end
@@ -956,9 +1036,70 @@ ghash_engine_inst (
 );
 
 // tag = E_K(J0) ^ S (SP 800-38D §7.1 step 6), S = the blocks' GHASH ^ L * H; zero for a
-// message without a key
-wire [127:0] tag_value = gh_m_user[0] ? 128'd0 :
-                         (gh_m_user[128:1] ^ gh_m_ghash ^ gh_m_user[256:129]);
+// message without a key. Behind the X stage E_K(J0) rides with the last beat; with
+// EARLY_GHASH the GHASH result and E_K(J0) (captured at the X stage) meet in two FIFOs,
+// one entry per message each, in message order: S comes first for a message shorter
+// than the AES pipeline, E_K(J0) first for a longer one. Each holds at most one entry
+// per message with a beat not yet out (the credits: OUT_DEPTH).
+wire         tag_valid;
+wire [127:0] tag_value;
+wire         tag_nokey;
+generate
+    if (EARLY_GHASH != 0) begin : g_tag_join
+        /* verilator lint_off UNUSEDSIGNAL */
+        // E_K(J0) does not ride with the beats here (zero in gh_m_user[128:1]); the
+        // FIFOs' s_ready and count: the credits keep them from filling
+        wire [127:0] gh_ekj0_unused = gh_m_user[128:1];
+        wire         sq_s_ready, jq_s_ready;
+        wire [OUT_AW:0] sq_count, jq_count;
+        /* verilator lint_on UNUSEDSIGNAL */
+        wire         sq_m_valid, jq_m_valid;
+        wire [128:0] sq_m_data;              // {S, nokey}
+        wire [127:0] jq_m_data;              // E_K(J0)
+        assign tag_valid = sq_m_valid && jq_m_valid;
+        assign tag_nokey = sq_m_data[0];
+        assign tag_value = sq_m_data[0] ? 128'd0 : (sq_m_data[128:1] ^ jq_m_data);
+        sync_fifo #(
+            .WIDTH(129),
+            .DEPTH(OUT_DEPTH)
+        )
+        s_fifo_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_valid(gh_m_valid),
+            .s_ready(sq_s_ready),
+            .s_data({gh_m_ghash ^ gh_m_user[256:129], gh_m_user[0]}),
+            .m_valid(sq_m_valid),
+            .m_ready(tag_valid),
+            .m_data(sq_m_data),
+            .count(sq_count)
+        );
+        sync_fifo #(
+            .WIDTH(128),
+            .DEPTH(OUT_DEPTH)
+        )
+        j_fifo_inst (
+            .clk(clk),
+            .rst(rst),
+            .s_valid(x_cap_j0),
+            .s_ready(jq_s_ready),
+            .s_data(aes_m_block[127:0]),
+            .m_valid(jq_m_valid),
+            .m_ready(tag_valid),
+            .m_data(jq_m_data),
+            .count(jq_count)
+        );
+    end else begin : g_tag_late
+        assign tag_valid = gh_m_valid;
+        assign tag_nokey = gh_m_user[0];
+        assign tag_value = gh_m_user[0] ? 128'd0 :
+                           (gh_m_user[128:1] ^ gh_m_ghash ^ gh_m_user[256:129]);
+    end
+endgenerate
+
+assign m_tag_valid = tag_valid;
+assign m_tag       = tag_value;
+assign m_tag_nokey = tag_nokey;
 
 // ----------------------------------------------------------------------------
 // Output: data FIFO, tag FIFO; a tlast beat leaves together with its tag
@@ -988,9 +1129,9 @@ sync_fifo #(
 tag_fifo_inst (
     .clk(clk),
     .rst(rst),
-    .s_valid(gh_m_valid),
+    .s_valid(tag_valid),
     .s_ready(),
-    .s_data({tag_value, gh_m_user[0]}),
+    .s_data({tag_value, tag_nokey}),
     .m_valid(tf_m_valid),
     .m_ready(out_pop && of_head_last),
     .m_data(tf_m_data),

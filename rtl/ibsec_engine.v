@@ -38,7 +38,9 @@
  *              (seal: from the decision; open: ib_hdr_edit here), STH, payload (from
  *              the crypt ring when encrypted); the ICRC (or the tag, icrc-mac) and
  *              VCRC are computed on the way into the output FIFO and patched into the
- *              last beats on the way out
+ *              last beats on the way out. Seal icrc-mac needs its tag only there (the
+ *              late tag): its packet enters EQ without it, and the egress composer reads
+ *              the crypt ring behind gcm_core's writes
  *   A dropped packet produces nothing on m_axis and, as every packet, one status entry.
  *   Packets leave and are reported in input order.
  *
@@ -49,9 +51,12 @@
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
  *   frames at LANES = 12. The crypt pass of a frame longer than the header register runs
  *   behind its arrival, so the wait after the last beat does not grow with the packet:
- *   gcm_core's latency to the tag and the egress stage (about 33-41 cycles in the secured
- *   modes at LANES = 1, 4, 12); on open the CRC results are at the check FIFO's head
- *   10-14 cycles after the last input beat (ibsec_rx_check) (docs/packet-engine.md §5).
+ *   gcm_core's latency to the tag and the egress stage (about 33-41 cycles in the modes
+ *   whose output needs the tag first, sth-pkt and sth-aead, and on open in every secured
+ *   mode, at LANES = 1, 4, 12). Seal icrc-mac streams the ciphertext out once the frame
+ *   has ended and waits for the tag only at the last beat (6 cycles from 1 KiB on at
+ *   LANES = 1). On open the CRC results are at the check FIFO's head 10-14 cycles after
+ *   the last input beat (ibsec_rx_check) (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,
@@ -205,7 +210,9 @@ localparam [8:0] CAP_BEAT = CAP_BEATS_IN[8:0];
 // open: packets decided and not yet committed (ibsec_ctx_table's in-flight queue; a full
 // queue holds every decision back). A packet stays there from its decision to its tag
 // check at egress, about 24 cycles (crypt composer, gcm_core's 20 to the tag, tag FIFO;
-// with 8 places the bench saw one packet per 2.8 - 3.0 cycles), so the link side keeps
+// with 8 places the bench saw one packet per 2.8 - 3.0 cycles; since the open core hashes
+// at its input, a short frame's tag waits for its E_K(J0) instead, which leaves the AES
+// pipeline AES_LATENCY + 2 cycles after the first beat), so the link side keeps
 // one beat per clock only for frames of more than about 24 / INFLIGHT beats: 8 places
 // cover frames of 4 beats (64-byte payloads at LANES = 1), 16 places frames of 2 beats
 // (64-byte payloads at LANES = 4, 256-byte at LANES = 12, which reached 67-70 % of the
@@ -255,16 +262,24 @@ localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
 // the link and the ring address); egress replaces them with the late parse's
 localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
-// crypt), the ICRC field is the tag (seal icrc-mac), that tag's 4 bytes
-localparam ET_W = 1 + 1 + 2 * RAW + 1 + 32;
+// crypt), the ICRC field is the tag (seal icrc-mac: its 4 bytes come from PTQ, below)
+localparam ET_W = 1 + 1 + 2 * RAW + 1;
 // crypt composer tag: key slot and IV
 localparam CT_W = KEY_W + 96;
 // gcm input FIFO word
 localparam GQ_W = 1 + LANES + W + DW + CT_W;
 // output FIFO word: link, last, keep, data, field flags and shifts
 localparam OQ_W = 1 + 1 + W + DW + 1 + NW + 1 + 3;
-// egress CRC pending word: link, the tag is the ICRC field, tag bytes
-localparam EP_W = 1 + 1 + 32;
+// egress CRC pending word: link, the tag is the ICRC field
+localparam EP_W = 1 + 1;
+// seal icrc-mac, the late tag (docs/packet-engine.md §3.1, stage 5): the kinds of the
+// messages in gcm_core (KQ), their tags (TLQ), the packets past EQ that still own one
+// (OW) and the tags of the packets on their way out (PTQ). A message is in gcm_core
+// while its packet is in XQ (16), EQ (1) or, its egress started, past EQ: in the egress
+// composer or with a beat in the output FIFO (16), so 64 places hold every one of them
+// and none of these FIFOs needs back-pressure; PTQ holds one tag per packet with a
+// pending CRC result (RQ_DEPTH)
+localparam LT_DEPTH = 64;
 
 generate
     if (OPEN != 0 && OPEN != 1) begin : g_bad_open
@@ -370,10 +385,11 @@ reg                     ing_early_reg, ing_early_next;
 // input ring: write pointer and free pointer (one bit more than the address: full/empty)
 reg [RAW:0]             wp_reg, wp_next;
 reg [RAW:0]             fp_reg, fp_next;
-// crypt ring: allocated up to, freed up to, gcm_core output write address
+// crypt ring: allocated up to, freed up to, written up to (gcm_core's output; the
+// address is the low RAW bits)
 reg [RAW:0]             ca_reg, ca_next;
 reg [RAW:0]             cf_reg, cf_next;
-reg [RAW-1:0]           cw_reg, cw_next;
+reg [RAW:0]             cw_reg, cw_next;
 // status output
 reg                     st_valid_reg, st_valid_next;
 reg [5:0]               st_reason_reg, st_reason_next;
@@ -671,7 +687,9 @@ wire [DS_W-1:0]         xq_s_data, xq_m_data;
 wire [$clog2(XQ_DEPTH):0] xq_count;
 /* verilator lint_on UNUSEDSIGNAL */
 
-// tag FIFO: gcm_core's tags, in message order
+// tag FIFO: gcm_core's tags, in message order (but the late tags of seal icrc-mac)
+wire                    gcm_tag_out;        // a message's tag leaves gcm_core
+wire                    gcm_tag_late;       // it is a late tag (TLQ)
 wire                    tq_s_ready, tq_m_valid;
 reg                     tq_m_ready;
 wire [127:0]            tq_m_data;
@@ -850,18 +868,22 @@ assign {gq_last, gq_user, gq_keep, gq_data, gq_slot, gq_iv} = gq_m_data;
 wire                    gcm_s_tready;
 wire [DW-1:0]           gcm_m_tdata;
 wire                    gcm_m_tvalid;
-wire                    gcm_m_tlast;
-wire [127:0]            gcm_m_tag;
+wire [127:0]            gcm_m_tag;          // a message's tag, as soon as it is out
 /* verilator lint_off UNUSEDSIGNAL */
 // keep/user of the output are those of the input beats; nokey cannot happen: the key
-// was valid at the decision and the command interlock keeps it until the packet left
+// was valid at the decision and the command interlock keeps it until the packet left;
+// the tags are taken from gcm_core's tag stream (m_tag_*), not with the tlast beats
+wire                    gcm_m_tlast;
 wire [W-1:0]            gcm_m_tkeep;
 wire [LANES-1:0]        gcm_m_tuser;
-wire                    gcm_m_nokey;
+wire                    gcm_m_nokey, gcm_m_tag_nokey;
+wire [127:0]            gcm_m_tag_unused;
 /* verilator lint_on UNUSEDSIGNAL */
 
 // ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
-// XQ's head enters EQ once its tag is out of gcm_core (secured modes) and, on open, its
+// XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
+// icrc-mac, whose tag is needed only in the ICRC field of the packet's last beat: the
+// late tag, below) and, on open, its
 // CRC check's results are out (the head of ibsec_rx_check's results FIFO, one per frame
 // in packet order, popped for every packet), together with the tag and, on open,
 // whether the received tag matches it and whether its VCRC and ICRC are bad, so that
@@ -877,7 +899,9 @@ reg                 eq_lbad_reg;        // the late parse rejects the frame
 reg  [5:0]          eq_lreason_reg;     // its reason
 reg  [2:0]          eq_lmode_reg;       // and the mode BTH byte 8 names
 wire                eq_take;            // EQ's packet leaves: egress job or drop
-wire                xh_have_tag = !xh_crypted || tq_m_valid;
+// seal icrc-mac: the egress stream starts before the tag is out (the late tag)
+wire                xh_late = (OPEN == 0) && xh_crypted && xh_apply == M_ICRC_MAC;
+wire                xh_have_tag = !xh_crypted || xh_late || tq_m_valid;
 // the frame has ended: its late parse (and, open, check results) at their FIFOs' heads
 wire                xh_have_chk = ((OPEN == 0) || kr_valid) && lp_valid;
 // the XQ head as EQ takes it, with the input ring beats the late parse counted
@@ -954,11 +978,20 @@ wire         x_drop = (x_verdict != R_OK) || x_fail;
 wire         ez_job_ready, ez_idle;
 wire         ez_job_valid = eq_valid_reg && !x_drop;
 wire         ez_take = ez_job_valid && ez_job_ready;
-wire         x_drop_go = eq_valid_reg && x_drop && ez_idle;
+// A crypted packet may reach EQ while gcm_core still writes its message into the crypt
+// ring: seal icrc-mac without its tag (the late tag), and open, whose tag is out before
+// its plaintext (gcm_core's EARLY_GHASH). A drop frees the message's beats, so it waits
+// until they are all written: the writer is past the message's end, both counted from
+// the free pointer (the beats between cf and cw are written; the message's base lies in
+// the RING beats from cf on, and its end at most RING beats past cf)
+wire         x_late = (OPEN == 0) && x_crypted && x_apply == M_ICRC_MAC;
+wire [RAW:0] x_written = cw_reg - cf_reg;
+wire [RAW-1:0] x_cb_off = x_cbase - cf_reg[RAW-1:0];
+wire         x_msg_done = x_written >= {1'b0, x_cb_off} + {1'b0, x_mb};
+wire         x_drop_go = eq_valid_reg && x_drop && ez_idle && (!x_crypted || x_msg_done);
 wire         x_go = ez_take || x_drop_go;
 assign       eq_take = x_go;
-wire [ET_W-1:0] ez_tag_in = {x_link, x_enc, x_nb, x_crypted ? x_mb : {RAW{1'b0}},
-                             OPEN == 0 && x_apply == M_ICRC_MAC, x_tag[31:0]};
+wire [ET_W-1:0] ez_tag_in = {x_link, x_enc, x_nb, x_crypted ? x_mb : {RAW{1'b0}}, x_late};
 
 // egress front: edited header up to hdr_len, then the STH (the tag's first L bytes)
 reg [8*FRONT_BYTES-1:0] x_front;
@@ -996,8 +1029,37 @@ wire [DW-1:0]           ez_tap_aux1;
 /* verilator lint_on UNUSEDSIGNAL */
 wire                    et_link, et_crypt, et_use_tag;
 wire [RAW-1:0]          et_rel_in, et_rel_cr;
-wire [31:0]             et_tag32;
-assign {et_link, et_crypt, et_rel_in, et_rel_cr, et_use_tag, et_tag32} = ez_tap_tag;
+assign {et_link, et_crypt, et_rel_in, et_rel_cr, et_use_tag} = ez_tap_tag;
+
+// The egress composer reads the crypt ring behind gcm_core's writes: a crypted packet's
+// egress may start while its message is still in gcm_core (seal icrc-mac once its frame
+// has ended, the late tag; open once its tag is checked, as the open instance's GHASH
+// runs ahead of the key stream; seal sth-* with its tag, which gcm_core gives out a
+// cycle before the message's last beat). A beat is issued only when the beats of its
+// paired read (rd_addr, rd_addr + 1) that lie in the message are written. A beat below
+// the message's base (read for the front's beats, whose ring bytes are not used) was
+// written before it: every message before this one is written when its job starts (its
+// packet's egress read all of it, or its drop waited for it).
+reg            ez_crd_reg;           // the running egress job reads the crypt ring
+reg  [RAW:0]   ez_cb_reg;            // its message's base, counted as cw is
+reg  [RAW-1:0] ez_mb_reg;            // its message's beats
+always @(posedge clk) begin
+    if (ez_take) begin
+        ez_crd_reg <= x_enc;
+        ez_cb_reg  <= cf_reg + {1'b0, x_cb_off};
+        ez_mb_reg  <= x_mb;
+    end
+end
+wire [RAW-1:0] ez_rel     = ez_rd_addr - ez_cb_reg[RAW-1:0];   // lo beat in the message
+wire [RAW-1:0] ez_rel2    = ez_rel + {{(RAW-2){1'b0}}, 2'd2};    // one past the hi beat
+wire [RAW:0]   ez_written = cw_reg - ez_cb_reg;                 // beats written
+// beats that must be written: the paired read's, up to the message's end (a read whose
+// lo beat is the one before the base needs the message's first beat)
+wire [RAW:0]   ez_need    = (ez_rel2 > ez_mb_reg) ? {1'b0, ez_mb_reg} : {1'b0, ez_rel2};
+// a message holds at most BUF_BEATS < RING / 2 beats, so a top bit set is a beat before
+// the message's base: both beats of the read lie before it when ez_rel2 is one too
+wire           ez_behind  = !ez_crd_reg || (ez_rel[RAW-1] && ez_rel2[RAW-1]) ||
+                            ez_need <= ez_written;
 
 // output FIFO and the CRC results of the egress stream
 wire                    oq_s_ready, oq_m_valid;
@@ -1029,13 +1091,15 @@ wire [$clog2(RQ_DEPTH):0] ep_count, er_count;
 wire                    ep_link;
 /* verilator lint_on UNUSEDSIGNAL */
 wire                    ep_use_tag;
-wire [31:0]             ep_tag32;
-assign {ep_link, ep_use_tag, ep_tag32} = ep_m_data;
-wire [31:0]             o_icrc_field = ep_use_tag ? ep_tag32 : er_m_data[31:0];
+assign {ep_link, ep_use_tag} = ep_m_data;
+// the late tag of seal icrc-mac, at PTQ's head
+wire                    pt_valid;
+wire [31:0]             pt_tag32;
+wire [31:0]             o_icrc_field = ep_use_tag ? pt_tag32 : er_m_data[31:0];
 wire [15:0]             o_vext;
 wire [47:0]             o_fields = o_link ? {16'd0, o_icrc_field} : {o_vext, o_icrc_field};
 wire                    o_need = o_fld0 || o_fld1;
-wire                    o_have = ep_m_valid && er_m_valid;
+wire                    o_have = ep_m_valid && er_m_valid && (!ep_use_tag || pt_valid);
 wire [DW-1:0]           o_fields_w = {{(DW-48){1'b0}}, o_fields};
 wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
                                 : o_fld1 ? (o_fields_w >> (8 * o_rsh)) : {DW{1'b0}};
@@ -1435,6 +1499,7 @@ gcm_core #(
     .KEY_SLOTS        (KEY_SLOTS),
     .STAGES_PER_ROUND (STAGES_PER_ROUND),
     .SBOX_IMPL        (SBOX_IMPL),
+    .EARLY_GHASH      (OPEN),
     .ALEN_WIDTH       (GCM_LEN_W),
     .CLEN_WIDTH       (GCM_LEN_W)
 ) gcm (
@@ -1460,23 +1525,79 @@ gcm_core #(
     .m_axis_tready  (1'b1),
     .m_axis_tlast   (gcm_m_tlast),
     .m_axis_tuser   (gcm_m_tuser),
-    .m_axis_tag     (gcm_m_tag),
-    .m_axis_nokey   (gcm_m_nokey)
+    .m_axis_tag     (gcm_m_tag_unused),
+    .m_axis_nokey   (gcm_m_nokey),
+    .m_tag_valid    (gcm_tag_out),
+    .m_tag          (gcm_m_tag),
+    .m_tag_nokey    (gcm_m_tag_nokey)
 );
 
-// the tag FIFO is as deep as XQ: every tag belongs to a packet in XQ
+// the tag FIFO is as deep as XQ: every tag it holds belongs to a packet in XQ (EQ takes
+// it with the packet; the late tags go to TLQ)
 /* verilator lint_off UNUSEDSIGNAL */
 wire tq_s_ready_unused = tq_s_ready;
 /* verilator lint_on UNUSEDSIGNAL */
 sync_fifo #(.WIDTH (128), .DEPTH (XQ_DEPTH)) tq (
     .clk (clk), .rst (rst),
-    .s_valid (gcm_m_tvalid && gcm_m_tlast), .s_ready (tq_s_ready), .s_data (gcm_m_tag),
+    .s_valid (gcm_tag_out && !gcm_tag_late), .s_ready (tq_s_ready), .s_data (gcm_m_tag),
     .m_valid (tq_m_valid), .m_ready (tq_m_ready), .m_data (tq_m_data), .count (tq_count)
 );
 
+
+// seal icrc-mac, the late tag: the packet leaves EQ without its tag, which the output
+// takes for the ICRC field of its last beat. The kind of every message is queued as its
+// job starts (KQ) and tells where its tag goes as it leaves gcm_core: to tq or to TLQ.
+// Every late packet leaving EQ queues whether it was dropped (OW); TLQ's and OW's heads
+// are popped together, and the tag of a packet that goes out moves into PTQ, whose head
+// the output patch reads (pt_*). Tags and packets keep message order throughout.
+generate
+    if (OPEN == 0) begin : g_late_tag
+        /* verilator lint_off UNUSEDSIGNAL */
+        // sized for every message in flight (LT_DEPTH): no back-pressure
+        wire kq_s_ready, kq_m_valid, tl_s_ready, ow_s_ready, pq_s_ready;
+        wire [$clog2(LT_DEPTH):0] kq_count, tl_count, ow_count;
+        wire [$clog2(RQ_DEPTH):0] pq_count;
+        // the ICRC field takes the tag's first 4 bytes
+        wire [127:0] g_tag_stream = tag_to_stream(gcm_m_tag);
+        /* verilator lint_on UNUSEDSIGNAL */
+        wire        kq_late;
+        wire        tl_m_valid, ow_m_valid, ow_drop;
+        wire [31:0] tl_tag32;
+        wire        tl_move = tl_m_valid && ow_m_valid;
+        sync_fifo #(.WIDTH (1), .DEPTH (LT_DEPTH)) kq (
+            .clk (clk), .rst (rst),
+            .s_valid (cz_take), .s_ready (kq_s_ready), .s_data (d_apply == M_ICRC_MAC),
+            .m_valid (kq_m_valid), .m_ready (gcm_tag_out), .m_data (kq_late),
+            .count (kq_count)
+        );
+        assign gcm_tag_late = kq_late;
+        sync_fifo #(.WIDTH (32), .DEPTH (LT_DEPTH)) tlq (
+            .clk (clk), .rst (rst),
+            .s_valid (gcm_tag_out && kq_late), .s_ready (tl_s_ready),
+            .s_data (g_tag_stream[31:0]),
+            .m_valid (tl_m_valid), .m_ready (tl_move), .m_data (tl_tag32), .count (tl_count)
+        );
+        sync_fifo #(.WIDTH (1), .DEPTH (LT_DEPTH)) ow (
+            .clk (clk), .rst (rst),
+            .s_valid (x_go && x_late), .s_ready (ow_s_ready), .s_data (x_drop),
+            .m_valid (ow_m_valid), .m_ready (tl_move), .m_data (ow_drop), .count (ow_count)
+        );
+        sync_fifo #(.WIDTH (32), .DEPTH (RQ_DEPTH)) ptq (
+            .clk (clk), .rst (rst),
+            .s_valid (tl_move && !ow_drop), .s_ready (pq_s_ready), .s_data (tl_tag32),
+            .m_valid (pt_valid), .m_ready (out_beat && o_last && ep_use_tag),
+            .m_data (pt_tag32), .count (pq_count)
+        );
+    end else begin : g_no_late_tag
+        assign gcm_tag_late = 1'b0;
+        assign pt_valid     = 1'b0;
+        assign pt_tag32     = 32'd0;
+    end
+endgenerate
+
 ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) crypt_ring (
     .clk (clk),
-    .wr_en (gcm_m_tvalid), .wr_addr (cw_reg), .wr_data (gcm_m_tdata),
+    .wr_en (gcm_m_tvalid), .wr_addr (cw_reg[RAW-1:0]), .wr_data (gcm_m_tdata),
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr), .rd_lo (ez_cr_lo), .rd_hi (ez_cr_hi)
 );
 
@@ -1532,7 +1653,7 @@ ibsec_compose #(
     .job_base (x_enc ? x_cbase : x_base), .job_src_off (x_enc ? x_aad_blk : x_pp_src),
     .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (x_icrc_off + x_trailer),
     .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
-    .idle (ez_idle), .issue_ok (oq_count <= OQ_ROOM_MAX),
+    .idle (ez_idle), .issue_ok ((oq_count <= OQ_ROOM_MAX) && ez_behind),
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr),
     .rd_lo (et_crypt ? ez_cr_lo : ez_in_lo), .rd_hi (et_crypt ? ez_cr_hi : ez_in_hi),
     .tap_valid (ez_tap_valid), .tap_first (ez_tap_first), .tap_data (ez_tap_data),
@@ -1579,7 +1700,7 @@ sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH)) oq (
 sync_fifo #(.WIDTH (EP_W), .DEPTH (RQ_DEPTH)) ep (
     .clk (clk), .rst (rst),
     .s_valid (ez_tap_valid && ez_tap_crc_last), .s_ready (ep_s_ready),
-    .s_data ({et_link, et_use_tag, et_tag32}),
+    .s_data ({et_link, et_use_tag}),
     .m_valid (ep_m_valid), .m_ready (out_beat && o_last), .m_data (ep_m_data), .count (ep_count)
 );
 
@@ -1768,7 +1889,7 @@ always @* begin
 
     // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
     xq_m_ready = eq_load;
-    tq_m_ready = eq_load && xh_crypted;
+    tq_m_ready = eq_load && xh_crypted && !xh_late;
     kr_pop     = (OPEN != 0) && eq_load;
     lp_pop     = eq_load;
     if (x_go) begin
@@ -1915,7 +2036,7 @@ always @(posedge clk) begin
         fp_reg       <= {(RAW+1){1'b0}};
         ca_reg       <= {(RAW+1){1'b0}};
         cf_reg       <= {(RAW+1){1'b0}};
-        cw_reg       <= {RAW{1'b0}};
+        cw_reg       <= {(RAW+1){1'b0}};
         st_valid_reg <= 1'b0;
     end
 end

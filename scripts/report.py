@@ -64,9 +64,9 @@ def fail(msg):
 # gcm-json: the GCM benchmark's printed lines
 # ----------------------------------------------------------------------------------------
 
-LAT_RE = re.compile(r"^bench-gcm-L(\d+): latency \((16-byte|empty) AAD, (\d+) data bytes\): "
-                    r"first block in -> first block out (\d+) cycles, last block in -> tag out "
-                    r"(\d+) cycles$")
+LAT_RE = re.compile(r"^bench-gcm-L(\d+): latency \((?:open|seal), (16-byte|empty) AAD, (\d+) data "
+                    r"bytes\): first block in -> first block out (\d+) cycles, last block in -> "
+                    r"tag out (\d+) cycles \(tag stream (\d+)\)$")
 THR_RE = re.compile(r"^bench-gcm-L(\d+): +(\d+) B data, (16-byte|empty) AAD: +([0-9.]+) data "
                     r"B/clock = +([0-9.]+)% of (\d+)")
 
@@ -83,7 +83,8 @@ def cmd_gcm_json(args):
             d = per.setdefault(int(m.group(1)), {"latency": [], "throughput": []})
             d["latency"].append({"aad": m.group(2), "data_bytes": int(m.group(3)),
                                  "first_in_first_out_cycles": int(m.group(4)),
-                                 "last_in_tag_out_cycles": int(m.group(5))})
+                                 "last_in_tag_out_cycles": int(m.group(5)),
+                                 "last_in_tag_stream_cycles": int(m.group(6))})
             continue
         m = THR_RE.match(ln.strip())
         if m:

@@ -6,6 +6,10 @@
 #   vtest-gcm-vec           the L4 bench on a vector file written by build/bin/ibsec_gcmvec
 #   regress-long-gcm-L<n>   GCM_LONG_MESSAGES random messages (make regress-long)
 #   bench-gcm               latency, throughput and simulation speed per width (make bench)
+#   vtest-gcm-early-L<n>    GCM_EARLY_MESSAGES random messages through the open-only core
+#                           (EARLY_GHASH = 1, as the open engine builds it: GHASH reads
+#                           the ciphertext at the input), every message opened (make test)
+#   bench-gcm-early         the benchmark of that core (every message opened)
 # Knobs: SEED, GCM_MESSAGES, GCM_LONG_MESSAGES, GCM_VEC_COUNT (random records in the
 # vector file), WAVES=1 (FST trace, written to gcm.fst in the working directory; separate
 # build folder).
@@ -19,11 +23,14 @@ GCM_LONG_MESSAGES ?= 1000000
 GCM_VEC_COUNT     ?= 2000
 GCM_VARIANT       := $(if $(filter 1,$(WAVES)),-waves,)
 GCM_TARGETS       := $(addprefix vtest-gcm-L,$(LANES_LIST))
+GCM_EARLY_TARGETS := $(addprefix vtest-gcm-early-L,$(LANES_LIST))
+GCM_EARLY_MESSAGES ?= 10000
 GCM_LONG_TARGETS  := $(addprefix regress-long-gcm-L,$(LANES_LIST))
 GCM_OBJS          := $(GCM_BUILD)/tb_gcm.o
 GCM_HDRS          := verif/gcm_core/tb_gcm.h
 
-.PHONY: $(GCM_TARGETS) $(GCM_LONG_TARGETS) bench-gcm vtest-gcm-vec
+.PHONY: $(GCM_TARGETS) $(GCM_EARLY_TARGETS) $(GCM_LONG_TARGETS) bench-gcm bench-gcm-early \
+        vtest-gcm-vec
 
 $(GCM_BUILD)/%.o: verif/gcm_core/%.c $(GCM_HDRS) $(wildcard verif/common/*.h) $(CM_HDRS) | deps
 	@mkdir -p $(dir $@)
@@ -36,6 +43,19 @@ $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb: $(GCM_RTL) verif/gcm_core/shim.cpp $(GCM_HDRS
 
 $(GCM_TARGETS): vtest-gcm-L%: $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb
 	$< --seed $(SEED) --messages $(GCM_MESSAGES)
+
+# the open-only core (EARLY_GHASH = 1), in its own build folder
+$(GCM_BUILD)/early-L%$(GCM_VARIANT)/Vtb: $(GCM_RTL) verif/gcm_core/shim.cpp $(GCM_HDRS) \
+                                        $(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
+	scripts/verilate.sh $(@D) gcm_core "-GLANES=$* -GEARLY_GHASH=1" "$(GCM_RTL)" \
+	  verif/gcm_core/shim.cpp "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+
+$(GCM_EARLY_TARGETS): vtest-gcm-early-L%: $(GCM_BUILD)/early-L%$(GCM_VARIANT)/Vtb
+	$< --seed $(SEED) --messages $(GCM_EARLY_MESSAGES) --open-only
+
+bench-gcm-early: $(foreach l,$(LANES_LIST),$(GCM_BUILD)/early-L$(l)$(GCM_VARIANT)/Vtb)
+	@for l in $(LANES_LIST); do \
+	  $(GCM_BUILD)/early-L$$l$(GCM_VARIANT)/Vtb --seed $(SEED) --bench --open-only; done
 
 $(GCM_LONG_TARGETS): regress-long-gcm-L%: $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb
 	$< --seed $(SEED) --messages $(GCM_LONG_MESSAGES)
@@ -54,9 +74,10 @@ vtest-gcm-vec: $(GCM_BUILD)/L4$(GCM_VARIANT)/Vtb $(GCM_VEC_FILE)
 	$< --seed $(SEED) --vectors $(GCM_VEC_FILE)
 
 TEST_TARGETS         += vtest-gcm-vec
-TEST_TARGETS         += $(GCM_TARGETS)
+TEST_TARGETS         += $(GCM_TARGETS) $(GCM_EARLY_TARGETS)
 REGRESS_LONG_TARGETS += $(GCM_LONG_TARGETS)
-BENCH_TARGETS        += bench-gcm
+BENCH_TARGETS        += bench-gcm bench-gcm-early
 LINT_TOPS            += gcm_core
 
-.SECONDARY: $(GCM_OBJS) $(foreach l,$(LANES_LIST),$(GCM_BUILD)/L$(l)$(GCM_VARIANT)/Vtb)
+.SECONDARY: $(GCM_OBJS) $(foreach l,$(LANES_LIST),$(GCM_BUILD)/L$(l)$(GCM_VARIANT)/Vtb \
+             $(GCM_BUILD)/early-L$(l)$(GCM_VARIANT)/Vtb)

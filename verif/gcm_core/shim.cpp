@@ -69,6 +69,14 @@ extern "C" int dut_out(uint32_t *data, uint32_t *keep, int *last, uint32_t *user
     return 1;
 }
 
+extern "C" int dut_tag(uint32_t tag[4], int *nokey)
+{
+    top->eval();
+    vshim_get(top->m_tag, tag);
+    *nokey = top->m_tag_nokey;
+    return top->m_tag_valid;
+}
+
 extern "C" void dut_tick(void) { sim.tick(); }
 
 extern "C" void dut_finish(void) { sim.finish(); }

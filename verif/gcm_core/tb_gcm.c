@@ -24,6 +24,12 @@
  *   first beat waited while an install of its slot was running may use the old or the new
  *   key: the harness accepts either, but the whole message (every byte and the tag) must
  *   match that one key. At most one install overlaps any message's first-beat wait.
+ *   The tag stream (m_tag_valid): one tag per message, in message order, no later than
+ *   the message's tlast beat on m_axis, equal to the tag and nokey flag of that beat.
+ *
+ * Open-only core (--open-only, for gcm_core built with EARLY_GHASH = 1, whose GHASH reads
+ * the ciphertext at its input): every random and bench message is opened; the vector
+ * run, which seals too, is refused.
  *
  * Vector run (--vectors FILE): every record of a GCM vector file (format of
  * docs/crypto-core.md, written by build/bin/ibsec_gcmvec) is sealed (ct and tag compared
@@ -31,11 +37,12 @@
  * slot (index mod KEY_SLOTS) before its messages enter.
  *
  * Benchmark (--bench): latency (first block in -> first block out, last block in -> tag
- * out) and sustained throughput of back-to-back messages, no idle, no back-pressure;
- * prints figures only.
+ * out, on the tlast beat and on the tag stream) and sustained throughput of back-to-back
+ * messages, no idle, no back-pressure; prints figures only.
  *
- * Usage: Vtb [--seed N] [--messages N] [--vectors FILE] [--bench]
- * Last line: "gcm-L<n>: N passed, N failed" (vector run: "gcm-vec-L<n>: ...").
+ * Usage: Vtb [--seed N] [--messages N] [--vectors FILE] [--bench] [--open-only]
+ * Last line: "gcm-L<n>: N passed, N failed" (vector run: "gcm-vec-L<n>: ...", open-only
+ * run: "gcm-early-L<n>: ...").
  */
 #include <openssl/evp.h>
 #include <stdio.h>
@@ -109,8 +116,12 @@ typedef struct {
     uint8_t got_tag[16];
     int got_nokey;
     int shape_bad;
+    /* the tag stream */
+    int st_have;
+    uint8_t st_tag[16];
+    int st_nokey;
     /* timing (bench) */
-    unsigned long t_first_in, t_last_in, t_first_out, t_last_out;
+    unsigned long t_first_in, t_last_in, t_first_out, t_last_out, t_tag;
 } message;
 
 typedef struct {
@@ -123,6 +134,10 @@ typedef enum { MODE_RANDOM, MODE_VECTORS, MODE_BENCH } run_mode;
 
 static tb_result res;
 static tb_rng rng;
+/* the core is open-only (EARLY_GHASH = 1): every message is opened */
+static int open_only;
+/* messages whose tag came on the tag stream (ring order) */
+static unsigned long tag_seq;
 static unsigned lanes;
 static unsigned long cycle;
 
@@ -293,6 +308,7 @@ static void msg_reset(message *m, unsigned long id)
     m->out_beat = m->out_block = 0;
     m->got_alen = m->got_dlen = 0;
     m->shape_bad = 0;
+    m->st_have = 0;
 }
 
 static void msg_set_lengths(message *m, size_t alen, size_t dlen, int full)
@@ -319,6 +335,8 @@ static void msg_random(message *m, unsigned long i)
         alen = tb_chance(&rng, 20) ? 0 : tb_rand_range(&rng, 1, RANDOM_MAX_AAD);
         m->decrypt = tb_chance(&rng, 50);
     }
+    if (open_only)
+        m->decrypt = 1;
     m->slot = tb_rand_range(&rng, 0, KEY_SLOTS - 1);
     tb_rand_bytes(&rng, m->iv, 12);
     tb_rand_bytes(&rng, m->aad, alen);
@@ -441,6 +459,12 @@ static void check_message(message *m)
         fprintf(stderr, "  msg %lu: slot %u, %s, aad %zu, len %zu, %d candidate(s), cycle %lu\n",
                 m->id, m->slot, m->decrypt ? "open" : "seal", m->alen, m->dlen, m->ncand, cycle);
     tb_check_u64(&res, "nokey", (uint64_t)e->nokey, (uint64_t)m->got_nokey);
+    if (!m->st_have) {
+        tb_fail(&res, "msg %lu: no tag on the tag stream by its tlast beat", m->id);
+    } else {
+        tb_check_bytes(&res, "tag stream", m->got_tag, m->st_tag, 16);
+        tb_check_u64(&res, "tag stream nokey", (uint64_t)m->got_nokey, (uint64_t)m->st_nokey);
+    }
     if (m->has_file)
         tb_check_bytes(&res, "tag vs file", m->file_tag, m->got_tag, 16);
     msgs_done++;
@@ -520,7 +544,7 @@ static void maybe_install(void)
 /* runs messages from src until it is empty and every message is out; 0 ok, -1 stall */
 static int run(msg_source src, void *arg, int (*need_key)(message *m))
 {
-    static uint32_t dw[MAX_WORDS], kw[IBSEC_MAX_LANES], tagw[4], keyw[8];
+    static uint32_t dw[MAX_WORDS], kw[IBSEC_MAX_LANES], tagw[4], keyw[8], stw[4];
     int more = 1, any_out = 0;
     unsigned long last_progress = cycle;
     for (;;) {
@@ -561,6 +585,8 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
         int last, nokey;
         uint32_t user;
         int ovalid = dut_out(dw, kw, &last, &user, tagw, &nokey);
+        int st_nokey;
+        int st_valid = dut_tag(stw, &st_nokey);
 
         /* key port: an install finished (ready is back), then a new one taken */
         if (inst_busy && kready) {
@@ -594,6 +620,19 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
                 cur->t_last_in = cycle;
                 cur = NULL;
             }
+        }
+        /* tag stream: the next message's tag, once its first beat is in */
+        if (st_valid) {
+            message *m = &ring[tag_seq % RING];
+            if (tag_seq >= ring_head || (m == cur && cur->in_beat == 0)) {
+                tb_fail(&res, "tag on the tag stream at cycle %lu before its message", cycle);
+                return -1;
+            }
+            unpack_be(m->st_tag, 16, stw, 128);
+            m->st_nokey = st_nokey;
+            m->st_have = 1;
+            m->t_tag = cycle;
+            tag_seq++;
         }
         /* output beat */
         if (ovalid && oready) {
@@ -735,7 +774,7 @@ static int fixed_next(message *m, void *arg)
         return 0;
     msg_reset(m, f->next++);
     m->slot = (unsigned)(f->next % KEY_SLOTS);
-    m->decrypt = (int)(f->next & 1);
+    m->decrypt = open_only || (f->next & 1);
     tb_rand_bytes(&rng, m->iv, 12);
     tb_rand_bytes(&rng, m->aad, f->alen);
     tb_rand_bytes(&rng, m->din, f->dlen);
@@ -779,10 +818,12 @@ static void bench(void)
             cycle++;
         }
         run(fixed_next, &one, NULL);
-        printf("bench-gcm-L%u: latency (%s AAD, %zu data bytes): first block in -> first "
-               "block out %lu cycles, last block in -> tag out %lu cycles\n",
-               lanes, with_aad ? "16-byte" : "empty", one.dlen, m->t_first_out - m->t_first_in,
-               m->t_last_out - m->t_last_in);
+        printf("bench-gcm-L%u: latency (%s, %s AAD, %zu data bytes): first block in -> "
+               "first block out %lu cycles, last block in -> tag out %lu cycles (tag stream "
+               "%lu)\n",
+               lanes, m->decrypt ? "open" : "seal", with_aad ? "16-byte" : "empty", one.dlen,
+               m->t_first_out - m->t_first_in, m->t_last_out - m->t_last_in,
+               m->t_tag - m->t_last_in);
     }
 
     /* throughput: back-to-back messages, full beats, no idle, no back-pressure */
@@ -818,7 +859,8 @@ static void bench(void)
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: Vtb [--seed N] [--messages N] [--vectors FILE] [--bench]\n");
+    fprintf(stderr,
+            "usage: Vtb [--seed N] [--messages N] [--vectors FILE] [--bench] [--open-only]\n");
     exit(2);
 }
 
@@ -842,12 +884,18 @@ int tb_gcm_main(int argc, char **argv)
             vectors = argv[++i];
         } else if (!strcmp(argv[i], "--bench")) {
             do_bench = 1;
+        } else if (!strcmp(argv[i], "--open-only")) {
+            open_only = 1;
         } else if (argv[i][0] == '+') {
             continue; /* Verilator plusargs */
         } else {
             fprintf(stderr, "tb_gcm: unknown argument '%s'\n", argv[i]);
             usage();
         }
+    }
+    if (open_only && vectors) {
+        fprintf(stderr, "tb_gcm: --open-only cannot run a vector file (it seals as well)\n");
+        return 2;
     }
     lanes = dut_lanes();
     if (lanes < 1 || lanes > IBSEC_MAX_LANES) {
@@ -861,8 +909,8 @@ int tb_gcm_main(int argc, char **argv)
         fprintf(stderr, "tb_gcm: EVP_CIPHER_CTX_new failed\n");
         return 2;
     }
-    snprintf(name, sizeof name, "%s-L%u", vectors ? "gcm-vec" : do_bench ? "bench-gcm" : "gcm",
-             lanes);
+    snprintf(name, sizeof name, "%s-L%u",
+             vectors ? "gcm-vec" : do_bench ? "bench-gcm" : open_only ? "gcm-early" : "gcm", lanes);
     tb_result_init(&res, name);
     reset_dut();
 

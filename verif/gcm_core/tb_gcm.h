@@ -34,6 +34,8 @@ void     dut_set_out_ready(int ready);
    tuser, tag (4 words) and nokey */
 int      dut_out(uint32_t *data, uint32_t *keep, int *last, uint32_t *user, uint32_t tag[4],
                  int *nokey);
+/* returns m_tag_valid (the tag stream); copies m_tag (4 words) and m_tag_nokey */
+int      dut_tag(uint32_t tag[4], int *nokey);
 void     dut_tick(void);
 void     dut_finish(void);
 
