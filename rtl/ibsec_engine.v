@@ -51,12 +51,13 @@
  *   decided, unchecked packets the context table holds; INFLIGHT below) and for one-beat
  *   frames at LANES = 12. The crypt pass of a frame longer than the header register runs
  *   behind its arrival, so the wait after the last beat does not grow with the packet:
- *   gcm_core's latency to the tag and the egress stage (about 33-41 cycles in the modes
- *   whose output needs the tag first, sth-pkt and sth-aead, and on open in every secured
- *   mode, at LANES = 1, 4, 12). Seal icrc-mac streams the ciphertext out once the frame
- *   has ended and waits for the tag only at the last beat (6 cycles from 1 KiB on at
- *   LANES = 1). On open the CRC results are at the check FIFO's head 10-14 cycles after
- *   the last input beat (ibsec_rx_check) (docs/packet-engine.md §5).
+ *   seal sth-pkt and sth-aead, whose STH in front of the payload holds the tag, wait for
+ *   gcm_core's latency to the tag and the egress stage (40 / 34 / 32 cycles at LANES =
+ *   1 / 4 / 12); open, whose verdict needs the tag, hashes at gcm_core's input
+ *   (EARLY_GHASH) and waits 19-28 cycles; seal icrc-mac streams the ciphertext out once
+ *   the frame has ended and waits for the tag only at the last beat (6 cycles from 1 KiB
+ *   on at LANES = 1). On open the CRC results are at the check FIFO's head 10-14 cycles
+ *   after the last input beat (ibsec_rx_check) (docs/packet-engine.md §5).
  *
  * Reset
  *   rst (synchronous, active high) discards every packet in flight, clears the tables,

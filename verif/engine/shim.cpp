@@ -116,6 +116,14 @@ extern "C" int dut_irq(int inst)
     return q;
 }
 
+extern "C" int dut_ring_bad(int inst)
+{
+    int b = 0;
+#define GET_RING_BAD(P) b = t->P##ring_bad;
+    ON_INST(inst, GET_RING_BAD);
+    return b;
+}
+
 extern "C" void dut_eval(void) { sim.eval(); }
 
 extern "C" void dut_tick(void) { sim.tick(); }

@@ -235,6 +235,7 @@ struct port {
     unsigned      idle_pct, bp_pct;
     bool          held;            /* input held (configuration in progress) */
     bool          in_reset;        /* its reset is asserted */
+    bool          ring_bad;        /* the white-box ring check failed (reported once) */
     int           out_ready;       /* m_axis_tready driven this cycle */
     /* output and status */
     struct fifo   inflight;        /* first beat taken, no status yet */
@@ -752,6 +753,11 @@ static void bench_cycle(void)
         struct port *P = &B.port[i];
         if (P->in_reset)
             continue;
+        if (dut_ring_bad(i) && !P->ring_bad) {
+            P->ring_bad = true;
+            tb_fail(&B.res, "%s: a ring beat freed before it was written, cycle %lu",
+                    P->name, B.cycle);
+        }
         sample_input(P, B.cycle);
         sample_output(P, B.cycle);
         sample_status(P, B.cycle);

@@ -54,6 +54,8 @@ void     dut_set_reg(int inst, int req, int we, unsigned addr, uint32_t wdata);
 /* returns reg_ack; copies reg_rdata */
 int      dut_reg_ack(int inst, uint32_t *rdata);
 int      dut_irq(int inst);
+/* white-box: 1 when a ring of the instance has a beat freed before it was written */
+int      dut_ring_bad(int inst);
 void     dut_eval(void);    /* settle outputs after the inputs changed */
 void     dut_tick(void);
 void     dut_finish(void);

@@ -8,7 +8,16 @@
  * Resets: rst resets both instances; seal_rst / open_rst reset one of them (the harness
  * uses them to reset an instance in the middle of a packet while the other runs on).
  * Byte order: as the engine, byte 0 of a frame in tdata[7:0].
- * Latency and throughput: those of ibsec_engine; this top adds no logic but the reset OR.
+ * Latency and throughput: those of ibsec_engine; this top adds no logic but the reset OR
+ * and the white-box ring checks below.
+ *
+ * White-box ring checks (seal_ring_bad, open_ring_bad; the harness fails a run that sees
+ * one high): in each instance's input ring and crypt ring the beats from the free
+ * pointer to the write pointer are the written ones, and no beat is freed before it is
+ * written: counted from the free pointer, the write pointer is never behind it (the
+ * difference never exceeds the allocated beats, crypt ring, or the ring, input ring).
+ * A drop that freed a message gcm_core still writes (open, whose tag comes before its
+ * plaintext; seal icrc-mac) breaks this at once, before any output could show it.
  */
 
 `resetall
@@ -29,6 +38,9 @@ module tb_engine #(
     input  wire                 rst,
     input  wire                 seal_rst,
     input  wire                 open_rst,
+    // white-box checks (header above)
+    output wire                 seal_ring_bad,
+    output wire                 open_ring_bad,
     // ---- seal instance: packet in
     input  wire [128*LANES-1:0] seal_s_axis_tdata,
     input  wire [16*LANES-1:0]  seal_s_axis_tkeep,
@@ -127,6 +139,13 @@ ibsec_engine #(
     .reg_rdata     (seal_reg_rdata),
     .irq_alert     (seal_irq_alert)
 );
+
+assign seal_ring_bad =
+    (seal_engine.cw_reg - seal_engine.cf_reg) > (seal_engine.ca_reg - seal_engine.cf_reg) ||
+    (seal_engine.wp_reg - seal_engine.fp_reg) > seal_engine.RING_BEATS;
+assign open_ring_bad =
+    (open_engine.cw_reg - open_engine.cf_reg) > (open_engine.ca_reg - open_engine.cf_reg) ||
+    (open_engine.wp_reg - open_engine.fp_reg) > open_engine.RING_BEATS;
 
 // open: OPEN = 1
 ibsec_engine #(
