@@ -98,11 +98,11 @@
  *   blocks, lengths and H bank are taken from the I stage's registers instead of the X
  *   stage's (the same logic, AES_LATENCY + 1 cycles sooner), and the result meets E_K(J0),
  *   captured at the X stage with the message's first beat, in two FIFOs (S and E_K(J0),
- *   one entry per message each, OUT_DEPTH places: the credits bound the messages in
- *   flight). The tag enters the tag FIFO (and the tag stream) when both are there: for a
- *   message longer than the AES pipeline, AES_LATENCY + 1 cycles sooner than behind the
- *   key stream. The data and the tlast beat are unchanged; the H bank is read sooner, so
- *   the install's guard (up to the X stage) still covers it. s_axis_decrypt is ignored.
+ *   one entry per message each; S_DEPTH and J_DEPTH bound how many can wait). The tag
+ *   enters the tag FIFO (and the tag stream) when both are there: for a message longer
+ *   than the AES pipeline, AES_LATENCY + 1 cycles sooner than behind the key stream. The
+ *   data and the tlast beat are unchanged; the H bank is read sooner, so the install's
+ *   guard (up to the X stage) still covers it. s_axis_decrypt is ignored.
  *
  * Back-pressure
  *   The AES pipeline and the GHASH engine never stall, so input beats are admitted
@@ -214,6 +214,9 @@ localparam AES_LATENCY = 14 * STAGES_PER_ROUND;
 // output FIFO depth (power of two covering the credit round trip)
 localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + 12);
 localparam OUT_AW = $clog2(OUT_DEPTH);
+// EARLY_GHASH's join of S and E_K(J0): the places each side can wait for (at the tag)
+localparam S_DEPTH = 1 << $clog2(AES_LATENCY + 4);
+localparam J_DEPTH = 16;
 // H powers per bank: H^1..H^(LANES+1) (LANES blocks plus the trailing zero block of the
 // last beat, which stands for the length block)
 localparam NPOW = LANES + 1;
@@ -760,12 +763,14 @@ always @* begin
         g_mask = keep_mask_be(gu_keep[16*gl +: 16]);
         if (gu_aad[gl]) begin
             x_g_block_next[128*gl +: 128] = gu_data[128*gl +: 128];
-            g_abytes = g_abytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
+            g_abytes = g_abytes +
+                       {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
         end else begin
             // the ciphertext: the input on open, the input XOR the key stream on seal
             x_g_block_next[128*gl +: 128] = gu_dec ? gu_data[128*gl +: 128] :
                 ((gu_data[128*gl +: 128] ^ gu_ks[128*gl +: 128]) & g_mask);
-            g_cbytes = g_cbytes + {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
+            g_cbytes = g_cbytes +
+                       {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
         end
         g_nblk = g_nblk + {{(POW_WIDTH-1){1'b0}}, g_lane_valid[gl]};
     end
@@ -1039,8 +1044,10 @@ ghash_engine_inst (
 // message without a key. Behind the X stage E_K(J0) rides with the last beat; with
 // EARLY_GHASH the GHASH result and E_K(J0) (captured at the X stage) meet in two FIFOs,
 // one entry per message each, in message order: S comes first for a message shorter
-// than the AES pipeline, E_K(J0) first for a longer one. Each holds at most one entry
-// per message with a beat not yet out (the credits: OUT_DEPTH).
+// than the AES pipeline, E_K(J0) first for a longer one. S waits only for a message
+// whose first beat is still in the AES pipeline (at most AES_LATENCY + 1 messages:
+// S_DEPTH); E_K(J0) only for a message whose last beat is at most GHASH's 5 cycles past
+// the I stage, or still to come (at most 7: J_DEPTH, one distributed RAM deep).
 wire         tag_valid;
 wire [127:0] tag_value;
 wire         tag_nokey;
@@ -1051,7 +1058,8 @@ generate
         // FIFOs' s_ready and count: the credits keep them from filling
         wire [127:0] gh_ekj0_unused = gh_m_user[128:1];
         wire         sq_s_ready, jq_s_ready;
-        wire [OUT_AW:0] sq_count, jq_count;
+        wire [$clog2(S_DEPTH):0] sq_count;
+        wire [$clog2(J_DEPTH):0] jq_count;
         /* verilator lint_on UNUSEDSIGNAL */
         wire         sq_m_valid, jq_m_valid;
         wire [128:0] sq_m_data;              // {S, nokey}
@@ -1061,7 +1069,7 @@ generate
         assign tag_value = sq_m_data[0] ? 128'd0 : (sq_m_data[128:1] ^ jq_m_data);
         sync_fifo #(
             .WIDTH(129),
-            .DEPTH(OUT_DEPTH)
+            .DEPTH(S_DEPTH)
         )
         s_fifo_inst (
             .clk(clk),
@@ -1076,7 +1084,7 @@ generate
         );
         sync_fifo #(
             .WIDTH(128),
-            .DEPTH(OUT_DEPTH)
+            .DEPTH(J_DEPTH)
         )
         j_fifo_inst (
             .clk(clk),
