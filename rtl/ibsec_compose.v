@@ -31,7 +31,8 @@
  *
  * Flow control
  *   A beat is issued (its ring read started) only while issue_ok is high; it appears on
- *   tap_* one cycle later, for one cycle (tap_valid). The consumer grants issue_ok against
+ *   tap_* one cycle later, for one cycle (tap_valid). issue_last says that the beat up
+ *   for issue is the running job's last (from registers only, so issue_ok may use it). The consumer grants issue_ok against
  *   its own free space (one beat is in flight behind it). job_ready is high when no job
  *   is running or the running job issues its last beat in this cycle.
  *
@@ -91,6 +92,7 @@ module ibsec_compose #(
      * Flow control from the consumer
      */
     input  wire                         issue_ok,
+    output wire                         issue_last,
 
     /*
      * Ring read port (ibsec_pair_buffer: beats rd_addr and rd_addr + 1, 1 cycle)
@@ -292,6 +294,7 @@ endgenerate
 // Port assignments
 // ----------------------------------------------------------------------------
 assign job_ready     = !active_reg || (issue && last_a);
+assign issue_last    = active_reg && last_a;
 assign idle          = !active_reg && !b_valid_reg;
 assign rd_en         = issue;
 assign rd_addr       = ra_reg;

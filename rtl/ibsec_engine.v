@@ -840,6 +840,10 @@ wire           d_pass = dq_m_valid && !d_crypt && xq_s_ready;
 wire [CT_W-1:0] cz_tag_in = {d_key, d_salt, d_dir, d_epsn};
 
 // crypt composer and gcm_core
+/* verilator lint_off UNUSEDSIGNAL */
+// the crypt composer's issue waits on the arrival beat by beat, not on its last beat
+wire                    cz_issue_last_unused;
+/* verilator lint_on UNUSEDSIGNAL */
 wire                    cz_rd_en;
 wire [RAW-1:0]          cz_rd_addr;
 wire [DW-1:0]           cz_rd_lo, cz_rd_hi;
@@ -1041,12 +1045,19 @@ assign {et_link, et_crypt, et_rel_in, et_rel_cr, et_use_tag} = ez_tap_tag;
 // the message's base (read for the front's beats, whose ring bytes are not used) was
 // written before it: every message before this one is written when its job starts (its
 // packet's egress read all of it, or its drop waited for it).
+// The running job also frees its message's crypt ring beats when its last beat is out
+// (the last tap), whether it read them (encrypted payload) or not (sth-hdr, sth-pkt:
+// the payload comes from the input ring): its last beat is issued only once the whole
+// message is written, so that no beat is freed before gcm_core has written it (the open
+// core's tag of a short frame comes before its message's last beats).
 reg            ez_crd_reg;           // the running egress job reads the crypt ring
+reg            ez_cmsg_reg;          // it has a message in the crypt ring
 reg  [RAW:0]   ez_cb_reg;            // its message's base, counted as cw is
 reg  [RAW-1:0] ez_mb_reg;            // its message's beats
 always @(posedge clk) begin
     if (ez_take) begin
-        ez_crd_reg <= x_enc;
+        ez_crd_reg  <= x_enc;
+        ez_cmsg_reg <= x_crypted;
         ez_cb_reg  <= cf_reg + {1'b0, x_cb_off};
         ez_mb_reg  <= x_mb;
     end
@@ -1059,8 +1070,10 @@ wire [RAW:0]   ez_written = cw_reg - ez_cb_reg;                 // beats written
 wire [RAW:0]   ez_need    = (ez_rel2 > ez_mb_reg) ? {1'b0, ez_mb_reg} : {1'b0, ez_rel2};
 // a message holds at most BUF_BEATS < RING / 2 beats, so a top bit set is a beat before
 // the message's base: both beats of the read lie before it when ez_rel2 is one too
-wire           ez_behind  = !ez_crd_reg || (ez_rel[RAW-1] && ez_rel2[RAW-1]) ||
-                            ez_need <= ez_written;
+wire           ez_issue_last;
+wire           ez_behind  = (!ez_crd_reg || (ez_rel[RAW-1] && ez_rel2[RAW-1]) ||
+                             ez_need <= ez_written) &&
+                            (!ez_cmsg_reg || !ez_issue_last || {1'b0, ez_mb_reg} <= ez_written);
 
 // output FIFO and the CRC results of the egress stream
 wire                    oq_s_ready, oq_m_valid;
@@ -1474,6 +1487,7 @@ ibsec_compose #(
     .job_aad_end (d_enc ? d_aad13 : d_msg_end),
     .job_crc_end (13'd0), .job_tag (cz_tag_in),
     .idle (cz_idle), .issue_ok ((gq_count <= GQ_ROOM_MAX) && cz_behind),
+    .issue_last (cz_issue_last_unused),
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),
     .tap_valid (cz_tap_valid), .tap_first (cz_tap_first), .tap_data (cz_tap_data),
     .tap_keep (cz_tap_keep), .tap_last (cz_tap_last), .tap_user (cz_tap_user),
@@ -1655,6 +1669,7 @@ ibsec_compose #(
     .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (x_icrc_off + x_trailer),
     .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
     .idle (ez_idle), .issue_ok ((oq_count <= OQ_ROOM_MAX) && ez_behind),
+    .issue_last (ez_issue_last),
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr),
     .rd_lo (et_crypt ? ez_cr_lo : ez_in_lo), .rd_hi (et_crypt ? ez_cr_hi : ez_in_hi),
     .tap_valid (ez_tap_valid), .tap_first (ez_tap_first), .tap_data (ez_tap_data),
