@@ -1058,8 +1058,8 @@ always @(posedge clk) begin
     if (ez_take) begin
         ez_crd_reg  <= x_enc;
         ez_cmsg_reg <= x_crypted;
-        ez_cb_reg  <= cf_reg + {1'b0, x_cb_off};
-        ez_mb_reg  <= x_mb;
+        ez_cb_reg   <= cf_reg + {1'b0, x_cb_off};
+        ez_mb_reg   <= x_mb;
     end
 end
 wire [RAW-1:0] ez_rel     = ez_rd_addr - ez_cb_reg[RAW-1:0];   // lo beat in the message
@@ -1557,7 +1557,6 @@ sync_fifo #(.WIDTH (128), .DEPTH (XQ_DEPTH)) tq (
     .s_valid (gcm_tag_out && !gcm_tag_late), .s_ready (tq_s_ready), .s_data (gcm_m_tag),
     .m_valid (tq_m_valid), .m_ready (tq_m_ready), .m_data (tq_m_data), .count (tq_count)
 );
-
 
 // seal icrc-mac, the late tag: the packet leaves EQ without its tag, which the output
 // takes for the ICRC field of its last beat. The kind of every message is queued as its
