@@ -53,7 +53,7 @@ SYNTH_LANES  := 1 4 12
 # merge logic across module boundaries; for aes_pipeline it came out larger and took
 # 16 times longer. Place and route flattens the mapped hierarchical netlist.
 SYNTH_FLOW_FLAGS ?= --noflatten
-SYNTH_DEPS   := $(SYNTH_RTL) scripts/synth.py
+SYNTH_DEPS   := $(SYNTH_RTL) $(wildcard rtl/*.vh) scripts/synth.py
 
 .PHONY: synth synth-all synth-check fpga fpga-pnr-L1 \
         $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),synth-$(t)-L$(l)))

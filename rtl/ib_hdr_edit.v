@@ -58,11 +58,7 @@ module ib_hdr_edit #(
 // bytes this block reads or writes: up to BTH byte 8 of RoCEv2 over IPv6 (62 + 8)
 localparam EDIT_BYTES = 71;
 
-// enum ibsec_shape (cmodel/ib_pkt.h)
-localparam [1:0] SHAPE_IB_LOCAL  = 2'd0;
-localparam [1:0] SHAPE_IB_GLOBAL = 2'd1;
-localparam [1:0] SHAPE_ROCE_V4   = 2'd2;
-localparam [1:0] SHAPE_ROCE_V6   = 2'd3;
+`include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 
 // frame offsets of the fields (IBA Vol. 1 §7.7, §8.3; RFC 791, 8200, 768)
 localparam LRH_PKTLEN   = 4;    // LRH bytes 4-5: Resv5 (15:11), PktLen (10:0)

@@ -74,11 +74,7 @@ module ib_hdr_mask #(
 // frame bytes that can hold a variant bit: up to BTH byte 4 of RoCEv2 over IPv6 (62 + 4)
 localparam MASK_BYTES = 67;
 
-// enum ibsec_shape (cmodel/ib_pkt.h)
-localparam [1:0] SHAPE_IB_LOCAL  = 2'd0;
-localparam [1:0] SHAPE_IB_GLOBAL = 2'd1;
-localparam [1:0] SHAPE_ROCE_V4   = 2'd2;
-localparam [1:0] SHAPE_ROCE_V6   = 2'd3;
+`include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 
 // RoCEv2: H leaves out the 14-byte Ethernet header and starts with 8 bytes of ones
 // standing for the LRH (Annex A17), so frame byte i is H byte i - 14 + 8

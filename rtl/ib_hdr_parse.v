@@ -108,36 +108,7 @@ localparam READ_BYTES = 74;
 // internal length width: frame_len, and the end of a RoCEv2 packet (14 + 65535 < 2^17)
 localparam CW = (LEN_W > 17 ? LEN_W : 17) + 1;
 
-// enum ibsec_reason (cmodel/ibsec.h), the codes this block can give
-localparam [5:0] R_OK              = 6'd0;
-localparam [5:0] R_TRUNCATED       = 6'd1;
-localparam [5:0] R_BAD_LNH         = 6'd2;
-localparam [5:0] R_BAD_LVER        = 6'd3;
-localparam [5:0] R_BAD_PKTLEN      = 6'd4;
-localparam [5:0] R_BAD_IPVER       = 6'd5;
-localparam [5:0] R_BAD_NXTHDR      = 6'd6;
-localparam [5:0] R_BAD_GRH_PAYLEN  = 6'd7;
-localparam [5:0] R_BAD_ETHERTYPE   = 6'd8;
-localparam [5:0] R_BAD_IPV4_IHL    = 6'd9;
-localparam [5:0] R_BAD_IPV4_CSUM   = 6'd10;
-localparam [5:0] R_IP_FRAGMENT     = 6'd11;
-localparam [5:0] R_BAD_IP_LEN      = 6'd12;
-localparam [5:0] R_NOT_UDP         = 6'd13;
-localparam [5:0] R_BAD_UDP_PORT    = 6'd14;
-localparam [5:0] R_BAD_UDP_LEN     = 6'd15;
-localparam [5:0] R_BAD_TVER        = 6'd16;
-localparam [5:0] R_BAD_OPCODE      = 6'd17;
-localparam [5:0] R_BAD_PADCNT      = 6'd18;
-localparam [5:0] R_BAD_PAYLOAD_LEN = 6'd19;
-localparam [5:0] R_TOO_LONG        = 6'd20;
-localparam [5:0] R_BAD_SECMODE     = 6'd22;
-localparam [5:0] R_STH_UNSUPPORTED = 6'd25;
-
-// enum ibsec_shape (cmodel/ib_pkt.h)
-localparam [1:0] SHAPE_IB_LOCAL  = 2'd0;   // LRH + BTH
-localparam [1:0] SHAPE_IB_GLOBAL = 2'd1;   // LRH + GRH + BTH
-localparam [1:0] SHAPE_ROCE_V4   = 2'd2;   // Ethernet + IPv4 + UDP + BTH
-localparam [1:0] SHAPE_ROCE_V6   = 2'd3;   // Ethernet + IPv6 + UDP + BTH
+`include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 
 // header lengths and offsets (IBA Vol. 1 §7.7, §8.3, §9.2; RFC 791, 8200, 768; IEEE 802.3)
 localparam LRH_LEN   = 8;
@@ -487,7 +458,7 @@ end
 always @* begin
     if (locate_reason != R_OK)                           reason = locate_reason;
     else if (is_open && open_secbits_bad)                reason = R_BAD_SECMODE;
-    else if (is_open && sth_unsupported)                 reason = R_STH_UNSUPPORTED;
+    else if (is_open && sth_unsupported)                 reason = R_STH_SIZE_UNSUPPORTED;
     else if (body_reason != R_OK)                        reason = body_reason;
     else if (!is_open && seal_secbits_bad)               reason = R_BAD_SECMODE;
     else                                                 reason = R_OK;

@@ -183,17 +183,7 @@ localparam [1:0] CMD_WRITE       = 2'd1;
 localparam [1:0] CMD_CLEAR       = 2'd2;
 localparam [1:0] CMD_CLEAR_ALERT = 2'd3;
 
-// enum ibsec_reason (cmodel/ibsec.h)
-localparam [5:0] R_OK             = 6'd0;
-localparam [5:0] R_EPSN_EXHAUSTED = 6'd29;
-localparam [5:0] R_PSN_TOO_OLD    = 6'd30;
-localparam [5:0] R_REPLAY         = 6'd31;
-localparam [5:0] R_NONCE_REUSE    = 6'd33;
-
-// enum ibsec_mode: 0 none, 1 icrc-mac, 2..4 sth-*; 5.. invalid
-localparam [2:0] MODE_NONE     = 3'd0;
-localparam [2:0] MODE_STH_HDR  = 3'd2;
-localparam [2:0] MODE_COUNT    = 3'd5;
+`include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 // STH codes ibsec implements for the sth-* modes (wire-format.md §4)
 localparam [2:0] STH_CODE_96   = 3'd1;
 localparam [2:0] STH_CODE_128  = 3'd2;
@@ -680,16 +670,16 @@ always @* begin
             cmd_err_now = ERR_QPN;
         end else if (cmd_sel && cmd_match > 32'h0000_7FFF) begin
             cmd_err_now = ERR_PKEY;
-        end else if (cmd_mode >= MODE_COUNT) begin
+        end else if (cmd_mode >= M_COUNT) begin
             cmd_err_now = ERR_MODE;
-        end else if (cmd_mode >= MODE_STH_HDR && cmd_sth_code != STH_CODE_96
+        end else if (cmd_mode >= M_STH_HDR && cmd_sth_code != STH_CODE_96
                      && cmd_sth_code != STH_CODE_128) begin
             cmd_err_now = ERR_STH_NEED;
-        end else if (cmd_mode < MODE_STH_HDR && cmd_sth_code != 3'd0) begin
+        end else if (cmd_mode < M_STH_HDR && cmd_sth_code != 3'd0) begin
             cmd_err_now = ERR_STH_EXTRA;
         end else if (cmd_tx_next[63] || cmd_rx_next[63]) begin
             cmd_err_now = ERR_EPSN;
-        end else if (cmd_mode != MODE_NONE && {24'd0, cmd_key} >= KEY_SLOTS) begin
+        end else if (cmd_mode != M_NONE && {24'd0, cmd_key} >= KEY_SLOTS) begin
             cmd_err_now = ERR_KEY;
         end else if (dup_found) begin
             cmd_err_now = ERR_DUP;

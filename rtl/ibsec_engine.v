@@ -224,22 +224,7 @@ localparam [8:0] CAP_BEAT = CAP_BEATS_IN[8:0];
 // LANES = 1, 4 and 12 (N = 10, 4 and 2), within INFLIGHT.
 localparam INFLIGHT = (LANES == 1) ? 8 : 16;
 
-// enum ibsec_reason (cmodel/ibsec.h)
-localparam [5:0] R_OK            = 6'd0;
-localparam [5:0] R_BAD_VCRC      = 6'd21;
-localparam [5:0] R_NO_CONTEXT    = 6'd23;
-localparam [5:0] R_MODE_MISMATCH = 6'd24;
-localparam [5:0] R_STH_MISMATCH  = 6'd26;
-localparam [5:0] R_NO_KEY        = 6'd27;
-localparam [5:0] R_BAD_ICRC      = 6'd28;
-localparam [5:0] R_AUTH_FAILED   = 6'd32;
-
-// enum ibsec_mode
-localparam [2:0] M_NONE     = 3'd0;
-localparam [2:0] M_ICRC_MAC = 3'd1;
-localparam [2:0] M_STH_HDR  = 3'd2;
-localparam [2:0] M_STH_PKT  = 3'd3;
-localparam [2:0] M_STH_AEAD = 3'd4;
+`include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 
 // ICRC 4 bytes, VCRC 2 bytes (IBA Vol. 1 §7.8)
 localparam [12:0] ICRC_LEN = 13'd4;
@@ -1841,7 +1826,7 @@ always @* begin
             if (OPEN != 0 && c_pmode != lk_mode)
                 n_reason = R_MODE_MISMATCH;
             else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code)
-                n_reason = R_STH_MISMATCH;
+                n_reason = R_STH_SIZE_MISMATCH;
             else if (lk_mode == M_NONE) begin
                 // plain context (open: its ICRC decides, at egress)
                 n_ichk = OPEN != 0;

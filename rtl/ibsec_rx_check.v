@@ -108,11 +108,7 @@ localparam IPLEN_OFF  = 16 % W;
 localparam IPLEN_POS_I = IPLEN_BEAT * W;
 localparam [PW-1:0] IPLEN_POS = IPLEN_POS_I[PW-1:0];
 
-// enum ibsec_shape (cmodel/ib_pkt.h)
-localparam [1:0] SHAPE_IB_LOCAL  = 2'd0;
-localparam [1:0] SHAPE_IB_GLOBAL = 2'd1;
-localparam [1:0] SHAPE_ROCE_V4   = 2'd2;
-localparam [1:0] SHAPE_ROCE_V6   = 2'd3;
+`include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 // LRH.LNH = 3: a GRH follows the LRH (IBA §7.7.5)
 localparam [1:0] LNH_GRH = 2'd3;
 // Ethertype of IPv6 (RoCEv2 Annex A17.4); any other Ethertype is judged as IPv4, as
