@@ -32,9 +32,10 @@
  * Flow control
  *   A beat is issued (its ring read started) only while issue_ok is high; it appears on
  *   tap_* one cycle later, for one cycle (tap_valid). issue_last says that the beat up
- *   for issue is the running job's last (from registers only, so issue_ok may use it). The consumer grants issue_ok against
- *   its own free space (one beat is in flight behind it). job_ready is high when no job
- *   is running or the running job issues its last beat in this cycle.
+ *   for issue is the running job's last (from registers only, so issue_ok may use it).
+ *   The consumer grants issue_ok against its own free space (one beat is in flight
+ *   behind it). job_ready is high when no job is running or the running job issues its
+ *   last beat in this cycle.
  *
  * Latency / throughput
  *   Job taken -> first beat on tap: 2 cycles (job register, ring read). Then one beat per

@@ -12,7 +12,7 @@
  *     and M_COUNT is IBSEC_MODE_COUNT; each shape is SHAPE_<NAME> of enum ibsec_shape;
  *   - each localparam's width holds its value and its literal has the declared width;
  *   - the header defines nothing else, nothing twice;
- *   - no .v file of the RTL directory declares a localparam of one of these names again (one definition).
+ *   - no .v file of the RTL directory declares one of these names again (one definition).
  * Prints one line per failure and "N passed, N failed"; exits 1 on a failure, 2 when a
  * file cannot be read.
  */
