@@ -1,0 +1,863 @@
+/*
+ * setup.c — CM endpoints of simulated CAs, their key distribution and the pipelined
+ * event loop (setup.h explains the flow and the clock).
+ */
+#include "setup.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include <openssl/crypto.h>
+
+#include "cm_wire.h"
+
+#define SETUP_GUID_BASE 0x0002c90300000001ull
+#define SETUP_OUTBOX    4u
+
+/* ---- names ------------------------------------------------------------------------ */
+
+const char *setup_state_name(enum setup_state st)
+{
+    static const char *const names[SETUP_ST_COUNT] = {
+        "free", "req_sent", "rep_sent", "established", "dreq_sent", "closed",
+    };
+    return (unsigned)st < SETUP_ST_COUNT ? names[st] : "?";
+}
+
+/* ---- clock and outbox ------------------------------------------------------------- */
+
+/* Messages a handler sends; stamped and queued when it returns (setup.h "Time"). */
+static setup_msg g_outbox[SETUP_OUTBOX];
+static unsigned  g_n_out;
+
+static uint64_t mono_ns(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static int q_less(const setup_msg *a, const setup_msg *b)
+{
+    return a->t < b->t || (a->t == b->t && a->seq < b->seq);
+}
+
+static int q_push(setup_sim *s, const setup_msg *m)
+{
+    size_t i;
+
+    if (s->q_len == s->q_cap) {
+        size_t cap = s->q_cap ? 2 * s->q_cap : 256;
+        setup_msg *q = realloc(s->q, cap * sizeof *q);
+        if (q == NULL)
+            return -1;
+        s->q = q;
+        s->q_cap = cap;
+    }
+    i = s->q_len++;
+    while (i > 0 && q_less(m, &s->q[(i - 1) / 2])) {
+        s->q[i] = s->q[(i - 1) / 2];
+        i = (i - 1) / 2;
+    }
+    s->q[i] = *m;
+    return 0;
+}
+
+bool setup_next_msg(setup_sim *s, setup_msg *m)
+{
+    size_t i = 0;
+    setup_msg last;
+
+    if (s->q_len == 0)
+        return false;
+    *m = s->q[0];
+    last = s->q[--s->q_len];
+    for (;;) {
+        size_t l = 2 * i + 1, r = l + 1, k = i;
+        const setup_msg *best = &last;
+        if (l < s->q_len && q_less(&s->q[l], best)) { k = l; best = &s->q[l]; }
+        if (r < s->q_len && q_less(&s->q[r], best)) { k = r; }
+        if (k == i)
+            break;
+        s->q[i] = s->q[k];
+        i = k;
+    }
+    if (s->q_len > 0)
+        s->q[i] = last;
+    return true;
+}
+
+/* Queue a MAD from `from` to `to`; it leaves when the running handler ends. */
+static void send_mad(unsigned from, unsigned to, const uint8_t mad[IB_MAD_LEN])
+{
+    if (g_n_out == SETUP_OUTBOX)
+        return;
+    setup_msg *m = &g_outbox[g_n_out++];
+    m->from = from;
+    m->to = to;
+    m->len = IB_MAD_LEN;
+    memcpy(m->mad, mad, IB_MAD_LEN);
+}
+
+/* Handler accounting: the CA's CPU was busy from start to start + cost. */
+static uint64_t handler_start(setup_sim *s, unsigned ca, uint64_t t_arrival)
+{
+    uint64_t start = t_arrival > s->ca[ca].cpu_free_ns ? t_arrival : s->ca[ca].cpu_free_ns;
+    g_n_out = 0;
+    return start;
+}
+
+static void handler_end(setup_sim *s, unsigned ca, uint64_t start, uint64_t cost)
+{
+    uint64_t end = start + (s->fixed_cost_ns ? s->fixed_cost_ns : cost);
+
+    s->ca[ca].cpu_free_ns = end;
+    if (end > s->now_ns)
+        s->now_ns = end;
+    for (unsigned i = 0; i < g_n_out; i++) {
+        setup_msg *m = &g_outbox[i];
+        setup_ca *src = &s->ca[m->from];
+        m->t = end + s->wire_ns;
+        m->seq = s->seq++;
+        if (s->pcap != NULL)
+            cm_wire_pcap(s->pcap, m->mad, src->lid, s->ca[m->to].lid, src->psn_out, end / 1000u);
+        src->psn_out = (src->psn_out + 1) & 0xFFFFFFu;
+        q_push(s, m);
+    }
+    g_n_out = 0;
+}
+
+/* ---- subnet ----------------------------------------------------------------------- */
+
+static int ca_init(setup_ca *c, uint64_t guid, uint16_t lid, uint32_t qpn_base)
+{
+    uint8_t ca_sk[KD_KEY_LEN];
+    ibsec_drv_bus b;
+
+    memset(c, 0, sizeof *c);
+    if (kd_random(ca_sk, sizeof ca_sk) != 0)
+        return -1;
+    kd_ca_init(&c->keys, guid, ca_sk);
+    OPENSSL_cleanse(ca_sk, sizeof ca_sk);
+    c->lid = lid;
+    c->next_qpn = qpn_base;
+    if (ibsec_engine_init(&c->seal_e, SETUP_KEY_SLOTS, SETUP_CTX_SLOTS, 1) != 0 ||
+        ibsec_engine_init(&c->open_e, SETUP_KEY_SLOTS, SETUP_CTX_SLOTS, 1) != 0)
+        return -1;
+    ibsec_regmodel_init(&c->seal_rm, &c->seal_e, false);
+    ibsec_regmodel_init(&c->open_rm, &c->open_e, true);
+    b = ibsec_regmodel_bus(&c->seal_rm);
+    if (ibsec_drv_attach(&c->seal, &b, false) != DRV_OK)
+        return -1;
+    b = ibsec_regmodel_bus(&c->open_rm);
+    if (ibsec_drv_attach(&c->open, &b, true) != DRV_OK)
+        return -1;
+    return 0;
+}
+
+int setup_sim_init(setup_sim *s, unsigned n_ca, uint64_t wire_ns)
+{
+    memset(s, 0, sizeof *s);
+    if (n_ca < 2 || n_ca > SETUP_MAX_CA)
+        return -1;
+    s->n_ca = n_ca;
+    s->wire_ns = wire_ns;
+    if (kd_random(s->sm.sm_sk, KD_KEY_LEN) != 0 || kd_random(s->sm.ssm_sk, KD_KEY_LEN) != 0)
+        return -1;
+    for (unsigned i = 0; i < n_ca; i++) {
+        if (ca_init(&s->ca[i], SETUP_GUID_BASE + i, (uint16_t)(1 + i), 0x100u + 0x10000u * i) != 0)
+            return -1;
+        if (kd_sm_add_ca(&s->sm, s->ca[i].keys.guid, s->ca[i].keys.ca_sk) != 0)
+            return -1;
+    }
+    return 0;
+}
+
+void setup_sim_free(setup_sim *s)
+{
+    for (unsigned i = 0; i < s->n_ca; i++) {
+        setup_ca *c = &s->ca[i];
+        ibsec_engine_free(&c->seal_e);
+        ibsec_engine_free(&c->open_e);
+        if (c->conn != NULL)
+            OPENSSL_cleanse(c->conn, c->cap_conn * sizeof *c->conn);
+        free(c->conn);
+        OPENSSL_cleanse(&c->keys, sizeof c->keys);
+    }
+    free(s->q);
+    OPENSSL_cleanse(&s->sm, sizeof s->sm);
+    memset(s, 0, sizeof *s);
+}
+
+int setup_distribute_keys(setup_sim *s, uint16_t pkey)
+{
+    uint8_t p_sk[KD_KEY_LEN], pair[KD_KEY_LEN];
+    kd_blob b;
+    int rc = -1;
+
+    if (kd_random(p_sk, sizeof p_sk) != 0)
+        return -1;
+    for (unsigned i = 0; i < s->n_ca; i++) {
+        setup_ca *c = &s->ca[i];
+        if (kd_sm_issue_sm_sk(&s->sm, c->keys.guid, &b) != KD_OK ||
+            kd_ca_accept_sm_sk(&c->keys, &b) != KD_OK ||
+            kd_sm_issue_p_sk(&s->sm, pkey, p_sk, &b) != KD_OK ||
+            kd_ca_accept_p_sk(&c->keys, &b) != KD_OK)
+            goto done;
+    }
+    for (unsigned i = 0; i < s->n_ca; i++)
+        for (unsigned j = i + 1; j < s->n_ca; j++) {
+            uint64_t gi = s->ca[i].keys.guid, gj = s->ca[j].keys.guid;
+            if (kd_random(pair, sizeof pair) != 0 ||
+                kd_sm_issue_pair(&s->sm, gi, gj, pair, &b) != KD_OK ||
+                kd_ca_accept_pair(&s->ca[i].keys, &b) != KD_OK ||
+                kd_sm_issue_pair(&s->sm, gj, gi, pair, &b) != KD_OK ||
+                kd_ca_accept_pair(&s->ca[j].keys, &b) != KD_OK)
+                goto done;
+        }
+    rc = 0;
+done:
+    OPENSSL_cleanse(p_sk, sizeof p_sk);
+    OPENSSL_cleanse(pair, sizeof pair);
+    return rc;
+}
+
+/* ---- per-CA helpers --------------------------------------------------------------- */
+
+static int ca_of_guid(const setup_sim *s, uint64_t guid)
+{
+    for (unsigned i = 0; i < s->n_ca; i++)
+        if (s->ca[i].keys.guid == guid)
+            return (int)i;
+    return -1;
+}
+
+/* The pair's auth key and wrap key, or -1 if the CA has no pair key with peer. */
+static int pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
+                     uint8_t wrap[KD_KEY_LEN])
+{
+    const uint8_t *pk = kd_ca_pair_key(&c->keys, peer);
+    if (pk == NULL)
+        return -1;
+    if (auth != NULL)
+        kd_pair_auth_key(pk, auth);
+    if (wrap != NULL)
+        kd_pair_wrap_key(pk, wrap);
+    return 0;
+}
+
+static setup_conn *conn_new(setup_ca *c)
+{
+    if (c->n_conn == c->cap_conn) {
+        unsigned cap = c->cap_conn ? 2 * c->cap_conn : 64;
+        setup_conn *n = realloc(c->conn, cap * sizeof *n);
+        if (n == NULL)
+            return NULL;
+        c->conn = n;
+        c->cap_conn = cap;
+    }
+    setup_conn *x = &c->conn[c->n_conn++];
+    memset(x, 0, sizeof *x);
+    x->local_comm_id = c->n_conn; /* index + 1: never 0, never reused */
+    x->local_qpn = c->next_qpn++ & 0xFFFFFFu;
+    return x;
+}
+
+setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id)
+{
+    setup_ca *c = &s->ca[ca];
+    if (local_comm_id == 0 || local_comm_id > c->n_conn)
+        return NULL;
+    return &c->conn[local_comm_id - 1];
+}
+
+static enum secm_reason count(setup_sim *s, unsigned ca, enum secm_reason r)
+{
+    s->ca[ca].count[r]++;
+    return r;
+}
+
+static uint32_t random24(void)
+{
+    uint8_t b[3] = { 0, 0, 0 };
+    kd_random(b, sizeof b);
+    return ((uint32_t)b[0] << 16) | ((uint32_t)b[1] << 8) | b[2];
+}
+
+/* Replay cache of REQ nonces (per responder CA, last SETUP_REPLAY_CACHE). */
+static bool replay_seen(const setup_ca *c, uint64_t guid, const uint8_t n[KD_NONCE_LEN])
+{
+    for (unsigned i = 0; i < c->replay_fill; i++)
+        if (c->replay_guid[i] == guid && memcmp(c->replay_nonce[i], n, KD_NONCE_LEN) == 0)
+            return true;
+    return false;
+}
+
+static void replay_add(setup_ca *c, uint64_t guid, const uint8_t n[KD_NONCE_LEN])
+{
+    c->replay_guid[c->replay_next] = guid;
+    memcpy(c->replay_nonce[c->replay_next], n, KD_NONCE_LEN);
+    c->replay_next = (c->replay_next + 1) % SETUP_REPLAY_CACHE;
+    if (c->replay_fill < SETUP_REPLAY_CACHE)
+        c->replay_fill++;
+}
+
+/* ---- messages ----------------------------------------------------------------------- */
+
+static void path_fill(struct ib_cm_path *p, const setup_ca *a, const setup_ca *b)
+{
+    memset(p, 0, sizeof *p);
+    p->local_lid = a->lid;
+    p->remote_lid = b->lid;
+    p->local_gid[0] = 0xfe; p->local_gid[1] = 0x80;
+    p->remote_gid[0] = 0xfe; p->remote_gid[1] = 0x80;
+    for (int i = 0; i < 8; i++) {
+        p->local_gid[8 + i] = (uint8_t)(a->keys.guid >> (56 - 8 * i));
+        p->remote_gid[8 + i] = (uint8_t)(b->keys.guid >> (56 - 8 * i));
+    }
+    p->packet_rate = 3;         /* 10 Gb/s */
+    p->subnet_local = 1;
+    p->local_ack_timeout = 14;
+}
+
+/* REJ for a message (IBA §12.6.7); our reason in the PrivateData. */
+static void send_rej(unsigned from, unsigned to, uint32_t local_id, uint32_t remote_id,
+                     enum ib_cm_rej_msg which, enum secm_reason why)
+{
+    struct ib_cm_msg m;
+    uint8_t mad[IB_MAD_LEN];
+
+    memset(&m, 0, sizeof m);
+    ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REJ, ((uint64_t)from << 32) | local_id);
+    m.u.rej.local_comm_id = local_id;
+    m.u.rej.remote_comm_id = remote_id;
+    m.u.rej.msg_rejected = (uint8_t)which;
+    m.u.rej.reason = why == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES : IB_CM_REJ_CONSUMER;
+    secm_rej_put(why, m.pdata);
+    m.pdata_len = SECM_SHORT_LEN;
+    if (ib_cm_encode(&m, mad) == IB_CM_OK)
+        send_mad(from, to, mad);
+}
+
+/* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r. */
+static void send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_t attr,
+                       enum secm_label l)
+{
+    struct ib_cm_msg m;
+    uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    uint64_t peer_guid = s->ca[c->peer].keys.guid;
+
+    memset(&m, 0, sizeof m);
+    ib_cm_hdr_init(&m.hdr, attr, ((uint64_t)from << 32) | c->local_comm_id);
+    if (attr == IB_CM_ATTR_DREQ) {
+        m.u.dreq.local_comm_id = c->local_comm_id;
+        m.u.dreq.remote_comm_id = c->remote_comm_id;
+        m.u.dreq.remote_qpn = c->remote_qpn;
+    } else {
+        m.u.rtu.local_comm_id = c->local_comm_id;   /* rtu and drep share the layout */
+        m.u.rtu.remote_comm_id = c->remote_comm_id;
+    }
+    secm_short_put(m.pdata);
+    m.pdata_len = SECM_SHORT_LEN;
+    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], peer_guid, auth, NULL) != 0)
+        return;
+    memcpy(chal, c->n_i, KD_NONCE_LEN);
+    memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+    secm_tag_put(auth, l, peer_guid, chal, sizeof chal, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
+    send_mad(from, c->peer, mad);
+}
+
+/* Program this side's engines for an agreed connection (ibsec_drv.h). */
+static enum secm_reason program(setup_ca *ca, setup_conn *c)
+{
+    ibsec_drv_conn_cfg cfg;
+    enum ibsec_drv_err e;
+
+    memset(&cfg, 0, sizeof cfg);
+    cfg.mode = c->mode;
+    cfg.sth_code = c->sth_code;
+    cfg.key_len = c->aes256 ? 32 : 16;
+    memcpy(cfg.key, c->sk, cfg.key_len);
+    kd_conn_salt(c->r, cfg.salt);
+    cfg.dir = c->initiator ? 0 : 1;
+    cfg.local_qpn = c->local_qpn;
+    cfg.remote_qpn = c->remote_qpn;
+    cfg.tx_epsn = c->local_psn;
+    cfg.rx_epsn = c->remote_psn;
+    cfg.alert_threshold = IBSEC_ALERT_DEFAULT;
+    e = ibsec_drv_conn_program(&ca->seal, &ca->open, &cfg, &c->drv);
+    OPENSSL_cleanse(cfg.key, sizeof cfg.key);
+    if (e == DRV_OK)
+        return SECM_OK;
+    return (e == DRV_ERR_NO_KEY_SLOT || e == DRV_ERR_NO_CTX_SLOT) ? SECM_R_NO_RESOURCES
+                                                                   : SECM_R_DRIVER;
+}
+
+static void teardown(setup_ca *ca, setup_conn *c)
+{
+    if (c->drv.live)
+        ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv);
+    OPENSSL_cleanse(c->sk, sizeof c->sk);
+    OPENSSL_cleanse(c->r, sizeof c->r);
+    c->state = SETUP_ST_CLOSED;
+}
+
+/* ---- initiator: REQ --------------------------------------------------------------- */
+
+static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
+{
+    setup_ca *ca = &s->ca[r->ini], *peer = &s->ca[r->rsp];
+    uint8_t auth[KD_KEY_LEN], wrap[KD_KEY_LEN], mad[IB_MAD_LEN];
+    struct secm_keyx kx;
+    struct ib_cm_msg m;
+    setup_conn *c;
+    size_t klen = r->aes256 ? 32 : 16;
+
+    if (pair_keys(ca, peer->keys.guid, auth, wrap) != 0 || (c = conn_new(ca)) == NULL)
+        return -1;
+    c->initiator = true;
+    c->peer = r->rsp;
+    c->local_psn = random24();
+    c->pkey = r->pkey;
+    c->mode = r->mode;
+    c->sth_code = r->sth_code;
+    c->aes256 = r->aes256;
+    c->app_tag = app_tag;
+    c->t_request = s->now_ns;
+    memset(&kx, 0, sizeof kx);
+    if (kd_random(c->n_i, KD_NONCE_LEN) != 0 || kd_random(c->sk, klen) != 0 ||
+        kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK) {
+        c->state = SETUP_ST_CLOSED;
+        return -1;
+    }
+    kx.mode = r->mode;
+    kx.sth_code = r->sth_code;
+    kx.aes256 = r->aes256;
+    memcpy(kx.nonce, c->n_i, KD_NONCE_LEN);
+
+    memset(&m, 0, sizeof m);
+    ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REQ, ((uint64_t)r->ini << 32) | c->local_comm_id);
+    m.u.req.local_comm_id = c->local_comm_id;
+    m.u.req.service_id = SETUP_SERVICE_ID;
+    m.u.req.local_ca_guid = ca->keys.guid;
+    m.u.req.local_qpn = c->local_qpn;
+    m.u.req.responder_resources = 4;
+    m.u.req.initiator_depth = 4;
+    m.u.req.remote_cm_timeout = 20;
+    m.u.req.transport_type = IB_CM_TST_RC;
+    m.u.req.starting_psn = c->local_psn;
+    m.u.req.local_cm_timeout = 20;
+    m.u.req.retry_count = 7;
+    m.u.req.pkey = r->pkey;
+    m.u.req.path_mtu = 4;              /* 2048 */
+    m.u.req.rnr_retry_count = 7;
+    m.u.req.max_cm_retries = 15;
+    path_fill(&m.u.req.primary, ca, peer);
+    secm_keyx_put(&kx, m.pdata);
+    m.pdata_len = SECM_KEYX_LEN;
+    if (ib_cm_encode(&m, mad) != IB_CM_OK) {
+        c->state = SETUP_ST_CLOSED;
+        return -1;
+    }
+    secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
+    OPENSSL_cleanse(wrap, sizeof wrap);
+    c->state = SETUP_ST_REQ_SENT;
+    s->in_flight++;
+    send_mad(r->ini, r->rsp, mad);
+    return (int)(c->local_comm_id - 1);
+}
+
+int setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag)
+{
+    uint64_t start = handler_start(s, r->ini, s->now_ns), t0 = mono_ns();
+    int rc = connect_now(s, r, app_tag);
+    handler_end(s, r->ini, start, mono_ns() - t0);
+    return rc;
+}
+
+/* ---- responder: REQ -> REP -------------------------------------------------------- */
+
+static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                               const uint8_t *mad)
+{
+    setup_ca *ca = &s->ca[me];
+    const struct ib_cm_req *q = &m->u.req;
+    uint8_t auth[KD_KEY_LEN], wrap[KD_KEY_LEN], out[IB_MAD_LEN];
+    struct secm_keyx kx, rx;
+    struct ib_cm_msg rep;
+    enum secm_reason r;
+    setup_conn *c;
+    int peer = ca_of_guid(s, q->local_ca_guid);
+    size_t klen;
+
+    if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
+        if (peer >= 0)
+            send_rej(me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r);
+        return r;
+    }
+    if (peer < 0 || (unsigned)peer == me || pair_keys(ca, q->local_ca_guid, auth, wrap) != 0)
+        return SECM_R_UNKNOWN_PEER;  /* no way to answer a CA we cannot name */
+    r = SECM_OK;
+    if (!secm_tag_ok(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad))
+        r = SECM_R_BAD_MAC;
+    else if (replay_seen(ca, q->local_ca_guid, kx.nonce))
+        r = SECM_R_REPLAY;
+    if (r != SECM_OK)
+        goto refuse;
+    replay_add(ca, q->local_ca_guid, kx.nonce);
+    if ((c = conn_new(ca)) == NULL) {
+        r = SECM_R_NO_RESOURCES;
+        goto refuse;
+    }
+    klen = kx.aes256 ? 32 : 16;
+    if (kd_key_unwrap(wrap, kx.wrapped, klen, c->sk) != KD_OK ||
+        memcmp(kx.wrapped + klen + KD_KW_OVERHEAD, (const uint8_t[SECM_WRAPPED_LEN]){ 0 },
+               SECM_WRAPPED_LEN - klen - KD_KW_OVERHEAD) != 0) {
+        c->state = SETUP_ST_CLOSED;
+        c->end_reason = SECM_R_KEY_UNWRAP;
+        r = SECM_R_KEY_UNWRAP;
+        goto refuse;
+    }
+    c->initiator = false;
+    c->peer = (unsigned)peer;
+    c->remote_comm_id = q->local_comm_id;
+    c->remote_qpn = q->local_qpn;
+    c->remote_psn = q->starting_psn;
+    c->local_psn = random24();
+    c->pkey = q->pkey;
+    c->mode = kx.mode;
+    c->sth_code = kx.sth_code;
+    c->aes256 = kx.aes256;
+    memcpy(c->n_i, kx.nonce, KD_NONCE_LEN);
+    kd_random(c->n_r, KD_NONCE_LEN);
+    kd_agreed_random(auth, c->n_i, c->n_r, c->r);
+    c->t_request = s->now_ns;
+
+    memset(&rx, 0, sizeof rx);
+    rx.mode = kx.mode;
+    rx.sth_code = kx.sth_code;
+    rx.aes256 = kx.aes256;
+    memcpy(rx.nonce, c->n_r, KD_NONCE_LEN);
+    memset(&rep, 0, sizeof rep);
+    ib_cm_hdr_init(&rep.hdr, IB_CM_ATTR_REP, m->hdr.tid);
+    rep.u.rep.local_comm_id = c->local_comm_id;
+    rep.u.rep.remote_comm_id = c->remote_comm_id;
+    rep.u.rep.local_qpn = c->local_qpn;
+    rep.u.rep.starting_psn = c->local_psn;
+    rep.u.rep.responder_resources = q->initiator_depth;
+    rep.u.rep.initiator_depth = q->responder_resources;
+    rep.u.rep.target_ack_delay = 15;
+    rep.u.rep.rnr_retry_count = 7;
+    rep.u.rep.local_ca_guid = ca->keys.guid;
+    secm_keyx_put(&rx, rep.pdata);
+    rep.pdata_len = SECM_KEYX_LEN;
+    ib_cm_encode(&rep, out);
+    secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out);
+    c->state = SETUP_ST_REP_SENT;
+    send_mad(me, c->peer, out);
+    OPENSSL_cleanse(auth, sizeof auth);
+    OPENSSL_cleanse(wrap, sizeof wrap);
+    return SECM_OK;
+refuse:
+    OPENSSL_cleanse(auth, sizeof auth);
+    OPENSSL_cleanse(wrap, sizeof wrap);
+    send_rej(me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r);
+    return r;
+}
+
+/* ---- initiator: REP -> program, RTU ----------------------------------------------- */
+
+static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                               const uint8_t *mad)
+{
+    setup_ca *ca = &s->ca[me];
+    const struct ib_cm_rep *p = &m->u.rep;
+    setup_conn *c = setup_find(s, me, p->remote_comm_id);
+    uint8_t auth[KD_KEY_LEN];
+    struct secm_keyx kx;
+    enum secm_reason r;
+
+    if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK)
+        return r;
+    if (c == NULL || !c->initiator || c->state != SETUP_ST_REQ_SENT ||
+        s->ca[c->peer].keys.guid != p->local_ca_guid)
+        return SECM_R_UNSOLICITED;      /* no REJ: we would answer an attacker */
+    if (pair_keys(ca, p->local_ca_guid, auth, NULL) != 0)
+        return SECM_R_UNKNOWN_PEER;
+    if (!secm_tag_ok(auth, SECM_L_REP, ca->keys.guid, c->n_i, KD_NONCE_LEN, mad)) {
+        OPENSSL_cleanse(auth, sizeof auth);
+        return SECM_R_BAD_MAC;           /* a forgery must not end the real request */
+    }
+    s->in_flight--;
+    if (kx.mode != c->mode || kx.sth_code != c->sth_code || kx.aes256 != c->aes256) {
+        r = SECM_R_BAD_PDATA;
+        goto fail;
+    }
+    c->remote_comm_id = p->local_comm_id;
+    c->remote_qpn = p->local_qpn;
+    c->remote_psn = p->starting_psn;
+    memcpy(c->n_r, kx.nonce, KD_NONCE_LEN);
+    kd_agreed_random(auth, c->n_i, c->n_r, c->r);
+    OPENSSL_cleanse(auth, sizeof auth);
+    if ((r = program(ca, c)) != SECM_OK)
+        goto fail;
+    c->state = SETUP_ST_ESTABLISHED;
+    c->t_established = s->now_ns;
+    send_short(s, me, c, IB_CM_ATTR_RTU, SECM_L_RTU);
+    return SECM_OK;
+fail:
+    OPENSSL_cleanse(auth, sizeof auth);
+    send_rej(me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_REP, r);
+    c->end_reason = r;
+    teardown(ca, c);
+    s->failed++;
+    return r;
+}
+
+/* The short-block checks shared by RTU, DREQ and DREP: the connection in `want`
+ * state whose comm IDs match, and a tag over N_i || N_r. */
+static enum secm_reason short_check(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                                    const uint8_t *mad, uint32_t local_id, uint32_t remote_id,
+                                    enum setup_state want, enum secm_label l, setup_conn **out)
+{
+    setup_conn *c = setup_find(s, me, local_id);
+    uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    enum secm_reason r;
+    bool ok;
+
+    if ((r = secm_short_get(m->pdata, m->pdata_len)) != SECM_OK)
+        return r;
+    if (c == NULL || c->state != want || c->remote_comm_id != remote_id)
+        return SECM_R_UNKNOWN_CONN;
+    if (pair_keys(&s->ca[me], s->ca[c->peer].keys.guid, auth, NULL) != 0)
+        return SECM_R_UNKNOWN_PEER;
+    memcpy(chal, c->n_i, KD_NONCE_LEN);
+    memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+    ok = secm_tag_ok(auth, l, s->ca[me].keys.guid, chal, sizeof chal, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
+    if (!ok)
+        return SECM_R_BAD_MAC;
+    *out = c;
+    return SECM_OK;
+}
+
+/* Set by on_rtu, run by the caller after the handler's time is accounted. */
+static setup_conn *g_hook_conn;
+static unsigned    g_hook_ca;
+
+static enum secm_reason on_rtu(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                               const uint8_t *mad)
+{
+    setup_conn *c = NULL;
+    enum secm_reason r = short_check(s, me, m, mad, m->u.rtu.remote_comm_id,
+                                     m->u.rtu.local_comm_id, SETUP_ST_REP_SENT, SECM_L_RTU, &c);
+    if (r != SECM_OK)
+        return r;
+    if ((r = program(&s->ca[me], c)) != SECM_OK) {
+        c->end_reason = r;
+        send_rej(me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_OTHER, r);
+        teardown(&s->ca[me], c);
+        s->failed++;
+        return r;
+    }
+    c->state = SETUP_ST_ESTABLISHED;
+    c->t_established = s->now_ns;
+    g_hook_conn = c;
+    g_hook_ca = me;
+    return SECM_OK;
+}
+
+static enum secm_reason on_dreq(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                                const uint8_t *mad)
+{
+    setup_conn *c = NULL;
+    enum secm_reason r = short_check(s, me, m, mad, m->u.dreq.remote_comm_id,
+                                     m->u.dreq.local_comm_id, SETUP_ST_ESTABLISHED,
+                                     SECM_L_DREQ, &c);
+    if (r != SECM_OK)
+        return r;
+    if (m->u.dreq.remote_qpn != c->local_qpn)
+        return SECM_R_UNKNOWN_CONN;
+    teardown(&s->ca[me], c);
+    send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
+    return SECM_OK;
+}
+
+static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                                const uint8_t *mad)
+{
+    setup_conn *c = NULL;
+    enum secm_reason r = short_check(s, me, m, mad, m->u.drep.remote_comm_id,
+                                     m->u.drep.local_comm_id, SETUP_ST_DREQ_SENT,
+                                     SECM_L_DREP, &c);
+    if (r != SECM_OK)
+        return r;
+    teardown(&s->ca[me], c);
+    s->torn_down++;
+    return SECM_OK;
+}
+
+/* REJ is not authenticated (secm.h): it can only end a setup still in progress. */
+static enum secm_reason on_rej(setup_sim *s, unsigned me, const struct ib_cm_msg *m)
+{
+    setup_conn *c = setup_find(s, me, m->u.rej.remote_comm_id);
+
+    if (c == NULL || (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT))
+        return SECM_R_UNSOLICITED;
+    if (c->state == SETUP_ST_REQ_SENT)
+        s->in_flight--;
+    c->end_reason = secm_rej_get(m->pdata, m->pdata_len);
+    teardown(&s->ca[me], c);
+    s->failed++;
+    return SECM_R_REJECTED;
+}
+
+static enum secm_reason dispatch(setup_sim *s, unsigned to, const uint8_t *mad, size_t len)
+{
+    struct ib_cm_msg m;
+    enum ib_cm_err e = ib_cm_parse(mad, len, &m);
+
+    if (e != IB_CM_OK)
+        return secm_reason_from_cm_err(e);
+    switch (m.hdr.attr_id) {
+    case IB_CM_ATTR_REQ:  return on_req(s, to, &m, mad);
+    case IB_CM_ATTR_REP:  return on_rep(s, to, &m, mad);
+    case IB_CM_ATTR_RTU:  return on_rtu(s, to, &m, mad);
+    case IB_CM_ATTR_DREQ: return on_dreq(s, to, &m, mad);
+    case IB_CM_ATTR_DREP: return on_drep(s, to, &m, mad);
+    default:              return on_rej(s, to, &m);
+    }
+}
+
+/* One delivery at time t: CPU accounting, counting, then the established hook. */
+static enum secm_reason deliver_at(setup_sim *s, unsigned to, const uint8_t *mad, size_t len,
+                                   uint64_t t)
+{
+    uint64_t start = handler_start(s, to, t), t0;
+    enum secm_reason r;
+
+    s->now_ns = start;
+    g_hook_conn = NULL;
+    t0 = mono_ns();
+    r = dispatch(s, to, mad, len);
+    handler_end(s, to, start, mono_ns() - t0);
+    count(s, to, r);
+    if (g_hook_conn != NULL) {
+        setup_conn *cr = g_hook_conn, *ci = setup_find(s, cr->peer, cr->remote_comm_id);
+        unsigned rsp = g_hook_ca;
+        g_hook_conn = NULL;
+        s->established++;
+        s->t_last_established = s->ca[rsp].cpu_free_ns;
+        if (s->on_established != NULL && ci != NULL)
+            s->on_established(s, cr->peer, ci, rsp, cr, s->hook_arg);
+        if (s->auto_teardown && ci != NULL && ci->state == SETUP_ST_ESTABLISHED)
+            setup_disconnect(s, cr->peer, ci);
+    }
+    return r;
+}
+
+enum secm_reason setup_deliver(setup_sim *s, unsigned to, const uint8_t *mad, size_t len)
+{
+    return deliver_at(s, to, mad, len, s->now_ns);
+}
+
+int setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c)
+{
+    uint64_t start, t0;
+
+    if (c->state != SETUP_ST_ESTABLISHED)
+        return -1;
+    start = handler_start(s, ca, s->now_ns);
+    t0 = mono_ns();
+    c->state = SETUP_ST_DREQ_SENT;
+    send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
+    handler_end(s, ca, start, mono_ns() - t0);
+    return 0;
+}
+
+/* ---- event loop (SECM §4.1) ------------------------------------------------------- */
+
+void setup_run(setup_sim *s, const setup_request *req, unsigned n, unsigned window)
+{
+    setup_msg m;
+
+    s->req = req;
+    s->n_req = n;
+    s->next_req = 0;
+    s->window = window ? window : 1;
+    for (;;) {
+        while (s->next_req < s->n_req && s->in_flight < s->window) {
+            const setup_request *r = &s->req[s->next_req];
+            uint32_t tag = s->next_req++;
+            if (setup_connect(s, r, tag) < 0)
+                s->failed++;
+        }
+        if (!setup_next_msg(s, &m))
+            break;
+        if (m.t > s->now_ns)
+            s->now_ns = m.t;
+        deliver_at(s, m.to, m.mad, m.len, m.t);
+        if (s->now_ns > s->t_last_closed)
+            s->t_last_closed = s->now_ns;
+    }
+}
+
+/* ---- traffic ---------------------------------------------------------------------- */
+
+#define RC_SEND_ONLY 0x04u  /* IBA Table 35 */
+
+enum ibsec_reason setup_send_one(setup_sim *s, unsigned from, setup_conn *c, uint32_t psn,
+                                 size_t payload_len, setup_traffic_stats *st)
+{
+    static uint8_t plain[IBSEC_MAX_PKT], wire[IBSEC_MAX_PKT], back[IBSEC_MAX_PKT];
+    uint8_t payload[IBSEC_MAX_PAYLOAD];
+    setup_ca *src = &s->ca[from], *dst = &s->ca[c->peer];
+    struct ibsec_pkt_desc d;
+    size_t plen = 0, wlen = 0, blen = 0;
+    enum ibsec_reason r;
+
+    for (size_t i = 0; i < payload_len; i++)
+        payload[i] = (uint8_t)(psn * 31u + i * 7u);
+    memset(&d, 0, sizeof d);
+    d.shape = IBSEC_SHAPE_IB_LOCAL;
+    d.lrh.slid = src->lid;
+    d.lrh.dlid = dst->lid;
+    d.bth.opcode = RC_SEND_ONLY;
+    d.bth.pkey = (uint16_t)(c->pkey | 0x8000u);
+    d.bth.destqp = c->remote_qpn;
+    d.bth.psn = psn & 0xFFFFFFu;
+    d.payload = payload;
+    d.payload_len = payload_len;
+    if (ibsec_pkt_build(&d, plain, sizeof plain, &plen, NULL) != IBSEC_PKT_OK)
+        return IBSEC_R_NOSPACE;
+    r = ibsec_seal(&src->seal_e, IBSEC_LINK_IB, plain, plen, wire, sizeof wire, &wlen, NULL);
+    if (r != IBSEC_R_OK) {
+        st->refused++;
+        st->last_reason = r;
+        return r;
+    }
+    st->sealed++;
+    r = ibsec_open(&dst->open_e, IBSEC_LINK_IB, wire, wlen, back, sizeof back, &blen, NULL);
+    if (r != IBSEC_R_OK) {
+        st->refused++;
+        st->last_reason = r;
+        return r;
+    }
+    st->opened++;
+    if (blen != plen || memcmp(back, plain, plen) != 0)
+        st->mismatched++;
+    return r;
+}
+
+void setup_traffic(setup_sim *s, unsigned ini, setup_conn *ci, unsigned rsp, setup_conn *cr,
+                   unsigned n, uint32_t seed, setup_traffic_stats *st)
+{
+    for (unsigned k = 0; k < n; k++) {
+        size_t len = (size_t)((seed * 2654435761u + k * 40503u) % 257u);
+        setup_send_one(s, ini, ci, ci->local_psn + ci->pkts_sent++, len, st);
+        setup_send_one(s, rsp, cr, cr->local_psn + cr->pkts_sent++, (len * 3u) % 301u, st);
+    }
+}
