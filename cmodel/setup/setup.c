@@ -31,10 +31,10 @@ const char *setup_state_name(enum setup_state st)
 static setup_msg g_outbox[SETUP_OUTBOX];
 static unsigned  g_n_out;
 
-static uint64_t mono_ns(void)
+static uint64_t cpu_ns(void)
 {
     struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
+    clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
     return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
@@ -108,10 +108,13 @@ static uint64_t handler_start(setup_sim *s, unsigned ca, uint64_t t_arrival)
     return start;
 }
 
-static void handler_end(setup_sim *s, unsigned ca, uint64_t start, uint64_t cost)
+static void handler_end(setup_sim *s, unsigned ca, uint64_t start, uint64_t cost, unsigned attr)
 {
     uint64_t end = start + (s->fixed_cost_ns ? s->fixed_cost_ns : cost);
 
+    s->busy_ns[ca] += end - start;
+    s->attr_ns[attr & 0x1Fu] += end - start;
+    s->attr_n[attr & 0x1Fu]++;
     s->ca[ca].cpu_free_ns = end;
     if (end > s->now_ns)
         s->now_ns = end;
@@ -472,9 +475,9 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
 
 int setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag)
 {
-    uint64_t start = handler_start(s, r->ini, s->now_ns), t0 = mono_ns();
+    uint64_t start = handler_start(s, r->ini, s->now_ns), t0 = cpu_ns();
     int rc = connect_now(s, r, app_tag);
-    handler_end(s, r->ini, start, mono_ns() - t0);
+    handler_end(s, r->ini, start, cpu_ns() - t0, 0);
     return rc;
 }
 
@@ -741,9 +744,9 @@ static enum secm_reason deliver_at(setup_sim *s, unsigned to, const uint8_t *mad
 
     s->now_ns = start;
     g_hook_conn = NULL;
-    t0 = mono_ns();
+    t0 = cpu_ns();
     r = dispatch(s, to, mad, len);
-    handler_end(s, to, start, mono_ns() - t0);
+    handler_end(s, to, start, cpu_ns() - t0, len >= 18 ? (unsigned)((mad[16] << 8) | mad[17]) : 0x1F);
     count(s, to, r);
     if (g_hook_conn != NULL) {
         setup_conn *cr = g_hook_conn, *ci = setup_find(s, cr->peer, cr->remote_comm_id);
@@ -771,10 +774,10 @@ int setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c)
     if (c->state != SETUP_ST_ESTABLISHED)
         return -1;
     start = handler_start(s, ca, s->now_ns);
-    t0 = mono_ns();
+    t0 = cpu_ns();
     c->state = SETUP_ST_DREQ_SENT;
     send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
-    handler_end(s, ca, start, mono_ns() - t0);
+    handler_end(s, ca, start, cpu_ns() - t0, 1);
     return 0;
 }
 

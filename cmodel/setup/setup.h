@@ -9,7 +9,8 @@
  * Time.  The loop keeps a simulated clock in nanoseconds.  Each CA has one CPU:
  * handling a message starts when the message has arrived and the CPU is free, and
  * takes the CPU time the handler really took on this machine (measured with
- * CLOCK_MONOTONIC), or a fixed cost if the caller sets one (deterministic runs).
+ * CLOCK_THREAD_CPUTIME_ID, so time the process was descheduled does not count),
+ * or a fixed cost if the caller sets one (deterministic runs).
  * A message sent by a handler arrives wire_ns after the handler ends.  So setup
  * time = real processing costs + a modelled fabric latency, and pipelining shows
  * what it hides: the wire and the peer's processing, not the CPU's own work.
@@ -138,6 +139,11 @@ typedef struct setup_sim {
     setup_established_fn on_established;
     void    *hook_arg;
     uint64_t t_last_established;    /* simulated ns */
+    uint64_t busy_ns[SETUP_MAX_CA]; /* CPU time charged to each CA */
+    uint64_t attr_ns[0x20], attr_n[0x20]; /* CPU time and count by what was done:
+                                       0 making a REQ, 1 making a DREQ, 0x10..0x16
+                                       handling that CM attribute, 0x1F a MAD too
+                                       short to name one */
     uint64_t t_last_closed;
 } setup_sim;
 
