@@ -812,29 +812,38 @@ void setup_run(setup_sim *s, const setup_request *req, unsigned n, unsigned wind
 
 #define RC_SEND_ONLY 0x04u  /* IBA Table 35 */
 
-enum ibsec_reason setup_send_one(setup_sim *s, unsigned from, setup_conn *c, uint32_t psn,
-                                 size_t payload_len, setup_traffic_stats *st)
+int setup_build_plain(setup_sim *s, unsigned from, const setup_conn *c, uint32_t psn,
+                      size_t payload_len, uint8_t *buf, size_t cap, size_t *len)
 {
-    static uint8_t plain[IBSEC_MAX_PKT], wire[IBSEC_MAX_PKT], back[IBSEC_MAX_PKT];
     uint8_t payload[IBSEC_MAX_PAYLOAD];
-    setup_ca *src = &s->ca[from], *dst = &s->ca[c->peer];
     struct ibsec_pkt_desc d;
-    size_t plen = 0, wlen = 0, blen = 0;
-    enum ibsec_reason r;
 
+    if (payload_len > sizeof payload)
+        return -1;
     for (size_t i = 0; i < payload_len; i++)
         payload[i] = (uint8_t)(psn * 31u + i * 7u);
     memset(&d, 0, sizeof d);
     d.shape = IBSEC_SHAPE_IB_LOCAL;
-    d.lrh.slid = src->lid;
-    d.lrh.dlid = dst->lid;
+    d.lrh.slid = s->ca[from].lid;
+    d.lrh.dlid = s->ca[c->peer].lid;
     d.bth.opcode = RC_SEND_ONLY;
     d.bth.pkey = (uint16_t)(c->pkey | 0x8000u);
     d.bth.destqp = c->remote_qpn;
     d.bth.psn = psn & 0xFFFFFFu;
     d.payload = payload;
     d.payload_len = payload_len;
-    if (ibsec_pkt_build(&d, plain, sizeof plain, &plen, NULL) != IBSEC_PKT_OK)
+    return ibsec_pkt_build(&d, buf, cap, len, NULL) == IBSEC_PKT_OK ? 0 : -1;
+}
+
+enum ibsec_reason setup_send_one(setup_sim *s, unsigned from, setup_conn *c, uint32_t psn,
+                                 size_t payload_len, setup_traffic_stats *st)
+{
+    static uint8_t plain[IBSEC_MAX_PKT], wire[IBSEC_MAX_PKT], back[IBSEC_MAX_PKT];
+    setup_ca *src = &s->ca[from], *dst = &s->ca[c->peer];
+    size_t plen = 0, wlen = 0, blen = 0;
+    enum ibsec_reason r;
+
+    if (setup_build_plain(s, from, c, psn, payload_len, plain, sizeof plain, &plen) != 0)
         return IBSEC_R_NOSPACE;
     r = ibsec_seal(&src->seal_e, IBSEC_LINK_IB, plain, plen, wire, sizeof wire, &wlen, NULL);
     if (r != IBSEC_R_OK) {

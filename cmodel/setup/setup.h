@@ -185,6 +185,10 @@ typedef struct setup_traffic_stats {
  * from seed.  Adds to *st. */
 void setup_traffic(setup_sim *s, unsigned ini, setup_conn *ci, unsigned rsp, setup_conn *cr,
                    unsigned n, uint32_t seed, setup_traffic_stats *st);
+/* The plain RC SEND-only packet CA `from` sends on connection c with BTH PSN psn and
+ * payload_len bytes (native IB, no GRH, valid ICRC and VCRC).  0 and *len, or -1. */
+int setup_build_plain(setup_sim *s, unsigned from, const setup_conn *c, uint32_t psn,
+                      size_t payload_len, uint8_t *buf, size_t cap, size_t *len);
 /* One packet from CA `from` on connection c (sent to its peer): the reason the
  * receiver's open engine gives (IBSEC_R_OK and an exact match, or the drop). */
 enum ibsec_reason setup_send_one(setup_sim *s, unsigned from, setup_conn *c, uint32_t psn,

@@ -51,3 +51,35 @@ bench-setup: $(BUILD)/bin/ibsec_setup_bench
 TEST_TARGETS         += ctest-setup ctest-setup-pcap
 REGRESS_LONG_TARGETS += ctest-setup-long
 BENCH_TARGETS        += bench-setup
+
+# vtest-setup-rtl-L<n>: the driver programs the RTL engines (verif/setup/tb_setup.c on the
+# packet-engine bench's top verif/engine/tb_engine.v and shim): SETUP_RTL_N connections
+# between two CAs whose CA 0 seal engine and CA 1 open engine are the RTL instances, every
+# register read compared with a shadow model, traffic sealed and opened by the RTL and
+# compared with the model, torn down. LANES = 1 in make test.
+SETUP_RTL_BUILD := $(BUILD)/verif/setup
+SETUP_RTL_N     ?= 64
+SETUP_RTL_LONG_N ?= 1000
+SETUP_RTL_VFLAGS = -GLANES=$$L -GKEY_SLOTS=8 -GCTX_SLOTS=16 \
+                   --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0
+
+.PHONY: vtest-setup-rtl-L1 vtest-setup-rtl-L4 vtest-setup-rtl-L12 regress-long-setup-rtl-L1
+
+$(SETUP_RTL_BUILD)/tb_setup.o: verif/setup/tb_setup.c verif/engine/tb_engine.h $(SETUP_HDRS) $(CM_HDRS) | deps
+	@mkdir -p $(dir $@)
+	$(CC) $(SETUP_CFLAGS) -Iverif/engine -c $< -o $@
+
+$(SETUP_RTL_BUILD)/L%/Vtb: $(wildcard rtl/*.v rtl/*.vh) verif/engine/tb_engine.v verif/engine/shim.cpp \
+                           verif/engine/tb_engine.h verif/common/vshim.h cmodel/setup/setup.mk \
+                           $(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB)
+	L=$*; scripts/verilate.sh $(@D) tb_engine "$(SETUP_RTL_VFLAGS)" verif/engine/tb_engine.v \
+	  verif/engine/shim.cpp "$(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB) $(LIBCRYPTO)"
+
+vtest-setup-rtl-L%: $(SETUP_RTL_BUILD)/L%/Vtb
+	$< --conns $(SETUP_RTL_N)
+
+regress-long-setup-rtl-L1: $(SETUP_RTL_BUILD)/L1/Vtb
+	$< --conns $(SETUP_RTL_LONG_N)
+
+TEST_TARGETS         += vtest-setup-rtl-L1
+REGRESS_LONG_TARGETS += regress-long-setup-rtl-L1
