@@ -63,7 +63,9 @@ SETUP_RTL_LONG_N ?= 1000
 SETUP_RTL_VFLAGS = -GLANES=$$L -GKEY_SLOTS=8 -GCTX_SLOTS=16 \
                    --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0
 
-.PHONY: vtest-setup-rtl-L1 vtest-setup-rtl-L4 vtest-setup-rtl-L12 regress-long-setup-rtl-L1
+SETUP_RTL_TARGETS := vtest-setup-rtl-L1 vtest-setup-rtl-L4 vtest-setup-rtl-L12
+
+.PHONY: $(SETUP_RTL_TARGETS) regress-long-setup-rtl-L1
 
 $(SETUP_RTL_BUILD)/tb_setup.o: verif/setup/tb_setup.c verif/engine/tb_engine.h $(SETUP_HDRS) $(CM_HDRS) | deps
 	@mkdir -p $(dir $@)
@@ -75,7 +77,7 @@ $(SETUP_RTL_BUILD)/L%/Vtb: $(wildcard rtl/*.v rtl/*.vh) verif/engine/tb_engine.v
 	L=$*; scripts/verilate.sh $(@D) tb_engine "$(SETUP_RTL_VFLAGS)" verif/engine/tb_engine.v \
 	  verif/engine/shim.cpp "$(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB) $(LIBCRYPTO)"
 
-vtest-setup-rtl-L%: $(SETUP_RTL_BUILD)/L%/Vtb
+$(SETUP_RTL_TARGETS): vtest-setup-rtl-L%: $(SETUP_RTL_BUILD)/L%/Vtb
 	$< --conns $(SETUP_RTL_N)
 
 regress-long-setup-rtl-L1: $(SETUP_RTL_BUILD)/L1/Vtb
