@@ -40,7 +40,7 @@ ctest-setup: $(SETUP_BUILD)/test_setup
 	$< --conns $(SETUP_N)
 
 ctest-setup-pcap: $(SETUP_BUILD)/test_setup_pcap
-	$< --out $(SETUP_BUILD)/cm.pcap
+	$< --out $(SETUP_BUILD)/cm.pcap --conns $(SETUP_N)
 
 ctest-setup-long: $(SETUP_BUILD)/test_setup
 	$< --conns $(SETUP_LONG_N) --long

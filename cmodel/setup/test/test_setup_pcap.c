@@ -3,9 +3,10 @@
  * back by the model and decoded by Wireshark's InfiniBand dissector (tshark), which is
  * not our code: every field tshark prints must be what the CA meant to send.
  *
- * The run: 3 CAs, 8 connections set up (REQ, REP, RTU) and torn down (DREQ, DREP), and
- * one forged REQ answered with a REJ.  Each MAD goes out as LRH + BTH (UD SEND only,
- * DestQP 1) + DETH + MAD + ICRC + VCRC (cm_wire.h) in a LINKTYPE_INFINIBAND file.
+ * The run: 3 CAs, --conns N connections (default 8) set up (REQ, REP, RTU) and torn down
+ * (DREQ, DREP), and one forged REQ answered with a REJ.  Each MAD goes out as LRH + BTH
+ * (UD SEND only, DestQP 1) + DETH + MAD + ICRC + VCRC (cm_wire.h) in a LINKTYPE_INFINIBAND
+ * file.
  *
  * Checks:
  *   - the model reads every record back as a 290-byte packet with a good ICRC and VCRC;
@@ -19,7 +20,7 @@
  * Wireshark 4.0 has no pcap mapping for link type 247, so tshark gets a copy whose link
  * type is DLT_USER0 (147) mapped to the "infiniband" dissector; the bytes are the same.
  *
- * Usage: test_setup_pcap --out FILE.pcap
+ * Usage: test_setup_pcap --out FILE.pcap [--conns N]   (make test: N = 64)
  */
 #include <stdlib.h>
 #include <string.h>
@@ -30,7 +31,7 @@
 #include "setup.h"
 #include "setup_check.h"
 
-#define MAX_FRAMES 128
+#define MAX_FRAMES 4096
 #define USER_DLT "uat:user_dlts:\"User 0 (DLT=147)\",\"infiniband\",\"0\",\"\",\"0\",\"\""
 
 static check_ctx C;
@@ -74,14 +75,14 @@ static unsigned long long num(const char *s)
 }
 
 /* Run the setup and write the pcap; returns 0 on success. */
-static int write_run(const char *path, setup_sim *s)
+static int write_run(const char *path, setup_sim *s, unsigned n)
 {
     ibsec_pcap_writer w;
-    setup_request rq[8];
+    setup_request *rq = calloc(n, sizeof *rq);
     static const uint8_t modes[4][2] = { { IBSEC_MODE_ICRC_MAC, 0 }, { IBSEC_MODE_STH_HDR, 2 },
                                          { IBSEC_MODE_STH_PKT, 1 }, { IBSEC_MODE_STH_AEAD, 2 } };
 
-    if (setup_sim_init(s, 3, 2000) != 0 || setup_distribute_keys(s, 0x1234) != 0)
+    if (rq == NULL || setup_sim_init(s, 3, 2000) != 0 || setup_distribute_keys(s, 0x1234) != 0)
         return -1;
     if (ibsec_pcap_writer_open(&w, path, IBSEC_LINKTYPE_INFINIBAND) != 0) {
         fprintf(stderr, "%s\n", w.err);
@@ -89,17 +90,18 @@ static int write_run(const char *path, setup_sim *s)
     }
     s->pcap = &w;
     s->auto_teardown = true;
-    for (unsigned i = 0; i < 8; i++) {
+    for (unsigned i = 0; i < n; i++) {
         rq[i].ini = i % 3;
         rq[i].rsp = (i + 1) % 3;
         rq[i].mode = modes[i % 4][0];
         rq[i].sth_code = modes[i % 4][1];
         rq[i].aes256 = i & 1;
-        rq[i].pkey = (uint16_t)(0x1234 + i);
+        rq[i].pkey = (uint16_t)(0x1234 + i % 64);
     }
-    setup_run(s, rq, 8, 4);
-    check_int(&C, "8 connections established", 8, s->established);
-    check_int(&C, "8 connections torn down", 8, s->torn_down);
+    setup_run(s, rq, n, 4);
+    free(rq);
+    check_int(&C, "connections established", n, s->established);
+    check_int(&C, "connections torn down", n, s->torn_down);
     /* a forged REQ (tag under a random key) from CA 2 posing as CA 0, and its REJ */
     {
         struct ib_cm_msg m;
@@ -305,6 +307,7 @@ static void count_attrs_and_malformed(const char *pcap)
 int main(int argc, char **argv)
 {
     const char *out = NULL;
+    unsigned n = 8;
     char copy[512];
     setup_sim s;
     unsigned kinds[0x20] = { 0 };
@@ -312,23 +315,34 @@ int main(int argc, char **argv)
     for (int i = 1; i < argc; i++) {
         if (strcmp(argv[i], "--out") == 0 && i + 1 < argc)
             out = argv[++i];
-        else
+        else if (strcmp(argv[i], "--conns") == 0 && i + 1 < argc)
+            n = (unsigned)strtoul(argv[++i], NULL, 10);
+        else {
+            out = NULL;
             break;
+        }
     }
     if (out == NULL) {
-        fprintf(stderr, "usage: test_setup_pcap --out FILE.pcap\n");
+        fprintf(stderr, "usage: test_setup_pcap --out FILE.pcap [--conns N]\n");
         return 2;
     }
     check_init(&C, "setup-pcap");
-    check_int(&C, "run written", 0, write_run(out, &s));
+    if (n == 0 || 5 * n + 2 > MAX_FRAMES) {
+        fprintf(stderr, "test_setup_pcap: --conns 1 .. %u\n", (MAX_FRAMES - 2) / 5);
+        return 2;
+    }
+    check_int(&C, "run written", 0, write_run(out, &s, n));
     read_back(out);
     for (unsigned i = 0; i < NF; i++)
         kinds[F[i].m.hdr.attr_id & 0x1F]++;
-    /* 8 x (REQ, REP, RTU, DREQ, DREP) + the forged REQ and its REJ */
-    check_int(&C, "frames", 42, NF);
-    check_int(&C, "REQs", 9, kinds[IB_CM_ATTR_REQ]);
+    /* n x (REQ, REP, RTU, DREQ, DREP) + the forged REQ and its REJ */
+    check_int(&C, "frames", 5 * n + 2, NF);
+    check_int(&C, "REQs", n + 1, kinds[IB_CM_ATTR_REQ]);
+    check_int(&C, "REPs", n, kinds[IB_CM_ATTR_REP]);
+    check_int(&C, "RTUs", n, kinds[IB_CM_ATTR_RTU]);
+    check_int(&C, "DREQs", n, kinds[IB_CM_ATTR_DREQ]);
     check_int(&C, "REJs", 1, kinds[IB_CM_ATTR_REJ]);
-    check_int(&C, "DREPs", 8, kinds[IB_CM_ATTR_DREP]);
+    check_int(&C, "DREPs", n, kinds[IB_CM_ATTR_DREP]);
     snprintf(copy, sizeof copy, "%s.dlt147.pcap", out);
     if (check_int(&C, "DLT_USER0 copy", 0, user_dlt_copy(out, copy))) {
         compare_tshark(copy, &s);
