@@ -409,17 +409,41 @@ static void teardown(setup_ca *ca, setup_conn *c)
 
 /* ---- initiator: REQ --------------------------------------------------------------- */
 
+/* The REQ fields of a connection (IBA Table 99): an RC request on the primary path. */
+static void req_fill(struct ib_cm_req *q, const setup_ca *ca, const setup_ca *peer,
+                     const setup_conn *c)
+{
+    memset(q, 0, sizeof *q);
+    q->local_comm_id = c->local_comm_id;
+    q->service_id = SETUP_SERVICE_ID;
+    q->local_ca_guid = ca->keys.guid;
+    q->local_qpn = c->local_qpn;
+    q->responder_resources = 4;
+    q->initiator_depth = 4;
+    q->remote_cm_timeout = 20;         /* 4.096 us x 2^20, about 4.3 s */
+    q->transport_type = IB_CM_TST_RC;
+    q->starting_psn = c->local_psn;
+    q->local_cm_timeout = 20;
+    q->retry_count = 7;
+    q->pkey = c->pkey;
+    q->path_mtu = 4;                   /* 2048 bytes */
+    q->rnr_retry_count = 7;
+    q->max_cm_retries = 15;
+    path_fill(&q->primary, ca, peer);
+}
+
 static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
 {
     setup_ca *ca = &s->ca[r->ini], *peer = &s->ca[r->rsp];
     uint8_t auth[KD_KEY_LEN], wrap[KD_KEY_LEN], mad[IB_MAD_LEN];
     struct secm_keyx kx;
     struct ib_cm_msg m;
-    setup_conn *c;
+    setup_conn *c = NULL;
     size_t klen = r->aes256 ? 32 : 16;
+    int rc = -1;
 
     if (pair_keys(ca, peer->keys.guid, auth, wrap) != 0 || (c = conn_new(ca)) == NULL)
-        return -1;
+        goto done;
     c->initiator = true;
     c->peer = r->rsp;
     c->local_psn = random24();
@@ -429,48 +453,33 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     c->aes256 = r->aes256;
     c->app_tag = app_tag;
     c->t_request = s->now_ns;
+    c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
     memset(&kx, 0, sizeof kx);
     if (kd_random(c->n_i, KD_NONCE_LEN) != 0 || kd_random(c->sk, klen) != 0 ||
-        kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK) {
-        c->state = SETUP_ST_CLOSED;
-        return -1;
-    }
+        kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK)
+        goto done;
     kx.mode = r->mode;
     kx.sth_code = r->sth_code;
     kx.aes256 = r->aes256;
     memcpy(kx.nonce, c->n_i, KD_NONCE_LEN);
-
     memset(&m, 0, sizeof m);
     ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REQ, ((uint64_t)r->ini << 32) | c->local_comm_id);
-    m.u.req.local_comm_id = c->local_comm_id;
-    m.u.req.service_id = SETUP_SERVICE_ID;
-    m.u.req.local_ca_guid = ca->keys.guid;
-    m.u.req.local_qpn = c->local_qpn;
-    m.u.req.responder_resources = 4;
-    m.u.req.initiator_depth = 4;
-    m.u.req.remote_cm_timeout = 20;
-    m.u.req.transport_type = IB_CM_TST_RC;
-    m.u.req.starting_psn = c->local_psn;
-    m.u.req.local_cm_timeout = 20;
-    m.u.req.retry_count = 7;
-    m.u.req.pkey = r->pkey;
-    m.u.req.path_mtu = 4;              /* 2048 */
-    m.u.req.rnr_retry_count = 7;
-    m.u.req.max_cm_retries = 15;
-    path_fill(&m.u.req.primary, ca, peer);
+    req_fill(&m.u.req, ca, peer, c);
     secm_keyx_put(&kx, m.pdata);
     m.pdata_len = SECM_KEYX_LEN;
-    if (ib_cm_encode(&m, mad) != IB_CM_OK) {
-        c->state = SETUP_ST_CLOSED;
-        return -1;
-    }
+    if (ib_cm_encode(&m, mad) != IB_CM_OK)
+        goto done;
     secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad);
-    OPENSSL_cleanse(auth, sizeof auth);
-    OPENSSL_cleanse(wrap, sizeof wrap);
     c->state = SETUP_ST_REQ_SENT;
     s->in_flight++;
     send_mad(r->ini, r->rsp, mad);
-    return (int)(c->local_comm_id - 1);
+    rc = (int)(c->local_comm_id - 1);
+done:
+    OPENSSL_cleanse(auth, sizeof auth);
+    OPENSSL_cleanse(wrap, sizeof wrap);
+    if (rc < 0 && c != NULL)
+        OPENSSL_cleanse(c->sk, sizeof c->sk);
+    return rc;
 }
 
 int setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag)
@@ -483,14 +492,42 @@ int setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag)
 
 /* ---- responder: REQ -> REP -------------------------------------------------------- */
 
+/* The REP of an accepted REQ (IBA Table 103) with the responder's key-exchange block
+ * (N_r, no wrapped key for RC), tag zero. */
+static void rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm_req *q,
+                     uint64_t tid, uint8_t out[IB_MAD_LEN])
+{
+    struct secm_keyx rx;
+    struct ib_cm_msg rep;
+
+    memset(&rx, 0, sizeof rx);
+    rx.mode = c->mode;
+    rx.sth_code = c->sth_code;
+    rx.aes256 = c->aes256;
+    memcpy(rx.nonce, c->n_r, KD_NONCE_LEN);
+    memset(&rep, 0, sizeof rep);
+    ib_cm_hdr_init(&rep.hdr, IB_CM_ATTR_REP, tid);
+    rep.u.rep.local_comm_id = c->local_comm_id;
+    rep.u.rep.remote_comm_id = c->remote_comm_id;
+    rep.u.rep.local_qpn = c->local_qpn;
+    rep.u.rep.starting_psn = c->local_psn;
+    rep.u.rep.responder_resources = q->initiator_depth;
+    rep.u.rep.initiator_depth = q->responder_resources;
+    rep.u.rep.target_ack_delay = 15;
+    rep.u.rep.rnr_retry_count = 7;
+    rep.u.rep.local_ca_guid = ca->keys.guid;
+    secm_keyx_put(&rx, rep.pdata);
+    rep.pdata_len = SECM_KEYX_LEN;
+    ib_cm_encode(&rep, out);
+}
+
 static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
                                const uint8_t *mad)
 {
     setup_ca *ca = &s->ca[me];
     const struct ib_cm_req *q = &m->u.req;
     uint8_t auth[KD_KEY_LEN], wrap[KD_KEY_LEN], out[IB_MAD_LEN];
-    struct secm_keyx kx, rx;
-    struct ib_cm_msg rep;
+    struct secm_keyx kx;
     enum secm_reason r;
     setup_conn *c;
     int peer = ca_of_guid(s, q->local_ca_guid);
@@ -539,25 +576,7 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     kd_agreed_random(auth, c->n_i, c->n_r, c->r);
     c->t_request = s->now_ns;
 
-    memset(&rx, 0, sizeof rx);
-    rx.mode = kx.mode;
-    rx.sth_code = kx.sth_code;
-    rx.aes256 = kx.aes256;
-    memcpy(rx.nonce, c->n_r, KD_NONCE_LEN);
-    memset(&rep, 0, sizeof rep);
-    ib_cm_hdr_init(&rep.hdr, IB_CM_ATTR_REP, m->hdr.tid);
-    rep.u.rep.local_comm_id = c->local_comm_id;
-    rep.u.rep.remote_comm_id = c->remote_comm_id;
-    rep.u.rep.local_qpn = c->local_qpn;
-    rep.u.rep.starting_psn = c->local_psn;
-    rep.u.rep.responder_resources = q->initiator_depth;
-    rep.u.rep.initiator_depth = q->responder_resources;
-    rep.u.rep.target_ack_delay = 15;
-    rep.u.rep.rnr_retry_count = 7;
-    rep.u.rep.local_ca_guid = ca->keys.guid;
-    secm_keyx_put(&rx, rep.pdata);
-    rep.pdata_len = SECM_KEYX_LEN;
-    ib_cm_encode(&rep, out);
+    rep_make(ca, c, q, m->hdr.tid, out);
     secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out);
     c->state = SETUP_ST_REP_SENT;
     send_mad(me, c->peer, out);
