@@ -17,7 +17,8 @@
  * CA 1 through the RTL seal and the RTL open instance, each output compared byte for byte
  * and status for status with the shadow model, and the opened packet with the plain one;
  * CA 1 to CA 0 through the model engines.  Then each connection is torn down and the
- * test checks that the RTL holds no valid key and no context.
+ * test checks that the RTL holds no valid key and no context, and that the last
+ * connection's packets are refused by both RTL instances (no_context).
  *
  * Prints "N passed, N failed" last; exits non-zero on any failure.
  * Usage: Vtb [--conns N] [--window W] [--packets P]
@@ -190,6 +191,8 @@ struct run {
     setup_traffic_stats model_dir;   /* CA 1 -> CA 0, model engines */
     unsigned long rtl_pkts, rtl_ok;
     unsigned packets;
+    uint8_t  last_plain[IBSEC_MAX_PKT], last_wire[IBSEC_MAX_PKT]; /* the last packet CA 0 sent */
+    size_t   last_plain_len, last_wire_len;
 };
 
 /* CA 0 -> CA 1: RTL seal (shadow: CA 0's model seal engine), RTL open (shadow: CA 1's). */
@@ -219,6 +222,31 @@ static void send_rtl(setup_sim *s, setup_conn *c0, uint32_t psn, size_t plen_req
     check(ro == IBSEC_R_OK, "RTL open delivers", ro, 0);
     check(orl == plen && memcmp(o_rtl, plain, plen) == 0, "RTL opened packet = plain", orl, plen);
     r->rtl_ok += ro == IBSEC_R_OK && orl == plen && memcmp(o_rtl, plain, plen) == 0;
+    memcpy(r->last_plain, plain, plen);
+    r->last_plain_len = plen;
+    memcpy(r->last_wire, w_rtl, wr);
+    r->last_wire_len = wr;
+}
+
+/* After teardown: the last connection's plain packet is refused by the RTL seal instance
+ * and its sealed packet by the RTL open instance, as by the model (no_context). */
+static void after_teardown(setup_sim *s, struct run *r)
+{
+    static uint8_t out[IBSEC_MAX_PKT];
+    size_t ol = 0;
+    unsigned rs, ro;
+    enum ibsec_reason ms, mo;
+
+    if (r->last_plain_len == 0)
+        return;
+    rs = rtl_packet(DUT_SEAL, r->last_plain, r->last_plain_len, out, sizeof out, &ol);
+    ms = ibsec_seal(&s->ca[0].seal_e, IBSEC_LINK_IB, r->last_plain, r->last_plain_len, out,
+                    sizeof out, &ol, NULL);
+    check(rs == IBSEC_R_NO_CONTEXT && (unsigned)ms == rs, "torn down: RTL seal refuses, no_context", rs, ms);
+    ro = rtl_packet(DUT_OPEN, r->last_wire, r->last_wire_len, out, sizeof out, &ol);
+    mo = ibsec_open(&s->ca[1].open_e, IBSEC_LINK_IB, r->last_wire, r->last_wire_len, out,
+                    sizeof out, &ol, NULL);
+    check(ro == IBSEC_R_NO_CONTEXT && (unsigned)mo == ro, "torn down: RTL open refuses, no_context", ro, mo);
 }
 
 static void on_established(setup_sim *s, unsigned ini, setup_conn *ci, unsigned rsp,
@@ -319,6 +347,7 @@ int tb_engine_main(int argc, char **argv)
           (unsigned long)n * r.packets);
     check(r.model_dir.opened == (unsigned long)n * r.packets && r.model_dir.mismatched == 0,
           "packets the other way through the model", r.model_dir.opened, r.model_dir.mismatched);
+    after_teardown(&s, &r);
     check(ibsec_drv_counter(&s.ca[0].seal, IBSEC_R_OK) == (unsigned long)n * r.packets,
           "RTL seal ok counter", ibsec_drv_counter(&s.ca[0].seal, IBSEC_R_OK), (unsigned long)n * r.packets);
     check(ibsec_drv_counter(&s.ca[1].open, IBSEC_R_OK) == (unsigned long)n * r.packets,
