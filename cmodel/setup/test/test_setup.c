@@ -11,7 +11,7 @@
  *   4. Driver on the C model: a connection programmed through the register map lands
  *      in the model's tables; teardown leaves no key byte; refused commands and full
  *      tables leave nothing programmed.
- *   5. Attacks: forged REQ, altered QPN and PSN, replayed REQ (inside and beyond the
+ *   5. Attacks: forged REQ, a CA posing as another, altered QPN and PSN, replayed REQ (inside and beyond the
  *      replay cache), replayed REP, REP never asked for, session key under the wrong
  *      pair key, truncated and over-long MADs, bad PrivateData length, forged RTU and
  *      DREQ: each refused with its named reason, counted, and no engine changed.
@@ -682,6 +682,16 @@ static void test_attacks(void)
         secm_tag_put(bogus, SECM_L_REQ, s.ca[1].keys.guid, NULL, 0, mad);
     }
     attack(&s, "forged REQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    /* an insider: CA 2 (which holds CA_SK_21) sends a REQ that names CA 0 as its sender,
+     * tagged with the key it shares with CA 1 */
+    {
+        uint8_t auth21[32];
+        memcpy(mad, req_a, IB_MAD_LEN);
+        mad[pd + SECM_OFF_NONCE] ^= 0x33;
+        kd_pair_auth_key(kd_ca_pair_key(&s.ca[2].keys, s.ca[1].keys.guid), auth21);
+        secm_tag_put(auth21, SECM_L_REQ, s.ca[1].keys.guid, NULL, 0, mad);
+        attack(&s, "CA 2 posing as CA 0", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    }
     /* a REQ of 0 -> 2 delivered to 1 (tag for another responder) */
     {
         setup_request r2 = rq;
