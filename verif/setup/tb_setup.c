@@ -18,7 +18,9 @@
  * and status for status with the shadow model, and the opened packet with the plain one;
  * CA 1 to CA 0 through the model engines.  Then each connection is torn down and the
  * test checks that the RTL holds no valid key and no context, and that the last
- * connection's packets are refused by both RTL instances (no_context).
+ * connection's packets are refused by both RTL instances (no_context).  Last, the
+ * driver's refusals on the RTL: a command the engine refuses, a full key table and a
+ * duplicate selector, each leaving the RTL's keys and contexts as they were.
  *
  * Prints "N passed, N failed" last; exits non-zero on any failure.
  * Usage: Vtb [--conns N] [--window W] [--packets P]
@@ -264,6 +266,52 @@ static void on_established(setup_sim *s, unsigned ini, setup_conn *ci, unsigned 
     }
 }
 
+/* The driver's refusals on the RTL: a command the engine refuses (registers.md §3.4 code 6,
+ * then code 10) and a full key table, each leaving the RTL as it was (KEY_VALID, contexts);
+ * CA 0's seal engine is the RTL instance, its open engine the model. */
+static void driver_refusals(setup_sim *s, struct rtl_bus *bs)
+{
+    ibsec_drv_engine *seal = &s->ca[0].seal, *open = &s->ca[0].open;
+    ibsec_drv_conn_cfg cfg;
+    ibsec_drv_conn conn[DRV_MAX_KEY_SLOTS + 1];
+    unsigned ok = 0, live = 0;
+
+    memset(&cfg, 0, sizeof cfg);
+    cfg.mode = IBSEC_MODE_STH_AEAD;
+    cfg.sth_code = 0;                       /* refused: code 6 */
+    cfg.key_len = 16;
+    cfg.local_qpn = 0x77;
+    cfg.remote_qpn = 0x88;
+    check(ibsec_drv_conn_program(seal, open, &cfg, &conn[0]) == DRV_ERR_REFUSED,
+          "RTL refuses sth-aead with STH code 0", seal->last_err_code, 6);
+    check(seal->last_err_code == 6, "RTL ERR_CODE 6", seal->last_err_code, 6);
+    check(rtl_read(bs, DRV_REG_KEY_VALID) == 0, "refused program leaves no key in the RTL", 0, 0);
+    cfg.sth_code = 2;
+    for (unsigned i = 0; i < seal->key_slots; i++) {
+        cfg.local_qpn = 0x100 + i;
+        cfg.remote_qpn = 0x200 + i;
+        ok += ibsec_drv_conn_program(seal, open, &cfg, &conn[i]) == DRV_OK;
+    }
+    check(ok == seal->key_slots, "RTL key table filled", ok, seal->key_slots);
+    cfg.local_qpn = 0x1FF;
+    cfg.remote_qpn = 0x2FF;
+    check(ibsec_drv_conn_program(seal, open, &cfg, &conn[seal->key_slots]) == DRV_ERR_NO_KEY_SLOT,
+          "one more connection: no_key_slot", 0, 0);
+    ibsec_drv_conn_teardown(seal, open, &conn[0]);
+    cfg.remote_qpn = 0x201;                 /* conn[1]'s selector: refused, code 10 */
+    check(ibsec_drv_conn_program(seal, open, &cfg, &conn[0]) == DRV_ERR_REFUSED &&
+              seal->last_err_code == 10,
+          "RTL refuses a duplicate selector (code 10)", seal->last_err_code, 10);
+    check(rtl_read(bs, DRV_REG_KEY_VALID) == ((1u << seal->key_slots) - 2u),
+          "the refusal left the other keys alone", rtl_read(bs, DRV_REG_KEY_VALID), 0);
+    for (unsigned i = 1; i < seal->key_slots; i++)
+        ibsec_drv_conn_teardown(seal, open, &conn[i]);
+    check(rtl_read(bs, DRV_REG_KEY_VALID) == 0, "all torn down: no key in the RTL", 0, 0);
+    for (unsigned i = 0; i < seal->ctx_slots; i++)
+        live += ctx_live(bs, i);
+    check(live == 0, "all torn down: no context in the RTL", live, 0);
+}
+
 int tb_engine_main(int argc, char **argv)
 {
     static const struct { uint8_t mode, sth; } modes[4] = {
@@ -362,6 +410,7 @@ int tb_engine_main(int argc, char **argv)
             live += ctx_live(&bo, i);
         check(live == 0, "no valid context left in the RTL", live, 0);
     }
+    driver_refusals(&s, &bs);
     printf("setup-rtl: %u connections, window %u: %u established, %lu packets through the RTL "
            "seal and open instances, %lu the other way through the model, %lu cycles\n",
            n, window, s.established, r.rtl_ok, (unsigned long)r.model_dir.opened, g_cycles);
