@@ -250,6 +250,16 @@ static int pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
     return 0;
 }
 
+/* A local communication ID (IBA §12.6.1): the connection's index + 1 in the low 20 bits
+ * (never 0, never reused), 12 random bits above, so that an unauthenticated REJ must
+ * guess them to name a setup in progress. */
+static uint32_t comm_id_new(unsigned index1)
+{
+    uint8_t b[2] = { 0, 0 };
+    kd_random(b, sizeof b);
+    return ((((uint32_t)b[0] << 4) ^ b[1]) & 0xFFFu) << 20 | (index1 & SETUP_COMM_INDEX_MASK);
+}
+
 static setup_conn *conn_new(setup_ca *c)
 {
     if (c->n_conn == c->cap_conn) {
@@ -260,9 +270,11 @@ static setup_conn *conn_new(setup_ca *c)
         c->conn = n;
         c->cap_conn = cap;
     }
+    if (c->n_conn >= SETUP_COMM_INDEX_MASK)
+        return NULL;
     setup_conn *x = &c->conn[c->n_conn++];
     memset(x, 0, sizeof *x);
-    x->local_comm_id = c->n_conn; /* index + 1: never 0, never reused */
+    x->local_comm_id = comm_id_new(c->n_conn);
     x->local_qpn = c->next_qpn++ & 0xFFFFFFu;
     return x;
 }
@@ -270,9 +282,11 @@ static setup_conn *conn_new(setup_ca *c)
 setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id)
 {
     setup_ca *c = &s->ca[ca];
-    if (local_comm_id == 0 || local_comm_id > c->n_conn)
+    uint32_t idx = local_comm_id & SETUP_COMM_INDEX_MASK;
+
+    if (idx == 0 || idx > c->n_conn || c->conn[idx - 1].local_comm_id != local_comm_id)
         return NULL;
-    return &c->conn[local_comm_id - 1];
+    return &c->conn[idx - 1];
 }
 
 static enum secm_reason count(setup_sim *s, unsigned ca, enum secm_reason r)
@@ -473,7 +487,7 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     c->state = SETUP_ST_REQ_SENT;
     s->in_flight++;
     send_mad(r->ini, r->rsp, mad);
-    rc = (int)(c->local_comm_id - 1);
+    rc = (int)((c->local_comm_id & SETUP_COMM_INDEX_MASK) - 1);
 done:
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);

@@ -44,6 +44,7 @@
 #define SETUP_KEY_SLOTS     32u     /* engine sizes of the simulated CAs */
 #define SETUP_CTX_SLOTS     256u
 #define SETUP_SERVICE_ID    0x1000000000000A5Eull /* outside the RDMA-IP CM range */
+#define SETUP_COMM_INDEX_MASK 0xFFFFFu            /* comm ID bits holding index + 1 */
 
 enum setup_state {
     SETUP_ST_FREE = 0,
@@ -161,7 +162,7 @@ int  setup_distribute_keys(setup_sim *s, uint16_t pkey);
 /* ---- the CM endpoint -------------------------------------------------------------- */
 
 /* Initiator: make and send a REQ for request r (state REQ_SENT).  Returns the
- * connection index at the initiator, or -1 (no pair key). */
+ * connection index at the initiator (ca[r->ini].conn[index]), or -1 (no pair key). */
 int  setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag);
 /* Deliver one MAD to CA `to` now; returns SECM_OK or the reason it was refused (also
  * counted in ca[to].count). */

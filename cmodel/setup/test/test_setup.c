@@ -664,7 +664,7 @@ static void test_attacks(void)
     check_true(&C, v1.keys[0][0] == 1 && v1.keys[0][1] == 1 && v1.keys[1][0] == 1 && v1.keys[1][1] == 1 &&
                    v1.ctx[0][0] == 1 && v1.ctx[1][1] == 1,
                "both sides programmed after REQ, REP, RTU");
-    setup_conn *ci = setup_find(&s, 0, 1), *cr = setup_find(&s, 1, 1);
+    setup_conn *ci = &s.ca[0].conn[0], *cr = &s.ca[1].conn[0];
     check_true(&C, ci && cr && ci->state == SETUP_ST_ESTABLISHED && cr->state == SETUP_ST_ESTABLISHED,
                "both sides established");
     check_true(&C, ci && cr && memcmp(ci->sk, cr->sk, 16) == 0 && memcmp(ci->r, cr->r, 16) == 0,
@@ -718,7 +718,7 @@ static void test_attacks(void)
         int idx = setup_connect(&s, &rq, 0);
         pop(&s, 1, IB_CM_ATTR_REQ, mad); /* the new REQ is lost on the way */
         memcpy(mad, rep_a, IB_MAD_LEN);
-        uint32_t id = (uint32_t)idx + 1;
+        uint32_t id = s.ca[0].conn[idx].local_comm_id;
         mad[IB_MAD_HDR_LEN + 4] = (uint8_t)(id >> 24);
         mad[IB_MAD_HDR_LEN + 5] = (uint8_t)(id >> 16);
         mad[IB_MAD_HDR_LEN + 6] = (uint8_t)(id >> 8);
@@ -779,7 +779,7 @@ static void test_attacks(void)
     attack(&s, "old RTU after an old REQ", 1, rtu_a, IB_MAD_LEN, SECM_R_UNKNOWN_CONN, -1);
     {
         /* the old RTU with its comm IDs pointed at the new connection: tag fails */
-        setup_conn *nc = setup_find(&s, 1, s.ca[1].n_conn);
+        setup_conn *nc = &s.ca[1].conn[s.ca[1].n_conn - 1];
         uint8_t m4[IB_MAD_LEN];
         memcpy(m4, rtu_a, IB_MAD_LEN);
         uint32_t id = nc->local_comm_id;
