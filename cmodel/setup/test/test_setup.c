@@ -11,10 +11,11 @@
  *   4. Driver on the C model: a connection programmed through the register map lands
  *      in the model's tables; teardown leaves no key byte; refused commands and full
  *      tables leave nothing programmed.
- *   5. Attacks: forged REQ, a CA posing as another, altered QPN and PSN, replayed REQ (inside and beyond the
- *      replay cache), replayed REP, REP never asked for, session key under the wrong
- *      pair key, truncated and over-long MADs, bad PrivateData length, forged RTU and
- *      DREQ: each refused with its named reason, counted, and no engine changed.
+ *   5. Attacks: forged REQ, a CA posing as another, altered QPN and PSN, replayed REQ
+ *      (inside and beyond the replay cache), replayed REP, REP never asked for, session
+ *      key under the wrong pair key, truncated and over-long MADs, bad PrivateData
+ *      length, replayed and re-addressed RTU, forged DREQ: each refused with its named reason, counted, and no engine changed; a REJ
+ *      naming no setup is refused, one naming a setup in progress ends it.
  *   6. End to end: 3 CAs and an SM, keys distributed, --conns N connections set up
  *      through the pipelined loop, both engines programmed, traffic sealed and opened
  *      on every connection, torn down, every engine empty at the end.
@@ -811,6 +812,29 @@ static void test_attacks(void)
         secm_tag_put(bogus, SECM_L_DREQ, s.ca[1].keys.guid, chal, 32, mad);
         attack(&s, "forged DREQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
         check_true(&C, cr->state == SETUP_ST_ESTABLISHED && cr->drv.live, "connection survives a forged DREQ");
+    }
+    /* REJ: one naming no setup is unsolicited; one naming a setup in progress ends it
+     * (REJ is not authenticated, docs/setup.md §10), with nothing programmed */
+    {
+        struct ib_cm_msg m;
+        int idx = setup_connect(&s, &rq, 0);
+        setup_conn *pc = &s.ca[0].conn[idx];
+        unsigned inflight = s.in_flight, failed = s.failed;
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        memset(&m, 0, sizeof m);
+        ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REJ, 5);
+        m.u.rej.remote_comm_id = pc->local_comm_id ^ 0x00100000u;
+        m.u.rej.reason = IB_CM_REJ_CONSUMER;
+        secm_rej_put(SECM_R_NO_RESOURCES, m.pdata);
+        m.pdata_len = SECM_SHORT_LEN;
+        ib_cm_encode(&m, mad);
+        attack(&s, "REJ naming no setup", 0, mad, IB_MAD_LEN, SECM_R_UNSOLICITED, -1);
+        m.u.rej.remote_comm_id = pc->local_comm_id;
+        ib_cm_encode(&m, mad);
+        attack(&s, "REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_REJECTED, -1);
+        check_true(&C, pc->state == SETUP_ST_CLOSED && pc->end_reason == SECM_R_NO_RESOURCES &&
+                       s.in_flight == inflight - 1 && s.failed == failed + 1,
+                   "the REJ ended the setup with the reason it named");
     }
     /* the genuine teardown */
     check_int(&C, "DREQ sent", 0, setup_disconnect(&s, 0, ci));
