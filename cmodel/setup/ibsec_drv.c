@@ -239,6 +239,22 @@ enum ibsec_drv_err ibsec_drv_conn_teardown(ibsec_drv_engine *seal, ibsec_drv_eng
     return r;
 }
 
+static unsigned free_slots(const ibsec_drv_engine *e)
+{
+    unsigned keys = 0, ctx = 0;
+    for (unsigned s = 0; s < e->key_slots; s++)
+        keys += !(e->key_used & (1u << s));
+    for (unsigned i = 0; i < e->ctx_slots; i++)
+        ctx += !e->ctx_used[i];
+    return keys < ctx ? keys : ctx;
+}
+
+unsigned ibsec_drv_free_conns(const ibsec_drv_engine *seal, const ibsec_drv_engine *open)
+{
+    unsigned a = free_slots(seal), b = free_slots(open);
+    return a < b ? a : b;
+}
+
 uint64_t ibsec_drv_counter(ibsec_drv_engine *e, unsigned reason)
 {
     uint64_t lo = rd(e, DRV_REG_CNT_LO(reason));

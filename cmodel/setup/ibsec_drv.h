@@ -131,6 +131,9 @@ enum ibsec_drv_err ibsec_drv_conn_program(ibsec_drv_engine *seal, ibsec_drv_engi
 enum ibsec_drv_err ibsec_drv_conn_teardown(ibsec_drv_engine *seal, ibsec_drv_engine *open,
                                            ibsec_drv_conn *conn);
 
+/* How many more connections fit: the fewest free key slots or contexts of the two. */
+unsigned ibsec_drv_free_conns(const ibsec_drv_engine *seal, const ibsec_drv_engine *open);
+
 /* Read a 64-bit per-reason counter (LO then HI, §3.3). */
 uint64_t ibsec_drv_counter(ibsec_drv_engine *e, unsigned reason);
 

@@ -17,7 +17,7 @@ const char *secm_reason_name(enum secm_reason r)
     static const char *const names[SECM_R_COUNT] = {
         "ok", "mad_truncated", "mad_too_long", "mad_bad_header", "bad_fmt", "bad_pdata_len",
         "bad_pdata", "unknown_peer", "bad_mac", "replay", "unsolicited", "unknown_conn",
-        "key_unwrap", "no_resources", "driver", "rejected",
+        "key_unwrap", "no_resources", "driver", "rejected", "timeout",
     };
     return (unsigned)r < SECM_R_COUNT ? names[r] : "?";
 }
@@ -117,9 +117,22 @@ void secm_rej_put(enum secm_reason r, uint8_t pdata[SECM_SHORT_LEN])
     memcpy(pdata + SECM_OFF_REJ_NAME, name, n < 31 ? n : 31);
 }
 
+void secm_rej_put_auth(enum secm_reason r, uint8_t pdata[SECM_REJ_AUTH_LEN])
+{
+    memset(pdata, 0, SECM_REJ_AUTH_LEN);
+    secm_rej_put(r, pdata);
+    pdata[SECM_OFF_LEN] = SECM_REJ_AUTH_LEN;
+}
+
+bool secm_rej_has_tag(const uint8_t *pdata, size_t pdata_len)
+{
+    return block_frame_check(pdata, pdata_len, SECM_REJ_AUTH_LEN) == SECM_OK;
+}
+
 enum secm_reason secm_rej_get(const uint8_t *pdata, size_t pdata_len)
 {
-    if (block_frame_check(pdata, pdata_len, SECM_SHORT_LEN) != SECM_OK ||
+    if ((block_frame_check(pdata, pdata_len, SECM_SHORT_LEN) != SECM_OK &&
+         block_frame_check(pdata, pdata_len, SECM_REJ_AUTH_LEN) != SECM_OK) ||
         pdata[SECM_OFF_REJ_REASON] >= SECM_R_COUNT)
         return SECM_R_REJECTED;
     return (enum secm_reason)pdata[SECM_OFF_REJ_REASON];
@@ -139,6 +152,8 @@ size_t secm_tag_off(uint16_t attr)
     case IB_CM_ATTR_DREQ:
     case IB_CM_ATTR_DREP:
         return base + SECM_OFF_SHORT_TAG;
+    case IB_CM_ATTR_REJ:
+        return base + SECM_OFF_REJ_TAG;
     default:
         return 0;
     }
@@ -148,6 +163,7 @@ static uint16_t label_attr(enum secm_label l)
 {
     static const uint16_t attrs[SECM_L_COUNT] = {
         IB_CM_ATTR_REQ, IB_CM_ATTR_REP, IB_CM_ATTR_RTU, IB_CM_ATTR_DREQ, IB_CM_ATTR_DREP,
+        IB_CM_ATTR_REJ,
     };
     return attrs[l];
 }

@@ -16,8 +16,11 @@
  *     60-91 tag        HMAC-SHA-256, 32 bytes
  *   RTU, DREQ, DREP (36 bytes)
  *     0 fmt, 1 len = 36, 2-3 zero, 4-35 tag
- *   REJ (not authenticated: a REJ only ends a setup)
+ *   REJ (36 bytes, not authenticated: it can only end a setup in progress)
  *     0 fmt, 1 len = 36, 2 reason (enum secm_reason), 3 zero, 4-35 reason name, NUL padded
+ *   REJ from a side that holds N_i and N_r (68 bytes, authenticated: it may also end a
+ *   connection the peer already programmed, e.g. when the RTU was lost)
+ *     0-35 as above with len = 68, 36-67 tag
  *
  * The tag is HMAC-SHA-256 under the pair's auth key (kd_pair_auth_key) over
  *
@@ -57,6 +60,8 @@
 #define SECM_OFF_SHORT_TAG 4u
 #define SECM_OFF_REJ_REASON 2u
 #define SECM_OFF_REJ_NAME  4u
+#define SECM_REJ_AUTH_LEN  68u     /* REJ block with a tag */
+#define SECM_OFF_REJ_TAG   36u
 #define SECM_KEYINFO_AES256 0x80u
 #define SECM_KEYINFO_STH_MASK 0x07u
 
@@ -78,6 +83,7 @@ enum secm_reason {
     SECM_R_NO_RESOURCES,       /* no key slot or context left in an engine */
     SECM_R_DRIVER,             /* the engine refused a register command */
     SECM_R_REJECTED,           /* the peer sent a REJ */
+    SECM_R_TIMEOUT,            /* the REP or RTU did not come in time */
     SECM_R_COUNT
 };
 const char *secm_reason_name(enum secm_reason r);
@@ -85,7 +91,8 @@ const char *secm_reason_name(enum secm_reason r);
 enum secm_reason secm_reason_from_cm_err(enum ib_cm_err e);
 
 /* Which message a tag is for (its label). */
-enum secm_label { SECM_L_REQ, SECM_L_REP, SECM_L_RTU, SECM_L_DREQ, SECM_L_DREP, SECM_L_COUNT };
+enum secm_label { SECM_L_REQ, SECM_L_REP, SECM_L_RTU, SECM_L_DREQ, SECM_L_DREP, SECM_L_REJ,
+                  SECM_L_COUNT };
 
 /* The decoded REQ/REP block. */
 struct secm_keyx {
@@ -104,10 +111,13 @@ enum secm_reason secm_keyx_get(const uint8_t *pdata, size_t pdata_len, struct se
 /* Write an RTU/DREQ/DREP block (tag zero) / check one. */
 void secm_short_put(uint8_t pdata[SECM_SHORT_LEN]);
 enum secm_reason secm_short_get(const uint8_t *pdata, size_t pdata_len);
-/* A REJ block naming the reason / the reason a REJ block names (SECM_R_REJECTED if
- * the block is not ours). */
+/* A REJ block naming the reason (36 bytes), the same with room for a tag (68 bytes,
+ * tag zero), the reason a REJ block names (SECM_R_REJECTED if the block is not ours),
+ * and whether the block is the 68-byte kind. */
 void secm_rej_put(enum secm_reason r, uint8_t pdata[SECM_SHORT_LEN]);
+void secm_rej_put_auth(enum secm_reason r, uint8_t pdata[SECM_REJ_AUTH_LEN]);
 enum secm_reason secm_rej_get(const uint8_t *pdata, size_t pdata_len);
+bool secm_rej_has_tag(const uint8_t *pdata, size_t pdata_len);
 
 /* Byte offset of the tag in the 256-byte MAD of an attribute (0 if none). */
 size_t secm_tag_off(uint16_t attr);

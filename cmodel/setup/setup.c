@@ -64,6 +64,29 @@ static int q_push(setup_sim *s, const setup_msg *m)
     return 0;
 }
 
+/* Arm the deadline of a setup step of CA ca's connection c. */
+static int timer_arm(setup_sim *s, unsigned ca, const setup_conn *c)
+{
+    if (s->tq_head + s->tq_len == s->tq_cap) {
+        if (s->tq_head > 0) {
+            memmove(s->tq, s->tq + s->tq_head, s->tq_len * sizeof *s->tq);
+            s->tq_head = 0;
+        } else {
+            size_t cap = s->tq_cap ? 2 * s->tq_cap : 256;
+            setup_timer *t = realloc(s->tq, cap * sizeof *t);
+            if (t == NULL)
+                return -1;
+            s->tq = t;
+            s->tq_cap = cap;
+        }
+    }
+    setup_timer *t = &s->tq[s->tq_head + s->tq_len++];
+    t->deadline = s->now_ns + s->timeout_ns;
+    t->ca = ca;
+    t->local_comm_id = c->local_comm_id;
+    return 0;
+}
+
 bool setup_next_msg(setup_sim *s, setup_msg *m)
 {
     size_t i = 0;
@@ -166,6 +189,7 @@ int setup_sim_init(setup_sim *s, unsigned n_ca, uint64_t wire_ns)
         return -1;
     s->n_ca = n_ca;
     s->wire_ns = wire_ns;
+    s->timeout_ns = SETUP_TIMEOUT_NS;
     if (kd_random(s->sm.sm_sk, KD_KEY_LEN) != 0 || kd_random(s->sm.ssm_sk, KD_KEY_LEN) != 0)
         return -1;
     for (unsigned i = 0; i < n_ca; i++) {
@@ -189,6 +213,8 @@ void setup_sim_free(setup_sim *s)
         OPENSSL_cleanse(&c->keys, sizeof c->keys);
     }
     free(s->q);
+    free(s->tq);
+    free(s->retry);
     OPENSSL_cleanse(&s->sm, sizeof s->sm);
     memset(s, 0, sizeof *s);
 }
@@ -338,23 +364,49 @@ static void path_fill(struct ib_cm_path *p, const setup_ca *a, const setup_ca *b
     p->local_ack_timeout = 14;
 }
 
-/* REJ for a message (IBA §12.6.7); our reason in the PrivateData. */
-static void send_rej(unsigned from, unsigned to, uint32_t local_id, uint32_t remote_id,
-                     enum ib_cm_rej_msg which, enum secm_reason why)
+/* The pair auth key of CA ca with the peer of connection c; -1 if none. */
+static int conn_auth_key(const setup_sim *s, unsigned ca, const setup_conn *c,
+                         uint8_t auth[KD_KEY_LEN])
+{
+    return pair_keys(&s->ca[ca], s->ca[c->peer].keys.guid, auth, NULL);
+}
+
+/* REJ for a message (IBA §12.6.7); our reason in the PrivateData.  With tagged != NULL
+ * (a connection whose N_i and N_r both sides hold) the block carries a tag over
+ * N_i || N_r, so the peer may believe it even about a connection it has programmed. */
+static void send_rej(setup_sim *s, unsigned from, unsigned to, uint32_t local_id,
+                     uint32_t remote_id, enum ib_cm_rej_msg which, enum secm_reason why,
+                     const setup_conn *tagged)
 {
     struct ib_cm_msg m;
-    uint8_t mad[IB_MAD_LEN];
+    uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
 
     memset(&m, 0, sizeof m);
     ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REJ, ((uint64_t)from << 32) | local_id);
     m.u.rej.local_comm_id = local_id;
     m.u.rej.remote_comm_id = remote_id;
     m.u.rej.msg_rejected = (uint8_t)which;
-    m.u.rej.reason = why == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES : IB_CM_REJ_CONSUMER;
-    secm_rej_put(why, m.pdata);
-    m.pdata_len = SECM_SHORT_LEN;
-    if (ib_cm_encode(&m, mad) == IB_CM_OK)
-        send_mad(from, to, mad);
+    m.u.rej.reason = why == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES
+                   : why == SECM_R_TIMEOUT      ? IB_CM_REJ_TIMEOUT
+                                                : IB_CM_REJ_CONSUMER;
+    if (tagged != NULL) {
+        secm_rej_put_auth(why, m.pdata);
+        m.pdata_len = SECM_REJ_AUTH_LEN;
+    } else {
+        secm_rej_put(why, m.pdata);
+        m.pdata_len = SECM_SHORT_LEN;
+    }
+    if (ib_cm_encode(&m, mad) != IB_CM_OK)
+        return;
+    if (tagged != NULL) {
+        if (conn_auth_key(s, from, tagged, auth) != 0)
+            return;
+        memcpy(chal, tagged->n_i, KD_NONCE_LEN);
+        memcpy(chal + KD_NONCE_LEN, tagged->n_r, KD_NONCE_LEN);
+        secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, sizeof chal, mad);
+        OPENSSL_cleanse(auth, sizeof auth);
+    }
+    send_mad(from, to, mad);
 }
 
 /* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r. */
@@ -412,8 +464,27 @@ static enum secm_reason program(setup_ca *ca, setup_conn *c)
                                                                    : SECM_R_DRIVER;
 }
 
+/* Engine room for a setup in progress (setup_ca.reserved); false if there is none. */
+static bool reserve(setup_ca *ca, setup_conn *c)
+{
+    if (ibsec_drv_free_conns(&ca->seal, &ca->open) <= ca->reserved)
+        return false;
+    ca->reserved++;
+    c->reserved = true;
+    return true;
+}
+
+static void unreserve(setup_ca *ca, setup_conn *c)
+{
+    if (c->reserved) {
+        ca->reserved--;
+        c->reserved = false;
+    }
+}
+
 static void teardown(setup_ca *ca, setup_conn *c)
 {
+    unreserve(ca, c);
     if (c->drv.live)
         ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv);
     OPENSSL_cleanse(c->sk, sizeof c->sk);
@@ -468,6 +539,10 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     c->app_tag = app_tag;
     c->t_request = s->now_ns;
     c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
+    if (!reserve(ca, c)) {
+        c->end_reason = SECM_R_NO_RESOURCES;
+        goto done;
+    }
     memset(&kx, 0, sizeof kx);
     if (kd_random(c->n_i, KD_NONCE_LEN) != 0 || kd_random(c->sk, klen) != 0 ||
         kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK)
@@ -486,13 +561,16 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad);
     c->state = SETUP_ST_REQ_SENT;
     s->in_flight++;
+    timer_arm(s, r->ini, c);
     send_mad(r->ini, r->rsp, mad);
     rc = (int)((c->local_comm_id & SETUP_COMM_INDEX_MASK) - 1);
 done:
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
-    if (rc < 0 && c != NULL)
+    if (rc < 0 && c != NULL) {
+        unreserve(ca, c);
         OPENSSL_cleanse(c->sk, sizeof c->sk);
+    }
     return rc;
 }
 
@@ -549,7 +627,7 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
 
     if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
         if (peer >= 0)
-            send_rej(me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r);
+            send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, NULL);
         return r;
     }
     if (peer < 0 || (unsigned)peer == me || pair_keys(ca, q->local_ca_guid, auth, wrap) != 0)
@@ -566,10 +644,16 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
         r = SECM_R_NO_RESOURCES;
         goto refuse;
     }
+    if (!reserve(ca, c)) {
+        c->state = SETUP_ST_CLOSED;
+        c->end_reason = r = SECM_R_NO_RESOURCES;
+        goto refuse;
+    }
     klen = kx.aes256 ? 32 : 16;
     if (kd_key_unwrap(wrap, kx.wrapped, klen, c->sk) != KD_OK ||
         memcmp(kx.wrapped + klen + KD_KW_OVERHEAD, (const uint8_t[SECM_WRAPPED_LEN]){ 0 },
                SECM_WRAPPED_LEN - klen - KD_KW_OVERHEAD) != 0) {
+        unreserve(ca, c);
         c->state = SETUP_ST_CLOSED;
         c->end_reason = SECM_R_KEY_UNWRAP;
         r = SECM_R_KEY_UNWRAP;
@@ -593,6 +677,7 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     rep_make(ca, c, q, m->hdr.tid, out);
     secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out);
     c->state = SETUP_ST_REP_SENT;
+    timer_arm(s, me, c);
     send_mad(me, c->peer, out);
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
@@ -600,7 +685,7 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
 refuse:
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
-    send_rej(me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r);
+    send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, NULL);
     return r;
 }
 
@@ -628,16 +713,17 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
         return SECM_R_BAD_MAC;           /* a forgery must not end the real request */
     }
     s->in_flight--;
-    if (kx.mode != c->mode || kx.sth_code != c->sth_code || kx.aes256 != c->aes256) {
-        r = SECM_R_BAD_PDATA;
-        goto fail;
-    }
     c->remote_comm_id = p->local_comm_id;
     c->remote_qpn = p->local_qpn;
     c->remote_psn = p->starting_psn;
     memcpy(c->n_r, kx.nonce, KD_NONCE_LEN);
+    if (kx.mode != c->mode || kx.sth_code != c->sth_code || kx.aes256 != c->aes256) {
+        r = SECM_R_BAD_PDATA;
+        goto fail;
+    }
     kd_agreed_random(auth, c->n_i, c->n_r, c->r);
     OPENSSL_cleanse(auth, sizeof auth);
+    unreserve(ca, c);
     if ((r = program(ca, c)) != SECM_OK)
         goto fail;
     c->state = SETUP_ST_ESTABLISHED;
@@ -646,7 +732,7 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
     return SECM_OK;
 fail:
     OPENSSL_cleanse(auth, sizeof auth);
-    send_rej(me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_REP, r);
+    send_rej(s, me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_REP, r, c);
     c->end_reason = r;
     teardown(ca, c);
     s->failed++;
@@ -692,9 +778,10 @@ static enum secm_reason on_rtu(setup_sim *s, unsigned me, const struct ib_cm_msg
                                      m->u.rtu.local_comm_id, SETUP_ST_REP_SENT, SECM_L_RTU, &c);
     if (r != SECM_OK)
         return r;
+    unreserve(&s->ca[me], c);
     if ((r = program(&s->ca[me], c)) != SECM_OK) {
         c->end_reason = r;
-        send_rej(me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_OTHER, r);
+        send_rej(s, me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_OTHER, r, c);
         teardown(&s->ca[me], c);
         s->failed++;
         return r;
@@ -736,17 +823,53 @@ static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_ms
     return SECM_OK;
 }
 
-/* REJ is not authenticated (secm.h): it can only end a setup still in progress. */
-static enum secm_reason on_rej(setup_sim *s, unsigned me, const struct ib_cm_msg *m)
+static int retry_push(setup_sim *s, unsigned tag)
+{
+    if (s->n_retry == s->cap_retry) {
+        unsigned cap = s->cap_retry ? 2 * s->cap_retry : 64;
+        unsigned *r = realloc(s->retry, cap * sizeof *r);
+        if (r == NULL)
+            return -1;
+        s->retry = r;
+        s->cap_retry = cap;
+    }
+    s->retry[s->n_retry++] = tag;
+    return 0;
+}
+
+/* REJ (secm.h): an untagged one can only end a setup still in progress; one tagged over
+ * N_i || N_r can also end a connection this side has programmed (its RTU was lost, or the
+ * responder could not program its engines). */
+static enum secm_reason on_rej(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
+                               const uint8_t *mad)
 {
     setup_conn *c = setup_find(s, me, m->u.rej.remote_comm_id);
+    uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    bool tag_ok = false;
 
-    if (c == NULL || (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT))
+    if (c == NULL)
         return SECM_R_UNSOLICITED;
-    if (c->state == SETUP_ST_REQ_SENT)
+    if (c->state == SETUP_ST_ESTABLISHED && c->initiator &&
+        secm_rej_has_tag(m->pdata, m->pdata_len) && m->u.rej.local_comm_id == c->remote_comm_id &&
+        conn_auth_key(s, me, c, auth) == 0) {
+        memcpy(chal, c->n_i, KD_NONCE_LEN);
+        memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+        tag_ok = secm_tag_ok(auth, SECM_L_REJ, s->ca[me].keys.guid, chal, sizeof chal, mad);
+        OPENSSL_cleanse(auth, sizeof auth);
+    }
+    if (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT && !tag_ok)
+        return SECM_R_UNSOLICITED;
+    bool was_request = c->state == SETUP_ST_REQ_SENT;
+    if (was_request)
         s->in_flight--;
     c->end_reason = secm_rej_get(m->pdata, m->pdata_len);
     teardown(&s->ca[me], c);
+    /* a request the responder had no room for goes again once the loop finds room */
+    if (was_request && c->end_reason == SECM_R_NO_RESOURCES && s->req != NULL &&
+        c->app_tag < s->n_req && retry_push(s, c->app_tag) == 0) {
+        s->retried++;
+        return SECM_R_REJECTED;
+    }
     s->failed++;
     return SECM_R_REJECTED;
 }
@@ -764,7 +887,7 @@ static enum secm_reason dispatch(setup_sim *s, unsigned to, const uint8_t *mad, 
     case IB_CM_ATTR_RTU:  return on_rtu(s, to, &m, mad);
     case IB_CM_ATTR_DREQ: return on_dreq(s, to, &m, mad);
     case IB_CM_ATTR_DREP: return on_drep(s, to, &m, mad);
-    default:              return on_rej(s, to, &m);
+    default:              return on_rej(s, to, &m, mad);
     }
 }
 
@@ -814,31 +937,112 @@ int setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c)
     return 0;
 }
 
+/* ---- deadlines --------------------------------------------------------------------- */
+
+static void expire_one(setup_sim *s, const setup_timer *t)
+{
+    setup_conn *c = setup_find(s, t->ca, t->local_comm_id);
+    uint64_t start, t0;
+
+    if (c == NULL || (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT))
+        return;
+    start = handler_start(s, t->ca, t->deadline);
+    t0 = cpu_ns();
+    if (c->state == SETUP_ST_REQ_SENT)
+        s->in_flight--;
+    /* no REP came: the peer's state is unknown, an untagged REJ; no RTU came: the peer
+     * may have programmed its engines, a tagged one */
+    send_rej(s, t->ca, c->peer, c->local_comm_id, c->remote_comm_id,
+             c->state == SETUP_ST_REQ_SENT ? IB_CM_REJ_MSG_OTHER : IB_CM_REJ_MSG_REP,
+             SECM_R_TIMEOUT, c->state == SETUP_ST_REP_SENT ? c : NULL);
+    c->end_reason = SECM_R_TIMEOUT;
+    teardown(&s->ca[t->ca], c);
+    s->failed++;
+    count(s, t->ca, SECM_R_TIMEOUT);
+    handler_end(s, t->ca, start, cpu_ns() - t0, 2);
+}
+
+unsigned setup_expire(setup_sim *s, uint64_t t)
+{
+    unsigned n = 0;
+
+    while (s->tq_len > 0 && s->tq[s->tq_head].deadline <= t) {
+        setup_timer tm = s->tq[s->tq_head];
+        s->tq_head++;
+        s->tq_len--;
+        setup_conn *c = setup_find(s, tm.ca, tm.local_comm_id);
+        if (c != NULL && (c->state == SETUP_ST_REQ_SENT || c->state == SETUP_ST_REP_SENT)) {
+            expire_one(s, &tm);
+            n++;
+        }
+    }
+    if (s->tq_len == 0)
+        s->tq_head = 0;
+    return n;
+}
+
 /* ---- event loop (SECM §4.1) ------------------------------------------------------- */
+
+/* Room for one more connection in CA ca's engines, beyond the setups it has reserved for. */
+static bool has_room(const setup_sim *s, unsigned ca)
+{
+    return ibsec_drv_free_conns(&s->ca[ca].seal, &s->ca[ca].open) > s->ca[ca].reserved;
+}
+
+/* The next request to issue: a retry first, then the next new one; -1 if none can go now
+ * (none left, or its initiator has no engine room until a connection is torn down). */
+static int next_request(setup_sim *s)
+{
+    unsigned tag;
+
+    if (s->n_retry > 0)
+        tag = s->retry[0];
+    else if (s->next_req < s->n_req)
+        tag = s->next_req;
+    else
+        return -1;
+    if (!has_room(s, s->req[tag].ini))
+        return -1;
+    if (s->n_retry > 0)
+        memmove(s->retry, s->retry + 1, --s->n_retry * sizeof *s->retry);
+    else
+        s->next_req++;
+    return (int)tag;
+}
 
 void setup_run(setup_sim *s, const setup_request *req, unsigned n, unsigned window)
 {
     setup_msg m;
+    int tag;
 
     s->req = req;
     s->n_req = n;
     s->next_req = 0;
+    s->n_retry = 0;
     s->window = window ? window : 1;
     for (;;) {
-        while (s->next_req < s->n_req && s->in_flight < s->window) {
-            const setup_request *r = &s->req[s->next_req];
-            uint32_t tag = s->next_req++;
-            if (setup_connect(s, r, tag) < 0)
+        while (s->in_flight < s->window && (tag = next_request(s)) >= 0)
+            if (setup_connect(s, &s->req[tag], (uint32_t)tag) < 0)
                 s->failed++;
+        /* deadlines that pass before the next message (or with none left) fire first */
+        if (s->tq_len > 0 && (s->q_len == 0 || s->tq[s->tq_head].deadline < s->q[0].t)) {
+            setup_expire(s, s->tq[s->tq_head].deadline);
+            continue;
         }
-        if (!setup_next_msg(s, &m))
+        if (!setup_next_msg(s, &m)) {
+            /* nothing left to happen: requests still waiting can never find room */
+            s->failed += s->n_retry + (s->n_req - s->next_req);
+            s->n_retry = 0;
+            s->next_req = s->n_req;
             break;
+        }
         if (m.t > s->now_ns)
             s->now_ns = m.t;
         deliver_at(s, m.to, m.mad, m.len, m.t);
         if (s->now_ns > s->t_last_closed)
             s->t_last_closed = s->now_ns;
     }
+    s->req = NULL;
 }
 
 /* ---- traffic ---------------------------------------------------------------------- */

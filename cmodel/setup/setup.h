@@ -45,6 +45,7 @@
 #define SETUP_CTX_SLOTS     256u
 #define SETUP_SERVICE_ID    0x1000000000000A5Eull /* outside the RDMA-IP CM range */
 #define SETUP_COMM_INDEX_MASK 0xFFFFFu            /* comm ID bits holding index + 1 */
+#define SETUP_TIMEOUT_NS    4294967296ull  /* 4.096 us x 2^20 (CM Response Timeout 20) */
 
 enum setup_state {
     SETUP_ST_FREE = 0,
@@ -76,6 +77,7 @@ typedef struct setup_conn {
     uint64_t t_request, t_established; /* simulated ns */
     uint32_t app_tag;               /* the caller's request number */
     uint32_t pkts_sent;             /* setup_traffic: packets sealed on this side */
+    bool     reserved;              /* holds a reservation of engine room (setup_ca) */
 } setup_conn;
 
 /* One channel adapter: its keys, its two engines (C model behind the register map),
@@ -95,6 +97,10 @@ typedef struct setup_ca {
     uint64_t count[SECM_R_COUNT];   /* messages refused, by reason (count[0]: accepted) */
     uint64_t cpu_free_ns;
     uint32_t psn_out;               /* BTH PSN of QP1 packets it sends (pcap) */
+    unsigned reserved;              /* setups in progress (REQ sent or REP sent) that will
+                                       need a key slot and a context in each engine: a
+                                       REQ is sent or accepted only if it fits, so the
+                                       later programming never runs out of room */
 } setup_ca;
 
 /* A message on the simulated fabric. */
@@ -111,6 +117,13 @@ struct setup_sim;
  * RTU); ci, cr: the connection at the initiator and at the responder. */
 typedef void (*setup_established_fn)(struct setup_sim *s, unsigned ini, setup_conn *ci,
                                      unsigned rsp, setup_conn *cr, void *arg);
+
+/* A setup's deadline: the REP (initiator) or the RTU (responder) must come by then. */
+typedef struct setup_timer {
+    uint64_t deadline;
+    unsigned ca;
+    uint32_t local_comm_id;
+} setup_timer;
 
 /* A connection the application asks for. */
 typedef struct setup_request {
@@ -131,10 +144,15 @@ typedef struct setup_sim {
     uint64_t   wire_ns;             /* one-way latency of a MAD */
     uint64_t   fixed_cost_ns;       /* 0: measure handlers; else charge this per handler */
     uint64_t   now_ns;
+    uint64_t   timeout_ns;          /* a setup step's deadline (SETUP_TIMEOUT_NS) */
+    setup_timer *tq;                /* deadlines in the order they were set (FIFO) */
+    size_t     tq_head, tq_len, tq_cap;
     ibsec_pcap_writer *pcap;        /* every MAD sent, if set */
     /* application */
-    const setup_request *req;
+    const setup_request *req;       /* the running setup_run's requests (NULL outside it) */
     unsigned n_req, next_req, window, in_flight;
+    unsigned *retry, n_retry, cap_retry; /* requests refused for room, to issue again */
+    unsigned retried;               /* how many times that happened */
     unsigned established, failed, torn_down;
     bool     auto_teardown;         /* initiator sends DREQ once the hook has run */
     setup_established_fn on_established;
@@ -198,8 +216,18 @@ enum ibsec_reason setup_send_one(setup_sim *s, unsigned from, setup_conn *c, uin
 /* ---- the event loop --------------------------------------------------------------- */
 
 /* Run requests req[0..n) with at most `window` in flight (REQ sent, REP not yet
- * processed); messages are delivered in arrival order until the fabric is empty. */
+ * processed); messages are delivered in arrival order until the fabric is empty.  A
+ * request is issued only when its initiator has engine room (a key slot and a context
+ * in each engine beyond its reservations); one the responder refuses for room
+ * (REJ no_resources) is issued again later.  Requests that can never find room are
+ * counted in `failed`. */
 void setup_run(setup_sim *s, const setup_request *req, unsigned n, unsigned window);
+
+/* Expire every setup step whose deadline is at or before t: a REQ_SENT or REP_SENT
+ * connection still in that state is closed (SECM_R_TIMEOUT), its engine reservation
+ * released, and a REJ with Reason 4 (Timeout) sent to the peer (IBA §12.6.7).  Returns
+ * how many expired.  setup_run calls it as the simulated clock passes the deadlines. */
+unsigned setup_expire(setup_sim *s, uint64_t t);
 
 /* Pop the next message off the fabric (false if none). */
 bool setup_next_msg(setup_sim *s, setup_msg *m);

@@ -16,6 +16,9 @@
  *      key under the wrong pair key, truncated and over-long MADs, bad PrivateData
  *      length, replayed and re-addressed RTU, forged DREQ: each refused with its named reason, counted, and no engine changed; a REJ
  *      naming no setup is refused, one naming a setup in progress ends it.
+ *   5b. Deadlines (a lost RTU, a lost REQ), the tagged REJ that ends a programmed
+ *      connection (and untagged or badly tagged ones that cannot), engine room: a REQ
+ *      to a CA whose key slots are all in use is refused (no_resources) at once.
  *   6. End to end: 3 CAs and an SM, keys distributed, --conns N connections set up
  *      through the pipelined loop, both engines programmed, traffic sealed and opened
  *      on every connection, torn down, every engine empty at the end.
@@ -621,7 +624,8 @@ static void attack(setup_sim *s, const char *name, unsigned to, const uint8_t *m
         snprintf(what, sizeof what, "%s: REJ names the reason", name);
         check_true(&C, pop(s, (unsigned)rej_to, IB_CM_ATTR_REJ, rej) &&
                        ib_cm_parse(rej, IB_MAD_LEN, &m) == IB_CM_OK &&
-                       m.u.rej.reason == IB_CM_REJ_CONSUMER &&
+                       m.u.rej.reason == (want == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES
+                                                                      : IB_CM_REJ_CONSUMER) &&
                        secm_rej_get(m.pdata, m.pdata_len) == want &&
                        strcmp((const char *)m.pdata + SECM_OFF_REJ_NAME, secm_reason_name(want)) == 0,
                    what);
@@ -854,6 +858,114 @@ static void test_attacks(void)
     setup_sim_free(&s);
 }
 
+/* ---- 5b. deadlines, tagged REJ, engine room ---------------------------------------- */
+
+static void test_deadlines_and_room(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_STH_AEAD, .sth_code = 2,
+                         .aes256 = true, .pkey = 0x1234 };
+    uint8_t mad[IB_MAD_LEN];
+    engines_view v0, v1;
+    struct ib_cm_msg m;
+
+    check_int(&C, "deadline sim init", 0, setup_sim_init(&s, 3, 1000));
+    setup_distribute_keys(&s, 0x1234);
+    view(&s, &v0);
+
+    /* the RTU is lost: the responder's deadline passes, it sends a tagged REJ (Timeout),
+     * and the initiator, which had programmed its engines, tears the connection down */
+    int idx = setup_connect(&s, &rq, 0);
+    setup_conn *ci = &s.ca[0].conn[idx];
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);
+    setup_deliver(&s, 1, mad, IB_MAD_LEN);
+    setup_conn *cr = &s.ca[1].conn[s.ca[1].n_conn - 1];
+    pop(&s, 0, IB_CM_ATTR_REP, mad);
+    setup_deliver(&s, 0, mad, IB_MAD_LEN);
+    pop(&s, 1, IB_CM_ATTR_RTU, mad);           /* lost */
+    check_true(&C, ci->state == SETUP_ST_ESTABLISHED && ci->drv.live, "initiator programmed after the REP");
+    check_int(&C, "responder holds one reservation", 1, s.ca[1].reserved);
+    check_int(&C, "nothing expires before the deadline", 0, setup_expire(&s, s.now_ns + 1000));
+    check_int(&C, "the RTU deadline expires", 1, setup_expire(&s, s.now_ns + 2 * SETUP_TIMEOUT_NS));
+    check_true(&C, cr->state == SETUP_ST_CLOSED && cr->end_reason == SECM_R_TIMEOUT && !cr->drv.live,
+               "responder closed the setup: timeout, nothing programmed");
+    check_int(&C, "responder's reservation released", 0, s.ca[1].reserved);
+    check_int(&C, "timeout counted", 1, s.ca[1].count[SECM_R_TIMEOUT]);
+    check_true(&C, pop(&s, 0, IB_CM_ATTR_REJ, mad) && ib_cm_parse(mad, IB_MAD_LEN, &m) == IB_CM_OK &&
+                   m.u.rej.reason == IB_CM_REJ_TIMEOUT && secm_rej_has_tag(m.pdata, m.pdata_len),
+               "REJ with Reason 4 (Timeout) and a tag");
+    {
+        /* the same REJ untagged (a forger without the pair key) does not end the connection */
+        struct ib_cm_msg f = m;
+        uint8_t fm[IB_MAD_LEN];
+        memset(f.pdata, 0, sizeof f.pdata);
+        secm_rej_put(SECM_R_TIMEOUT, f.pdata);
+        f.pdata_len = SECM_SHORT_LEN;
+        ib_cm_encode(&f, fm);
+        attack(&s, "untagged REJ for a programmed connection", 0, fm, IB_MAD_LEN, SECM_R_UNSOLICITED, -1);
+        memcpy(fm, mad, IB_MAD_LEN);
+        fm[IB_MAD_HDR_LEN + IB_CM_REJ_PDATA_OFF + SECM_OFF_REJ_TAG] ^= 1;
+        attack(&s, "REJ with a bad tag for a programmed connection", 0, fm, IB_MAD_LEN,
+               SECM_R_UNSOLICITED, -1);
+        check_true(&C, ci->state == SETUP_ST_ESTABLISHED && ci->drv.live, "connection survives both");
+    }
+    check_int(&C, "tagged REJ ends the programmed connection", SECM_R_REJECTED,
+              setup_deliver(&s, 0, mad, IB_MAD_LEN));
+    check_true(&C, ci->state == SETUP_ST_CLOSED && ci->end_reason == SECM_R_TIMEOUT && !ci->drv.live,
+               "initiator tore it down, reason timeout");
+    view(&s, &v1);
+    check_true(&C, memcmp(&v0, &v1, sizeof v0) == 0, "every engine as before the setup");
+
+    /* a REP that never comes: the initiator's deadline */
+    idx = setup_connect(&s, &rq, 0);
+    ci = &s.ca[0].conn[idx];
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);           /* lost */
+    unsigned inflight = s.in_flight;
+    check_int(&C, "the REP deadline expires", 1, setup_expire(&s, s.now_ns + 2 * SETUP_TIMEOUT_NS));
+    check_true(&C, ci->state == SETUP_ST_CLOSED && ci->end_reason == SECM_R_TIMEOUT &&
+                   s.in_flight == inflight - 1 && s.ca[0].reserved == 0,
+               "initiator closed the request, window and reservation released");
+    check_true(&C, pop(&s, 1, IB_CM_ATTR_REJ, mad), "and told the responder (REJ)");
+
+    /* engine room: CA 1 has SETUP_KEY_SLOTS key slots per engine; fill them with live
+     * connections from CA 0 and CA 2, then one more REQ is refused at once */
+    {
+        setup_request *fill = calloc(SETUP_KEY_SLOTS, sizeof *fill);
+        for (unsigned i = 0; i < SETUP_KEY_SLOTS; i++) {
+            fill[i] = rq;
+            fill[i].ini = i % 2 ? 2 : 0;
+        }
+        setup_run(&s, fill, SETUP_KEY_SLOTS, 8);
+        free(fill);
+    }
+    check_int(&C, "CA 1's key slots all in use", 0xFFFFFFFFu,
+              ibsec_regmodel_read(&s.ca[1].seal_rm, DRV_REG_KEY_VALID));
+    view(&s, &v0);
+    idx = setup_connect(&s, &rq, 0);
+    ci = &s.ca[0].conn[idx];
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);
+    attack(&s, "REQ to a CA with no engine room", 1, mad, IB_MAD_LEN, SECM_R_NO_RESOURCES, 0);
+    /* attack() popped and checked the REJ; deliver the same kind to the initiator */
+    check_true(&C, ci->state == SETUP_ST_REQ_SENT, "initiator still waiting before the REJ");
+    {
+        struct ib_cm_msg r;
+        memset(&r, 0, sizeof r);
+        ib_cm_hdr_init(&r.hdr, IB_CM_ATTR_REJ, 1);
+        r.u.rej.remote_comm_id = ci->local_comm_id;
+        r.u.rej.reason = IB_CM_REJ_NO_RESOURCES;
+        secm_rej_put(SECM_R_NO_RESOURCES, r.pdata);
+        r.pdata_len = SECM_SHORT_LEN;
+        ib_cm_encode(&r, mad);
+        check_int(&C, "initiator takes the REJ", SECM_R_REJECTED, setup_deliver(&s, 0, mad, IB_MAD_LEN));
+    }
+    check_true(&C, ci->state == SETUP_ST_CLOSED && ci->end_reason == SECM_R_NO_RESOURCES &&
+                   s.ca[0].reserved == 0,
+               "initiator closed the request: no_resources");
+    view(&s, &v1);
+    check_true(&C, memcmp(&v0, &v1, sizeof v0) == 0, "no engine changed by the refused setup");
+    setup_sim_free(&s);
+}
+
 /* ---- 6. end to end ---------------------------------------------------------------- */
 
 typedef struct { setup_traffic_stats st; unsigned hooked, both_programmed; } e2e_state;
@@ -946,6 +1058,7 @@ int main(int argc, char **argv)
         test_keydist();
         test_driver();
         test_attacks();
+        test_deadlines_and_room();
     }
     test_end_to_end(n);
     return setup_check_summary(&C);
