@@ -26,7 +26,7 @@
  *
  *   label (16 bytes: "ibsec-cm REQ v1" and so on, NUL padded)
  *   || the GUID of the CA the message is for (8 bytes, big-endian)
- *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP: N_i || N_r)
+ *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP, tagged REJ: N_i || N_r)
  *   || the whole 256-byte MAD with the 32 tag bytes set to zero.
  *
  * So one tag binds every field of the message — QPN, starting PSN, P_Key, Q_Key,

@@ -411,9 +411,11 @@ int tb_engine_main(int argc, char **argv)
         check(live == 0, "no valid context left in the RTL", live, 0);
     }
     driver_refusals(&s, &bs);
-    printf("setup-rtl: %u connections, window %u: %u established, %lu packets through the RTL "
-           "seal and open instances, %lu the other way through the model, %lu cycles\n",
-           n, window, s.established, r.rtl_ok, (unsigned long)r.model_dir.opened, g_cycles);
+    printf("setup-rtl: %u connections, window %u: %u established (%u requests issued again "
+           "after a REJ for room), %lu packets through the RTL seal and open instances, %lu "
+           "the other way through the model, %lu cycles\n",
+           n, window, s.established, s.retried, r.rtl_ok, (unsigned long)r.model_dir.opened,
+           g_cycles);
     setup_sim_free(&s);
     free(rq);
     dut_finish();

@@ -18,7 +18,8 @@
  *      naming no setup is refused, one naming a setup in progress ends it.
  *   5b. Deadlines (a lost RTU, a lost REQ), the tagged REJ that ends a programmed
  *      connection (and untagged or badly tagged ones that cannot), engine room: a REQ
- *      to a CA whose key slots are all in use is refused (no_resources) at once.
+ *      to a CA whose key slots are all in use is refused (no_resources) at once; the
+ *      loop issues such requests again and they all end established.
  *   6. End to end: 3 CAs and an SM, keys distributed, --conns N connections set up
  *      through the pipelined loop, both engines programmed, traffic sealed and opened
  *      on every connection, torn down, every engine empty at the end.
@@ -966,6 +967,34 @@ static void test_deadlines_and_room(void)
     setup_sim_free(&s);
 }
 
+/* The loop and a responder with room for one connection at a time: requests it refuses
+ * for room (REJ no_resources) are issued again, and all end established. */
+static void test_retry_for_room(void)
+{
+    setup_sim s;
+    setup_request fill[SETUP_KEY_SLOTS - 1], rq[8];
+    unsigned est0;
+
+    check_int(&C, "retry sim init", 0, setup_sim_init(&s, 3, 1000));
+    setup_distribute_keys(&s, 0x1234);
+    for (unsigned i = 0; i < SETUP_KEY_SLOTS - 1; i++)
+        fill[i] = (setup_request){ .ini = 2, .rsp = 1, .mode = IBSEC_MODE_ICRC_MAC, .pkey = 0x1234 };
+    setup_run(&s, fill, SETUP_KEY_SLOTS - 1, 8);      /* live: CA 1 keeps one slot free */
+    check_int(&C, "CA 1 has room for one more", 1, ibsec_drv_free_conns(&s.ca[1].seal, &s.ca[1].open));
+    est0 = s.established;
+    for (unsigned i = 0; i < 8; i++)
+        rq[i] = (setup_request){ .ini = 0, .rsp = 1, .mode = IBSEC_MODE_STH_AEAD, .sth_code = 2,
+                                 .pkey = 0x1234 };
+    s.auto_teardown = true;
+    setup_run(&s, rq, 8, 4);
+    check_int(&C, "all 8 established through one free slot", 8, s.established - est0);
+    check_int(&C, "none failed", 0, s.failed);
+    check_true(&C, s.retried > 0, "some were refused for room and issued again");
+    check_true(&C, s.ca[1].count[SECM_R_NO_RESOURCES] == s.retried, "each refusal counted at CA 1");
+    check_int(&C, "CA 1 back to one free slot", 1, ibsec_drv_free_conns(&s.ca[1].seal, &s.ca[1].open));
+    setup_sim_free(&s);
+}
+
 /* ---- 6. end to end ---------------------------------------------------------------- */
 
 typedef struct { setup_traffic_stats st; unsigned hooked, both_programmed; } e2e_state;
@@ -1027,8 +1056,9 @@ static void test_end_to_end(unsigned n)
     }
     check_int(&C, "engines empty and zeroized at the end", 0, left);
     check_int(&C, "no message refused in a clean run", 0, refused);
-    printf("setup: %u connections over 3 CAs, window 8: %u established, %llu packets sealed and opened, "
-           "simulated setup time %.1f us\n", n, s.established, (unsigned long long)e.st.opened,
+    printf("setup: %u connections over 3 CAs, window 8: %u established (%u issued again after a "
+           "REJ for room), %llu packets sealed and opened, simulated setup time %.1f us\n", n,
+           s.established, s.retried, (unsigned long long)e.st.opened,
            (double)s.t_last_established / 1000.0);
     setup_sim_free(&s);
     free(rq);
@@ -1059,6 +1089,7 @@ int main(int argc, char **argv)
         test_driver();
         test_attacks();
         test_deadlines_and_room();
+        test_retry_for_room();
     }
     test_end_to_end(n);
     return setup_check_summary(&C);
