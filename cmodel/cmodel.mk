@@ -38,3 +38,4 @@ $(addprefix ctest-,$(CM_TESTS)): ctest-%: $(CM_BUILD)/test_%
 TEST_TARGETS += $(addprefix ctest-,$(CM_TESTS))
 
 -include $(wildcard cmodel/test/*.mk)
+-include cmodel/setup/setup.mk

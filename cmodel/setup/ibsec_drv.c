@@ -1,0 +1,262 @@
+/*
+ * ibsec_drv.c — register sequences of docs/registers.md for one connection (ibsec_drv.h).
+ */
+#include "ibsec_drv.h"
+
+#include <string.h>
+
+const char *ibsec_drv_err_name(enum ibsec_drv_err e)
+{
+    static const char *const names[DRV_ERR_COUNT] = {
+        "ok", "bad_id", "wrong_role", "no_key_slot", "no_ctx_slot", "busy_timeout",
+        "refused", "readback", "bad_arg",
+    };
+    return (unsigned)e < DRV_ERR_COUNT ? names[e] : "?";
+}
+
+static void wr(ibsec_drv_engine *e, uint32_t addr, uint32_t data)
+{
+    e->writes++;
+    e->bus.write(e->bus.ctx, addr, data);
+}
+
+static uint32_t rd(ibsec_drv_engine *e, uint32_t addr)
+{
+    e->reads++;
+    return e->bus.read(e->bus.ctx, addr);
+}
+
+enum ibsec_drv_err ibsec_drv_attach(ibsec_drv_engine *e, const ibsec_drv_bus *bus, bool want_open)
+{
+    uint32_t caps;
+
+    memset(e, 0, sizeof *e);
+    e->bus = *bus;
+    if (rd(e, DRV_REG_ID) != DRV_ID_VALUE)
+        return DRV_ERR_BAD_ID;
+    e->open = (rd(e, DRV_REG_VERSION) & DRV_VERSION_OPEN) != 0;
+    if (e->open != want_open)
+        return DRV_ERR_WRONG_ROLE;
+    caps = rd(e, DRV_REG_CAPS);
+    e->key_slots = caps & 0xFFFFu;
+    e->ctx_slots = caps >> 16;
+    if (e->key_slots > DRV_MAX_KEY_SLOTS)
+        e->key_slots = DRV_MAX_KEY_SLOTS;
+    if (e->ctx_slots > DRV_MAX_CTX_SLOTS)
+        e->ctx_slots = DRV_MAX_CTX_SLOTS;
+    return DRV_OK;
+}
+
+/* §2: a command is done when STATUS.BUSY is 0; STATUS.ERR says whether it was refused. */
+static enum ibsec_drv_err wait_cmd(ibsec_drv_engine *e)
+{
+    for (unsigned i = 0; i < DRV_BUSY_POLL_LIMIT; i++) {
+        uint32_t s = rd(e, DRV_REG_STATUS);
+        if (s & DRV_STATUS_BUSY)
+            continue;
+        if (s & DRV_STATUS_ERR) {
+            e->last_err_code = (s >> 8) & 0xFu;
+            return DRV_ERR_REFUSED;
+        }
+        return DRV_OK;
+    }
+    return DRV_ERR_BUSY_TIMEOUT;
+}
+
+static int alloc_key_slot(ibsec_drv_engine *e)
+{
+    for (unsigned s = 0; s < e->key_slots; s++)
+        if (!(e->key_used & (1u << s))) {
+            e->key_used |= 1u << s;
+            return (int)s;
+        }
+    return -1;
+}
+
+static int alloc_ctx(ibsec_drv_engine *e)
+{
+    for (unsigned i = 0; i < e->ctx_slots; i++)
+        if (!e->ctx_used[i]) {
+            e->ctx_used[i] = 1;
+            return (int)i;
+        }
+    return -1;
+}
+
+/* Overwrite KEY_DATA0..7 and KEY_SALT with zeros (§3.5: staging reads back). */
+static void zero_key_staging(ibsec_drv_engine *e)
+{
+    for (unsigned i = 0; i < 8; i++)
+        wr(e, DRV_REG_KEY_DATA(i), 0);
+    wr(e, DRV_REG_KEY_SALT, 0);
+}
+
+/* §3.5 install: KEY_DATA (byte 4i in [31:24]), KEY_SALT, KEY_CMD; then zero staging. */
+static enum ibsec_drv_err key_install(ibsec_drv_engine *e, unsigned slot, const ibsec_drv_conn_cfg *c)
+{
+    enum ibsec_drv_err r;
+
+    for (unsigned i = 0; i < 8; i++) {
+        uint32_t w = 0;
+        for (unsigned b = 0; b < 4; b++)
+            w = (w << 8) | (4 * i + b < c->key_len ? c->key[4 * i + b] : 0);
+        wr(e, DRV_REG_KEY_DATA(i), w);
+    }
+    wr(e, DRV_REG_KEY_SALT, ((uint32_t)c->salt[0] << 24) | ((uint32_t)c->salt[1] << 16) |
+                            ((uint32_t)c->salt[2] << 8) | c->salt[3]);
+    wr(e, DRV_REG_KEY_CMD, (slot & 0xFFu) | (c->key_len == 32 ? 1u << 8 : 0) |
+                           (DRV_KEY_OP_INSTALL << 16));
+    r = wait_cmd(e);
+    zero_key_staging(e);
+    return r;
+}
+
+static enum ibsec_drv_err key_clear(ibsec_drv_engine *e, unsigned slot)
+{
+    wr(e, DRV_REG_KEY_CMD, (slot & 0xFFu) | (DRV_KEY_OP_CLEAR << 16));
+    return wait_cmd(e);
+}
+
+/* CTX_CFG (§3.6): [0] SEL (0: QP), [6:4] MODE, [10:8] STH_CODE, [12] DIR, [23:16] KEY. */
+static uint32_t ctx_cfg_word(const ibsec_drv_conn_cfg *c, unsigned key_slot)
+{
+    return ((c->mode & 7u) << 4) | ((c->sth_code & 7u) << 8) | ((c->dir & 1u) << 12) |
+           ((key_slot & 0xFFu) << 16);
+}
+
+/* §3.6 write, then a read command and a check of what the engine holds. */
+static enum ibsec_drv_err ctx_write(ibsec_drv_engine *e, unsigned idx, uint32_t match,
+                                    uint32_t cfg, uint64_t tx, uint64_t rx, uint32_t thresh)
+{
+    enum ibsec_drv_err r;
+
+    wr(e, DRV_REG_CTX_MATCH, match);
+    wr(e, DRV_REG_CTX_CFG, cfg);
+    wr(e, DRV_REG_CTX_TX_NEXT_LO, (uint32_t)tx);
+    wr(e, DRV_REG_CTX_TX_NEXT_HI, (uint32_t)(tx >> 32));
+    wr(e, DRV_REG_CTX_RX_NEXT_LO, (uint32_t)rx);
+    wr(e, DRV_REG_CTX_RX_NEXT_HI, (uint32_t)(rx >> 32));
+    wr(e, DRV_REG_CTX_ALERT_THRESH, thresh);
+    wr(e, DRV_REG_CTX_CMD, (idx & 0xFFu) | (DRV_CTX_OP_WRITE << 16));
+    if ((r = wait_cmd(e)) != DRV_OK)
+        return r;
+    wr(e, DRV_REG_CTX_CMD, (idx & 0xFFu) | (DRV_CTX_OP_READ << 16));
+    if ((r = wait_cmd(e)) != DRV_OK)
+        return r;
+    if (rd(e, DRV_REG_CTX_RD_CFG) != (DRV_CTX_RD_VALID | cfg) ||
+        rd(e, DRV_REG_CTX_RD_MATCH) != match ||
+        rd(e, DRV_REG_CTX_RD_TX_LO) != (uint32_t)tx || rd(e, DRV_REG_CTX_RD_TX_HI) != (uint32_t)(tx >> 32) ||
+        rd(e, DRV_REG_CTX_RD_RX_LO) != (uint32_t)rx || rd(e, DRV_REG_CTX_RD_RX_HI) != (uint32_t)(rx >> 32))
+        return DRV_ERR_READBACK;
+    return DRV_OK;
+}
+
+static enum ibsec_drv_err ctx_clear(ibsec_drv_engine *e, unsigned idx)
+{
+    wr(e, DRV_REG_CTX_CMD, (idx & 0xFFu) | (DRV_CTX_OP_CLEAR << 16));
+    return wait_cmd(e);
+}
+
+static void release(ibsec_drv_engine *e, int key, int ctx)
+{
+    if (key >= 0) {
+        key_clear(e, (unsigned)key);
+        e->key_used &= ~(1u << key);
+    }
+    if (ctx >= 0) {
+        ctx_clear(e, (unsigned)ctx);
+        e->ctx_used[ctx] = 0;
+    }
+    zero_key_staging(e);
+}
+
+enum ibsec_drv_err ibsec_drv_conn_program(ibsec_drv_engine *seal, ibsec_drv_engine *open,
+                                          const ibsec_drv_conn_cfg *cfg, ibsec_drv_conn *conn)
+{
+    int sk = -1, ok = -1, sc = -1, oc = -1;
+    enum ibsec_drv_err r;
+
+    memset(conn, 0, sizeof *conn);
+    if ((cfg->key_len != 16 && cfg->key_len != 32) || cfg->mode > 4 || cfg->dir > 1 ||
+        cfg->local_qpn > 0xFFFFFFu || cfg->remote_qpn > 0xFFFFFFu)
+        return DRV_ERR_BAD_ARG;
+    sk = alloc_key_slot(seal);
+    ok = alloc_key_slot(open);
+    if (sk < 0 || ok < 0) {
+        r = DRV_ERR_NO_KEY_SLOT;
+        goto fail;
+    }
+    sc = alloc_ctx(seal);
+    oc = alloc_ctx(open);
+    if (sc < 0 || oc < 0) {
+        r = DRV_ERR_NO_CTX_SLOT;
+        goto fail;
+    }
+    if ((r = key_install(seal, (unsigned)sk, cfg)) != DRV_OK ||
+        (r = key_install(open, (unsigned)ok, cfg)) != DRV_OK)
+        goto fail;
+    /* seal: selected by the DestQP it sends to; tx_next = its first EPSN */
+    if ((r = ctx_write(seal, (unsigned)sc, cfg->remote_qpn, ctx_cfg_word(cfg, (unsigned)sk),
+                       cfg->tx_epsn, 0, cfg->alert_threshold)) != DRV_OK)
+        goto fail;
+    /* open: selected by its own QPN; rx_next = the peer's first EPSN */
+    if ((r = ctx_write(open, (unsigned)oc, cfg->local_qpn, ctx_cfg_word(cfg, (unsigned)ok),
+                       0, cfg->rx_epsn, cfg->alert_threshold)) != DRV_OK)
+        goto fail;
+    conn->live = true;
+    conn->seal_key = (unsigned)sk;
+    conn->open_key = (unsigned)ok;
+    conn->seal_ctx = (unsigned)sc;
+    conn->open_ctx = (unsigned)oc;
+    return DRV_OK;
+fail:
+    if (sk >= 0 || sc >= 0)
+        release(seal, sk, sc);
+    if (ok >= 0 || oc >= 0)
+        release(open, ok, oc);
+    return r;
+}
+
+enum ibsec_drv_err ibsec_drv_conn_teardown(ibsec_drv_engine *seal, ibsec_drv_engine *open,
+                                           ibsec_drv_conn *conn)
+{
+    enum ibsec_drv_err r = DRV_OK, q;
+
+    if (!conn->live)
+        return DRV_ERR_BAD_ARG;
+    /* contexts first, so no packet finds a context whose key is gone */
+    if ((q = ctx_clear(seal, conn->seal_ctx)) != DRV_OK) r = q;
+    if ((q = ctx_clear(open, conn->open_ctx)) != DRV_OK) r = q;
+    if ((q = key_clear(seal, conn->seal_key)) != DRV_OK) r = q;
+    if ((q = key_clear(open, conn->open_key)) != DRV_OK) r = q;
+    zero_key_staging(seal);
+    zero_key_staging(open);
+    seal->ctx_used[conn->seal_ctx] = 0;
+    open->ctx_used[conn->open_ctx] = 0;
+    seal->key_used &= ~(1u << conn->seal_key);
+    open->key_used &= ~(1u << conn->open_key);
+    conn->live = false;
+    return r;
+}
+
+static unsigned free_slots(const ibsec_drv_engine *e)
+{
+    unsigned keys = 0, ctx = 0;
+    for (unsigned s = 0; s < e->key_slots; s++)
+        keys += !(e->key_used & (1u << s));
+    for (unsigned i = 0; i < e->ctx_slots; i++)
+        ctx += !e->ctx_used[i];
+    return keys < ctx ? keys : ctx;
+}
+
+unsigned ibsec_drv_free_conns(const ibsec_drv_engine *seal, const ibsec_drv_engine *open)
+{
+    unsigned a = free_slots(seal), b = free_slots(open);
+    return a < b ? a : b;
+}
+
+uint64_t ibsec_drv_counter(ibsec_drv_engine *e, unsigned reason)
+{
+    uint64_t lo = rd(e, DRV_REG_CNT_LO(reason));
+    return lo | ((uint64_t)rd(e, DRV_REG_CNT_HI(reason)) << 32);
+}

@@ -1,0 +1,140 @@
+/*
+ * ibsec_drv.h — the ibsec driver: turns an established connection into the register
+ * writes of docs/registers.md for a seal and an open engine, and tears it down.
+ *
+ * The driver never touches an engine directly: it calls a register-access callback
+ * (write(addr, data), read(addr)) for each 32-bit register, so the same code programs
+ * the C model (ibsec_regmodel.h), a Verilator bench or a device.  It follows the
+ * register sequences of docs/registers.md §3.5 (keys) and §3.6 (contexts), waits for
+ * STATUS.BUSY = 0 after each command (§2) and reads STATUS.ERR / ERR_CODE (§3.4).
+ *
+ * One connection uses, on each endpoint, one key slot in each engine (the same key
+ * in both, wire-format.md §5: the two directions differ by the EPSN direction bit),
+ * a seal context selected by the peer's QPN (the DestQP of the packets it sends) and
+ * an open context selected by the local QPN (the DestQP of the packets it receives).
+ * Teardown clears both contexts and both key slots and overwrites the key staging
+ * registers with zeros, which read back (§3.5), so no key byte stays in the engine.
+ */
+#ifndef IBSEC_DRV_H
+#define IBSEC_DRV_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* Register map, docs/registers.md §3 (byte addresses). */
+#define DRV_REG_ID              0x000u
+#define DRV_REG_VERSION         0x004u
+#define DRV_REG_CAPS            0x008u
+#define DRV_REG_CONFIG          0x010u
+#define DRV_REG_STATUS          0x014u
+#define DRV_REG_KEY_DATA(i)     (0x040u + 4u * (i))
+#define DRV_REG_KEY_SALT        0x060u
+#define DRV_REG_KEY_CMD         0x064u
+#define DRV_REG_KEY_VALID       0x068u
+#define DRV_REG_KEY_AES256      0x06Cu
+#define DRV_REG_CTX_MATCH       0x100u
+#define DRV_REG_CTX_CFG         0x104u
+#define DRV_REG_CTX_TX_NEXT_LO  0x108u
+#define DRV_REG_CTX_TX_NEXT_HI  0x10Cu
+#define DRV_REG_CTX_RX_NEXT_LO  0x110u
+#define DRV_REG_CTX_RX_NEXT_HI  0x114u
+#define DRV_REG_CTX_ALERT_THRESH 0x118u
+#define DRV_REG_CTX_CMD         0x11Cu
+#define DRV_REG_CTX_RD_CFG      0x140u
+#define DRV_REG_CTX_RD_MATCH    0x144u
+#define DRV_REG_CTX_RD_TX_LO    0x148u
+#define DRV_REG_CTX_RD_TX_HI    0x14Cu
+#define DRV_REG_CTX_RD_RX_LO    0x150u
+#define DRV_REG_CTX_RD_RX_HI    0x154u
+#define DRV_REG_CNT_LO(r)       (0x400u + 8u * (r))
+#define DRV_REG_CNT_HI(r)       (0x404u + 8u * (r))
+
+#define DRV_ID_VALUE            0x49425343u   /* "IBSC" */
+#define DRV_VERSION_OPEN        (1u << 16)
+#define DRV_STATUS_BUSY         0x1u
+#define DRV_STATUS_ERR          0x2u
+#define DRV_KEY_OP_INSTALL      1u
+#define DRV_KEY_OP_CLEAR        2u
+#define DRV_CTX_OP_WRITE        1u
+#define DRV_CTX_OP_CLEAR        2u
+#define DRV_CTX_OP_READ         4u
+#define DRV_CTX_RD_VALID        (1u << 31)
+#define DRV_MAX_KEY_SLOTS       32u
+#define DRV_MAX_CTX_SLOTS       256u
+#define DRV_BUSY_POLL_LIMIT     100000u
+
+/* The register-access callback of one engine. */
+typedef struct ibsec_drv_bus {
+    void     *ctx;
+    void     (*write)(void *ctx, uint32_t addr, uint32_t data);
+    uint32_t (*read)(void *ctx, uint32_t addr);
+} ibsec_drv_bus;
+
+/* Named errors. */
+enum ibsec_drv_err {
+    DRV_OK = 0,
+    DRV_ERR_BAD_ID,        /* ID register is not "IBSC" */
+    DRV_ERR_WRONG_ROLE,    /* VERSION.OPEN is not what the caller expected */
+    DRV_ERR_NO_KEY_SLOT,   /* every key slot is in use */
+    DRV_ERR_NO_CTX_SLOT,   /* every context is in use */
+    DRV_ERR_BUSY_TIMEOUT,  /* STATUS.BUSY never fell */
+    DRV_ERR_REFUSED,       /* the engine refused a command (err_code says why) */
+    DRV_ERR_READBACK,      /* a context read back differs from what was written */
+    DRV_ERR_BAD_ARG,       /* key length, mode or QPN out of range */
+    DRV_ERR_COUNT
+};
+const char *ibsec_drv_err_name(enum ibsec_drv_err e);
+
+/* One engine as the driver sees it: its bus, its sizes and what is allocated. */
+typedef struct ibsec_drv_engine {
+    ibsec_drv_bus bus;
+    bool     open;                 /* VERSION.OPEN */
+    unsigned key_slots, ctx_slots; /* CAPS */
+    uint32_t key_used;             /* bit s: slot s allocated */
+    uint8_t  ctx_used[DRV_MAX_CTX_SLOTS];
+    unsigned last_err_code;        /* STATUS.ERR_CODE of the last refused command */
+    uint64_t writes, reads;        /* bus operations issued */
+} ibsec_drv_engine;
+
+/* What an established connection needs in the engines of one endpoint. */
+typedef struct ibsec_drv_conn_cfg {
+    unsigned mode;          /* enum ibsec_mode */
+    unsigned sth_code;      /* 1 or 2 for sth-*, 0 otherwise */
+    uint8_t  key[32];
+    size_t   key_len;       /* 16 or 32 */
+    uint8_t  salt[4];
+    unsigned dir;           /* EPSN bit 63 this endpoint sends with */
+    uint32_t local_qpn;     /* open context selector */
+    uint32_t remote_qpn;    /* seal context selector */
+    uint64_t tx_epsn;       /* first EPSN this endpoint sends (its starting PSN) */
+    uint64_t rx_epsn;       /* first EPSN it accepts (the peer's starting PSN) */
+    uint32_t alert_threshold;
+} ibsec_drv_conn_cfg;
+
+/* Where a connection lives in the two engines. */
+typedef struct ibsec_drv_conn {
+    bool     live;
+    unsigned seal_key, open_key;   /* key slots */
+    unsigned seal_ctx, open_ctx;   /* context indices */
+} ibsec_drv_conn;
+
+/* Read ID, VERSION and CAPS; want_open says which role the engine must have. */
+enum ibsec_drv_err ibsec_drv_attach(ibsec_drv_engine *e, const ibsec_drv_bus *bus, bool want_open);
+
+/* Program a connection into a seal and an open engine (keys §3.5, contexts §3.6, each
+ * context read back).  On any error nothing stays programmed. */
+enum ibsec_drv_err ibsec_drv_conn_program(ibsec_drv_engine *seal, ibsec_drv_engine *open,
+                                          const ibsec_drv_conn_cfg *cfg, ibsec_drv_conn *conn);
+
+/* Clear the connection's contexts and key slots, zero the key staging registers. */
+enum ibsec_drv_err ibsec_drv_conn_teardown(ibsec_drv_engine *seal, ibsec_drv_engine *open,
+                                           ibsec_drv_conn *conn);
+
+/* How many more connections fit: the fewest free key slots or contexts of the two. */
+unsigned ibsec_drv_free_conns(const ibsec_drv_engine *seal, const ibsec_drv_engine *open);
+
+/* Read a 64-bit per-reason counter (LO then HI, §3.3). */
+uint64_t ibsec_drv_counter(ibsec_drv_engine *e, unsigned reason);
+
+#endif /* IBSEC_DRV_H */

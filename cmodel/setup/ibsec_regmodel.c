@@ -1,0 +1,214 @@
+/*
+ * ibsec_regmodel.c — docs/registers.md §3 over the C model (ibsec_regmodel.h).
+ */
+#include "ibsec_regmodel.h"
+
+#include <string.h>
+
+void ibsec_regmodel_init(ibsec_regmodel *m, ibsec_engine *e, bool open)
+{
+    memset(m, 0, sizeof *m);
+    m->e = e;
+    m->open = open;
+}
+
+ibsec_drv_bus ibsec_regmodel_bus(ibsec_regmodel *m)
+{
+    ibsec_drv_bus b = { m, ibsec_regmodel_write, ibsec_regmodel_read };
+    return b;
+}
+
+static void set_err(ibsec_regmodel *m, unsigned code)
+{
+    m->status = code ? (DRV_STATUS_ERR | (code << 8)) : 0;
+}
+
+/* §3.5 KEY_CMD: [7:0] SLOT, [8] AES256, [17:16] OP. */
+static void key_cmd(ibsec_regmodel *m, uint32_t w)
+{
+    unsigned slot = w & 0xFFu, op = (w >> 16) & 3u;
+    uint8_t key[32], salt[4];
+
+    if (slot >= m->e->n_keys)
+        return set_err(m, 1);
+    if (op == DRV_KEY_OP_CLEAR) {
+        ibsec_key_clear(m->e, slot);
+        return set_err(m, 0);
+    }
+    if (op != DRV_KEY_OP_INSTALL)
+        return set_err(m, 2);
+    for (unsigned i = 0; i < 32; i++)
+        key[i] = (uint8_t)(m->key_data[i / 4] >> (24 - 8 * (i % 4)));
+    for (unsigned i = 0; i < 4; i++)
+        salt[i] = (uint8_t)(m->key_salt >> (24 - 8 * i));
+    ibsec_key_set(m->e, slot, key, (w & (1u << 8)) ? 32 : 16, salt);
+    memset(key, 0, sizeof key);
+    set_err(m, 0);
+}
+
+/* The staged context as a model configuration. */
+static void staged_cfg(const ibsec_regmodel *m, ibsec_ctx_cfg *c)
+{
+    memset(c, 0, sizeof *c);
+    c->sel = (m->ctx_cfg & 1u) ? IBSEC_SEL_PKEY : IBSEC_SEL_QP;
+    c->match = m->ctx_match;
+    c->mode = (enum ibsec_mode)((m->ctx_cfg >> 4) & 7u);
+    c->sth_code = (m->ctx_cfg >> 8) & 7u;
+    c->dir = (m->ctx_cfg >> 12) & 1u;
+    c->key = (m->ctx_cfg >> 16) & 0xFFu;
+    c->tx_next = ((uint64_t)m->ctx_tx_hi << 32) | m->ctx_tx_lo;
+    c->rx_next = ((uint64_t)m->ctx_rx_hi << 32) | m->ctx_rx_lo;
+    c->alert_threshold = m->ctx_thresh;
+}
+
+/* §3.4 ERR_CODE of a context write, in the documented order (3..10). */
+static unsigned ctx_write_err(const ibsec_regmodel *m, unsigned idx, const ibsec_ctx_cfg *c)
+{
+    if (c->sel == IBSEC_SEL_QP && c->match > 0xFFFFFFu) return 3;
+    if (c->sel == IBSEC_SEL_PKEY && c->match > 0x7FFFu) return 4;
+    if (c->mode >= IBSEC_MODE_COUNT) return 5;
+    if (ibsec_mode_has_sth(c->mode) && c->sth_code != 1 && c->sth_code != 2) return 6;
+    if (!ibsec_mode_has_sth(c->mode) && c->sth_code != 0) return 7;
+    if ((c->tx_next | c->rx_next) >> 63) return 8;
+    if (c->mode != IBSEC_MODE_NONE && c->key >= m->e->n_keys) return 9;
+    for (unsigned i = 0; i < m->e->n_ctx; i++)
+        if (i != idx && m->e->ctx[i].valid && m->e->ctx[i].cfg.sel == c->sel &&
+            m->e->ctx[i].cfg.match == c->match)
+            return 10;
+    return 0;
+}
+
+/* §3.6 CTX_CMD read: the snapshot CTX_RD_CFG .. CTX_RD_ALERT_THRESH. */
+static void ctx_snapshot(ibsec_regmodel *m, unsigned idx)
+{
+    const ibsec_ctx *c = &m->e->ctx[idx];
+
+    memset(m->rd, 0, sizeof m->rd);
+    if (!c->valid)
+        return;
+    m->rd[0] = (1u << 31) | (c->cfg.sel == IBSEC_SEL_PKEY ? 1u : 0u) | ((unsigned)c->cfg.mode << 4) |
+               (c->cfg.sth_code << 8) | (c->cfg.dir << 12) | ((c->cfg.key & 0xFFu) << 16);
+    m->rd[1] = c->cfg.match;
+    m->rd[2] = (uint32_t)c->tx_next;
+    m->rd[3] = (uint32_t)(c->tx_next >> 32);
+    m->rd[4] = (uint32_t)c->rx_next;
+    m->rd[5] = (uint32_t)(c->rx_next >> 32);
+    m->rd[6] = (uint32_t)c->rx_bitmap;
+    m->rd[7] = (uint32_t)(c->rx_bitmap >> 32);
+    m->rd[8] = c->fail_consec;
+    m->rd[9] = c->alert ? 1u : 0u;
+    m->rd[10] = c->alert_count;
+    m->rd[11] = c->cfg.alert_threshold;
+}
+
+/* §3.6 CTX_CMD: [7:0] INDEX, [19:16] OP. */
+static void ctx_cmd(ibsec_regmodel *m, uint32_t w)
+{
+    unsigned idx = w & 0xFFu, op = (w >> 16) & 0xFu, code;
+    ibsec_ctx_cfg c;
+
+    if (idx >= m->e->n_ctx)
+        return set_err(m, 1);
+    switch (op) {
+    case DRV_CTX_OP_WRITE:
+        staged_cfg(m, &c);
+        if ((code = ctx_write_err(m, idx, &c)) != 0)
+            return set_err(m, code);
+        ibsec_ctx_set(m->e, idx, &c, NULL);
+        return set_err(m, 0);
+    case DRV_CTX_OP_CLEAR:
+        ibsec_ctx_clear(m->e, idx);
+        return set_err(m, 0);
+    case 3:
+        ibsec_ctx_clear_alert(m->e, idx);
+        return set_err(m, 0);
+    case DRV_CTX_OP_READ:
+        ctx_snapshot(m, idx);
+        return set_err(m, 0);
+    default:
+        return set_err(m, 2);
+    }
+}
+
+void ibsec_regmodel_write(void *vm, uint32_t addr, uint32_t data)
+{
+    ibsec_regmodel *m = vm;
+
+    addr &= 0xFFCu;
+    if (addr >= DRV_REG_KEY_DATA(0) && addr <= DRV_REG_KEY_DATA(7)) {
+        m->key_data[(addr - DRV_REG_KEY_DATA(0)) / 4] = data;
+        return;
+    }
+    switch (addr) {
+    case DRV_REG_CONFIG:
+        m->config = data & 3u;
+        m->e->allow_plain = (data & 1u) != 0;
+        m->e->mask_mf = (data & 2u) != 0;
+        set_err(m, 0);
+        break;
+    case 0x018: /* CNT_CTRL */
+        if (data & 1u)
+            memset(m->e->count[m->open ? IBSEC_OP_OPEN : IBSEC_OP_SEAL], 0,
+                   sizeof m->e->count[0]);
+        break;
+    case DRV_REG_KEY_SALT:         m->key_salt = data; break;
+    case DRV_REG_KEY_CMD:          key_cmd(m, data); break;
+    case DRV_REG_CTX_MATCH:        m->ctx_match = data; break;
+    case DRV_REG_CTX_CFG:          m->ctx_cfg = data & 0x00FF1771u; break;
+    case DRV_REG_CTX_TX_NEXT_LO:   m->ctx_tx_lo = data; break;
+    case DRV_REG_CTX_TX_NEXT_HI:   m->ctx_tx_hi = data; break;
+    case DRV_REG_CTX_RX_NEXT_LO:   m->ctx_rx_lo = data; break;
+    case DRV_REG_CTX_RX_NEXT_HI:   m->ctx_rx_hi = data; break;
+    case DRV_REG_CTX_ALERT_THRESH: m->ctx_thresh = data; break;
+    case DRV_REG_CTX_CMD:          ctx_cmd(m, data); break;
+    default: break; /* read-only or unused: acknowledged and ignored (§1) */
+    }
+}
+
+static uint32_t key_bitmap(const ibsec_regmodel *m, bool aes256)
+{
+    uint32_t v = 0;
+    for (unsigned s = 0; s < m->e->n_keys && s < 32; s++)
+        if (m->e->keys[s].valid && (!aes256 || m->e->keys[s].key_len == 32))
+            v |= 1u << s;
+    return v;
+}
+
+uint32_t ibsec_regmodel_read(void *vm, uint32_t addr)
+{
+    ibsec_regmodel *m = vm;
+    enum ibsec_op op = m->open ? IBSEC_OP_OPEN : IBSEC_OP_SEAL;
+
+    addr &= 0xFFCu;
+    if (addr >= DRV_REG_KEY_DATA(0) && addr <= DRV_REG_KEY_DATA(7))
+        return m->key_data[(addr - DRV_REG_KEY_DATA(0)) / 4];
+    if (addr >= DRV_REG_CTX_RD_CFG && addr < DRV_REG_CTX_RD_CFG + 48)
+        return m->rd[(addr - DRV_REG_CTX_RD_CFG) / 4];
+    if (addr >= 0x400u && addr < 0x600u) {
+        unsigned r = (addr - 0x400u) / 8;
+        uint64_t v = r < IBSEC_R_NOSPACE ? m->e->count[op][r] : 0;
+        if ((addr & 4u) == 0) {
+            m->cnt_latch = (uint32_t)(v >> 32);
+            return (uint32_t)v;
+        }
+        return m->cnt_latch;
+    }
+    switch (addr) {
+    case DRV_REG_ID:              return DRV_ID_VALUE;
+    case DRV_REG_VERSION:         return 0x0100u | (m->open ? DRV_VERSION_OPEN : 0);
+    case DRV_REG_CAPS:            return (m->e->n_keys & 0xFFFFu) | (m->e->n_ctx << 16);
+    case DRV_REG_CONFIG:          return m->config;
+    case DRV_REG_STATUS:          return m->status;
+    case DRV_REG_KEY_SALT:        return m->key_salt;
+    case DRV_REG_KEY_VALID:       return key_bitmap(m, false);
+    case DRV_REG_KEY_AES256:      return key_bitmap(m, true);
+    case DRV_REG_CTX_MATCH:       return m->ctx_match;
+    case DRV_REG_CTX_CFG:         return m->ctx_cfg;
+    case DRV_REG_CTX_TX_NEXT_LO:  return m->ctx_tx_lo;
+    case DRV_REG_CTX_TX_NEXT_HI:  return m->ctx_tx_hi;
+    case DRV_REG_CTX_RX_NEXT_LO:  return m->ctx_rx_lo;
+    case DRV_REG_CTX_RX_NEXT_HI:  return m->ctx_rx_hi;
+    case DRV_REG_CTX_ALERT_THRESH: return m->ctx_thresh;
+    default:                      return 0;
+    }
+}
