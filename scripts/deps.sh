@@ -41,7 +41,7 @@ fi
 need=()
 for p in "${py_pkgs[@]}"; do
   name=${p%%==*}
-  have=$("$venv/bin/python" -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p')
+  have=$("$venv/bin/python" -m pip show "$name" 2>/dev/null | sed -n 's/^Version: //p' || true)
   # a pinned package must be installed at its pin (an older venv may hold another version)
   if [ -z "$have" ] || { [ "$name" != "$p" ] && [ "$have" != "${p#*==}" ]; }; then
     need+=("$p")
