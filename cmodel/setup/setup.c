@@ -84,6 +84,7 @@ static int timer_arm(setup_sim *s, unsigned ca, const setup_conn *c)
     t->deadline = s->now_ns + s->timeout_ns;
     t->ca = ca;
     t->local_comm_id = c->local_comm_id;
+    t->state = c->state;
     return 0;
 }
 
@@ -752,7 +753,9 @@ static enum secm_reason short_check(setup_sim *s, unsigned me, const struct ib_c
 
     if ((r = secm_short_get(m->pdata, m->pdata_len)) != SECM_OK)
         return r;
-    if (c == NULL || c->state != want || c->remote_comm_id != remote_id)
+    /* a DREQ also ends a connection whose own DREQ is out (the two crossed) */
+    if (c == NULL || c->remote_comm_id != remote_id ||
+        (c->state != want && !(l == SECM_L_DREQ && c->state == SETUP_ST_DREQ_SENT)))
         return SECM_R_UNKNOWN_CONN;
     if (pair_keys(&s->ca[me], s->ca[c->peer].keys.guid, auth, NULL) != 0)
         return SECM_R_UNKNOWN_PEER;
@@ -804,6 +807,9 @@ static enum secm_reason on_dreq(setup_sim *s, unsigned me, const struct ib_cm_ms
         return r;
     if (m->u.dreq.remote_qpn != c->local_qpn)
         return SECM_R_UNKNOWN_CONN;
+    /* DREQs crossed: both sides answer and tear down; the connection counts once */
+    if (c->state == SETUP_ST_DREQ_SENT && c->initiator)
+        s->torn_down++;
     teardown(&s->ca[me], c);
     send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
     return SECM_OK;
@@ -933,21 +939,38 @@ int setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c)
     t0 = cpu_ns();
     c->state = SETUP_ST_DREQ_SENT;
     send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
+    /* IBA TimeWait: if no DREP (or crossing DREQ) comes by the deadline, tear down anyway */
+    timer_arm(s, ca, c);
     handler_end(s, ca, start, cpu_ns() - t0, 1);
     return 0;
 }
 
 /* ---- deadlines --------------------------------------------------------------------- */
 
+/* States a deadline ends: waiting for a REP, an RTU or a DREP. */
+static bool timed_state(enum setup_state st)
+{
+    return st == SETUP_ST_REQ_SENT || st == SETUP_ST_REP_SENT || st == SETUP_ST_DREQ_SENT;
+}
+
 static void expire_one(setup_sim *s, const setup_timer *t)
 {
     setup_conn *c = setup_find(s, t->ca, t->local_comm_id);
     uint64_t start, t0;
 
-    if (c == NULL || (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT))
+    if (c == NULL || !timed_state(c->state) || c->state != t->state)
         return;
     start = handler_start(s, t->ca, t->deadline);
     t0 = cpu_ns();
+    if (c->state == SETUP_ST_DREQ_SENT) {
+        /* no DREP: the peer is gone or the DREQ was lost; nothing to tell it */
+        c->end_reason = SECM_R_TIMEOUT;
+        teardown(&s->ca[t->ca], c);
+        s->torn_down++;
+        count(s, t->ca, SECM_R_TIMEOUT);
+        handler_end(s, t->ca, start, cpu_ns() - t0, 2);
+        return;
+    }
     if (c->state == SETUP_ST_REQ_SENT)
         s->in_flight--;
     /* no REP came: the peer's state is unknown, an untagged REJ; no RTU came: the peer
@@ -971,7 +994,7 @@ unsigned setup_expire(setup_sim *s, uint64_t t)
         s->tq_head++;
         s->tq_len--;
         setup_conn *c = setup_find(s, tm.ca, tm.local_comm_id);
-        if (c != NULL && (c->state == SETUP_ST_REQ_SENT || c->state == SETUP_ST_REP_SENT)) {
+        if (c != NULL && timed_state(c->state) && c->state == tm.state) {
             expire_one(s, &tm);
             n++;
         }

@@ -118,11 +118,12 @@ struct setup_sim;
 typedef void (*setup_established_fn)(struct setup_sim *s, unsigned ini, setup_conn *ci,
                                      unsigned rsp, setup_conn *cr, void *arg);
 
-/* A setup's deadline: the REP (initiator) or the RTU (responder) must come by then. */
+/* A deadline: the REP (initiator), the RTU (responder) or the DREP must come by then. */
 typedef struct setup_timer {
     uint64_t deadline;
     unsigned ca;
     uint32_t local_comm_id;
+    enum setup_state state;   /* the wait it ends: fires only if still in that state */
 } setup_timer;
 
 /* A connection the application asks for. */
@@ -185,7 +186,9 @@ int  setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag);
 /* Deliver one MAD to CA `to` now; returns SECM_OK or the reason it was refused (also
  * counted in ca[to].count). */
 enum secm_reason setup_deliver(setup_sim *s, unsigned to, const uint8_t *mad, size_t len);
-/* Send DREQ for an established connection of CA `ca` (state DREQ_SENT). */
+/* Send DREQ for an established connection of CA `ca` (state DREQ_SENT) and arm its
+ * deadline (IBA TimeWait): torn down when the DREP comes, when the peer's own DREQ
+ * crosses it (answered with a DREP), or when the deadline passes. */
 int  setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c);
 /* The connection of CA ca with local communication ID id, or NULL. */
 setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id);
@@ -225,7 +228,8 @@ void setup_run(setup_sim *s, const setup_request *req, unsigned n, unsigned wind
 
 /* Expire every setup step whose deadline is at or before t: a REQ_SENT or REP_SENT
  * connection still in that state is closed (SECM_R_TIMEOUT), its engine reservation
- * released, and a REJ with Reason 4 (Timeout) sent to the peer (IBA §12.6.7).  Returns
+ * released, and a REJ with Reason 4 (Timeout) sent to the peer (IBA §12.6.7); a
+ * DREQ_SENT one is torn down (keys zeroized) without a message.  Returns
  * how many expired.  setup_run calls it as the simulated clock passes the deadlines. */
 unsigned setup_expire(setup_sim *s, uint64_t t);
 

@@ -995,6 +995,87 @@ static void test_retry_for_room(void)
     setup_sim_free(&s);
 }
 
+/* ---- 5c. teardown: crossing DREQs, a lost DREP -------------------------------------- */
+
+/* Set up rq step by step (REQ, REP, RTU all delivered); the two sides' connections. */
+static bool establish(setup_sim *s, const setup_request *rq, setup_conn **ci, setup_conn **cr)
+{
+    uint8_t mad[IB_MAD_LEN];
+    int idx = setup_connect(s, rq, 0);
+
+    *ci = *cr = NULL;
+    if (idx < 0 || !pop(s, rq->rsp, IB_CM_ATTR_REQ, mad) ||
+        setup_deliver(s, rq->rsp, mad, IB_MAD_LEN) != SECM_OK ||
+        !pop(s, rq->ini, IB_CM_ATTR_REP, mad) ||
+        setup_deliver(s, rq->ini, mad, IB_MAD_LEN) != SECM_OK ||
+        !pop(s, rq->rsp, IB_CM_ATTR_RTU, mad) ||
+        setup_deliver(s, rq->rsp, mad, IB_MAD_LEN) != SECM_OK)
+        return false;
+    uint32_t id = 0;
+    for (unsigned i = 0; i < s->ca[rq->ini].n_conn; i++)
+        if (s->ca[rq->ini].conn[i].state == SETUP_ST_ESTABLISHED && s->ca[rq->ini].conn[i].initiator &&
+            s->ca[rq->ini].conn[i].peer == rq->rsp)
+            id = s->ca[rq->ini].conn[i].local_comm_id;
+    *ci = setup_find(s, rq->ini, id);
+    *cr = *ci ? setup_find(s, rq->rsp, (*ci)->remote_comm_id) : NULL;
+    return *ci != NULL && *cr != NULL && (*cr)->state == SETUP_ST_ESTABLISHED;
+}
+
+/* Every key slot of both engines of CA ca zero, no context, no live driver handle. */
+static bool ca_engines_empty(setup_sim *s, unsigned ca)
+{
+    for (unsigned k = 0; k < SETUP_KEY_SLOTS; k++)
+        if (!key_entry_zero(&s->ca[ca].seal_e.keys[k]) || !key_entry_zero(&s->ca[ca].open_e.keys[k]))
+            return false;
+    return valid_ctx(&s->ca[ca].seal_e) == 0 && valid_ctx(&s->ca[ca].open_e) == 0;
+}
+
+static void test_teardown(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_STH_AEAD, .sth_code = 2,
+                         .aes256 = false, .pkey = 0x1234 };
+    uint8_t dreq0[IB_MAD_LEN], dreq1[IB_MAD_LEN], mad[IB_MAD_LEN];
+    setup_conn *ci, *cr;
+
+    check_int(&C, "teardown: sim init", 0, setup_sim_init(&s, 2, 1000));
+    check_int(&C, "teardown: keys", 0, setup_distribute_keys(&s, 0x1234));
+    /* both sides send a DREQ at once: each answers the other's and tears down */
+    check_true(&C, establish(&s, &rq, &ci, &cr), "crossing DREQs: established");
+    check_int(&C, "crossing DREQs: CA 0 sends DREQ", 0, setup_disconnect(&s, 0, ci));
+    check_int(&C, "crossing DREQs: CA 1 sends DREQ", 0, setup_disconnect(&s, 1, cr));
+    pop(&s, 1, IB_CM_ATTR_DREQ, dreq0);
+    pop(&s, 0, IB_CM_ATTR_DREQ, dreq1);
+    check_int(&C, "crossing DREQs: CA 1 accepts CA 0's DREQ", SECM_OK, setup_deliver(&s, 1, dreq0, IB_MAD_LEN));
+    check_int(&C, "crossing DREQs: CA 0 accepts CA 1's DREQ", SECM_OK, setup_deliver(&s, 0, dreq1, IB_MAD_LEN));
+    check_true(&C, ci->state == SETUP_ST_CLOSED && cr->state == SETUP_ST_CLOSED && !ci->drv.live && !cr->drv.live,
+               "crossing DREQs: both sides torn down");
+    check_true(&C, ca_engines_empty(&s, 0) && ca_engines_empty(&s, 1),
+               "crossing DREQs: every key slot zeroized in both CAs' engines");
+    check_int(&C, "crossing DREQs: counted once", 1, s.torn_down);
+    /* the DREPs that follow find nothing to end */
+    pop(&s, 0, IB_CM_ATTR_DREP, mad);
+    check_int(&C, "crossing DREQs: late DREP refused", SECM_R_UNKNOWN_CONN, setup_deliver(&s, 0, mad, IB_MAD_LEN));
+    pop(&s, 1, IB_CM_ATTR_DREP, mad);
+    check_int(&C, "crossing DREQs: late DREP refused (2)", SECM_R_UNKNOWN_CONN, setup_deliver(&s, 1, mad, IB_MAD_LEN));
+    setup_expire(&s, s.now_ns + s.timeout_ns);
+    /* a DREQ whose DREP never comes: torn down at the deadline (TimeWait) */
+    check_true(&C, establish(&s, &rq, &ci, &cr), "lost DREP: established");
+    check_int(&C, "lost DREP: DREQ sent", 0, setup_disconnect(&s, 0, ci));
+    pop(&s, 1, IB_CM_ATTR_DREQ, mad);   /* lost */
+    uint64_t dl = s.tq[s.tq_head + s.tq_len - 1].deadline;
+    check_true(&C, s.tq_len > 0 && s.tq[s.tq_head + s.tq_len - 1].state == SETUP_ST_DREQ_SENT,
+               "lost DREP: a deadline armed for the DREQ");
+    check_int(&C, "lost DREP: nothing before the deadline", 0, setup_expire(&s, dl - 1));
+    check_true(&C, ci->state == SETUP_ST_DREQ_SENT, "lost DREP: still waiting before the deadline");
+    check_int(&C, "lost DREP: the deadline ends it", 1, setup_expire(&s, dl));
+    check_true(&C, ci->state == SETUP_ST_CLOSED && !ci->drv.live && ca_engines_empty(&s, 0) &&
+                   ci->end_reason == SECM_R_TIMEOUT,
+               "lost DREP: initiator torn down, its key slots zeroized");
+    check_true(&C, s.q_len == 0, "lost DREP: nothing sent at the deadline");
+    setup_sim_free(&s);
+}
+
 /* ---- 6. end to end ---------------------------------------------------------------- */
 
 typedef struct { setup_traffic_stats st; unsigned hooked, both_programmed; } e2e_state;
@@ -1090,6 +1171,7 @@ int main(int argc, char **argv)
         test_attacks();
         test_deadlines_and_room();
         test_retry_for_room();
+        test_teardown();
     }
     test_end_to_end(n);
     return setup_check_summary(&C);
