@@ -16,17 +16,17 @@
  *     60-91 tag        HMAC-SHA-256, 32 bytes
  *   RTU, DREQ, DREP (36 bytes)
  *     0 fmt, 1 len = 36, 2-3 zero, 4-35 tag
- *   REJ (36 bytes, not authenticated: it can only end a setup in progress)
- *     0 fmt, 1 len = 36, 2 reason (enum secm_reason), 3 zero, 4-35 reason name, NUL padded
- *   REJ from a side that holds N_i and N_r (68 bytes, authenticated: it may also end a
- *   connection the peer already programmed, e.g. when the RTU was lost)
- *     0-35 as above with len = 68, 36-67 tag
+ *   REJ (68 bytes, always sent tagged; the 36-byte untagged form is parsed but never
+ *   believed by setup.c)
+ *     0 fmt, 1 len = 68, 2 reason (enum secm_reason), 3 zero, 4-35 reason name, NUL
+ *     padded, 36-67 tag
  *
  * The tag is HMAC-SHA-256 under the pair's auth key (kd_pair_auth_key) over
  *
  *   label (16 bytes: "ibsec-cm REQ v1" and so on, NUL padded)
  *   || the GUID of the CA the message is for (8 bytes, big-endian)
- *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP, tagged REJ: N_i || N_r)
+ *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP: N_i || N_r; REJ: N_i when it
+ *      is about a REQ (the sender holds no N_r yet), else N_i || N_r)
  *   || the whole 256-byte MAD with the 32 tag bytes set to zero.
  *
  * So one tag binds every field of the message — QPN, starting PSN, P_Key, Q_Key,

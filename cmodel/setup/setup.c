@@ -372,15 +372,16 @@ static int conn_auth_key(const setup_sim *s, unsigned ca, const setup_conn *c,
     return pair_keys(&s->ca[ca], s->ca[c->peer].keys.guid, auth, NULL);
 }
 
-/* REJ for a message (IBA §12.6.7); our reason in the PrivateData.  With tagged != NULL
- * (a connection whose N_i and N_r both sides hold) the block carries a tag over
- * N_i || N_r, so the peer may believe it even about a connection it has programmed. */
+/* REJ for a message (IBA §12.6.7); our reason in the PrivateData, always tagged
+ * (secm.h): the challenge is N_i for a REJ about a REQ (the REQ's tag verified, so N_i is
+ * the initiator's), N_i || N_r for a REJ about a connection both sides hold.  Nothing is
+ * sent to a CA we share no pair key with. */
 static void send_rej(setup_sim *s, unsigned from, unsigned to, uint32_t local_id,
                      uint32_t remote_id, enum ib_cm_rej_msg which, enum secm_reason why,
-                     const setup_conn *tagged)
+                     const uint8_t *chal, size_t chal_len)
 {
     struct ib_cm_msg m;
-    uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN];
 
     memset(&m, 0, sizeof m);
     ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REJ, ((uint64_t)from << 32) | local_id);
@@ -390,24 +391,25 @@ static void send_rej(setup_sim *s, unsigned from, unsigned to, uint32_t local_id
     m.u.rej.reason = why == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES
                    : why == SECM_R_TIMEOUT      ? IB_CM_REJ_TIMEOUT
                                                 : IB_CM_REJ_CONSUMER;
-    if (tagged != NULL) {
-        secm_rej_put_auth(why, m.pdata);
-        m.pdata_len = SECM_REJ_AUTH_LEN;
-    } else {
-        secm_rej_put(why, m.pdata);
-        m.pdata_len = SECM_SHORT_LEN;
-    }
-    if (ib_cm_encode(&m, mad) != IB_CM_OK)
+    secm_rej_put_auth(why, m.pdata);
+    m.pdata_len = SECM_REJ_AUTH_LEN;
+    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], s->ca[to].keys.guid, auth, NULL) != 0)
         return;
-    if (tagged != NULL) {
-        if (conn_auth_key(s, from, tagged, auth) != 0)
-            return;
-        memcpy(chal, tagged->n_i, KD_NONCE_LEN);
-        memcpy(chal + KD_NONCE_LEN, tagged->n_r, KD_NONCE_LEN);
-        secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, sizeof chal, mad);
-        OPENSSL_cleanse(auth, sizeof auth);
-    }
+    secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, chal_len, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
     send_mad(from, to, mad);
+}
+
+/* send_rej about connection c: challenge N_i || N_r, or N_i alone if n_r_known is false. */
+static void send_rej_conn(setup_sim *s, unsigned from, const setup_conn *c, enum ib_cm_rej_msg which,
+                          enum secm_reason why, bool n_r_known)
+{
+    uint8_t chal[2 * KD_NONCE_LEN];
+
+    memcpy(chal, c->n_i, KD_NONCE_LEN);
+    memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+    send_rej(s, from, c->peer, c->local_comm_id, c->remote_comm_id, which, why, chal,
+             n_r_known ? sizeof chal : KD_NONCE_LEN);
 }
 
 /* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r. */
@@ -626,20 +628,24 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     int peer = ca_of_guid(s, q->local_ca_guid);
     size_t klen;
 
-    if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
-        if (peer >= 0)
-            send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, NULL);
-        return r;
-    }
+    /* nothing is answered before the tag verifies: a REQ naming any Local CA GUID could
+     * otherwise make us send REJs to that CA */
     if (peer < 0 || (unsigned)peer == me || pair_keys(ca, q->local_ca_guid, auth, wrap) != 0)
         return SECM_R_UNKNOWN_PEER;  /* no way to answer a CA we cannot name */
-    r = SECM_OK;
-    if (!secm_tag_ok(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad))
-        r = SECM_R_BAD_MAC;
-    else if (replay_seen(ca, q->local_ca_guid, kx.nonce))
-        r = SECM_R_REPLAY;
-    if (r != SECM_OK)
+    if (!secm_tag_ok(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad)) {
+        OPENSSL_cleanse(auth, sizeof auth);
+        OPENSSL_cleanse(wrap, sizeof wrap);
+        return SECM_R_BAD_MAC;       /* counted and dropped */
+    }
+    if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
+        /* the REQ is authentic but its block is not ours: N_i is where it would be */
+        memcpy(kx.nonce, m->pdata + SECM_OFF_NONCE, KD_NONCE_LEN);
         goto refuse;
+    }
+    if (replay_seen(ca, q->local_ca_guid, kx.nonce)) {
+        r = SECM_R_REPLAY;
+        goto refuse;
+    }
     replay_add(ca, q->local_ca_guid, kx.nonce);
     if ((c = conn_new(ca)) == NULL) {
         r = SECM_R_NO_RESOURCES;
@@ -686,7 +692,8 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
 refuse:
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
-    send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, NULL);
+    send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, kx.nonce,
+             KD_NONCE_LEN);
     return r;
 }
 
@@ -733,7 +740,7 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
     return SECM_OK;
 fail:
     OPENSSL_cleanse(auth, sizeof auth);
-    send_rej(s, me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_REP, r, c);
+    send_rej_conn(s, me, c, IB_CM_REJ_MSG_REP, r, true);
     c->end_reason = r;
     teardown(ca, c);
     s->failed++;
@@ -784,7 +791,7 @@ static enum secm_reason on_rtu(setup_sim *s, unsigned me, const struct ib_cm_msg
     unreserve(&s->ca[me], c);
     if ((r = program(&s->ca[me], c)) != SECM_OK) {
         c->end_reason = r;
-        send_rej(s, me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_OTHER, r, c);
+        send_rej_conn(s, me, c, IB_CM_REJ_MSG_OTHER, r, true);
         teardown(&s->ca[me], c);
         s->failed++;
         return r;
@@ -843,28 +850,47 @@ static int retry_push(setup_sim *s, unsigned tag)
     return 0;
 }
 
-/* REJ (secm.h): an untagged one can only end a setup still in progress; one tagged over
- * N_i || N_r can also end a connection this side has programmed (its RTU was lost, or the
- * responder could not program its engines). */
+/* Whether a REJ's tag verifies over the challenge N_i (chal_len 16) or N_i || N_r (32). */
+static bool rej_tag_ok(setup_sim *s, unsigned me, const setup_conn *c, const uint8_t *mad,
+                       size_t chal_len)
+{
+    uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    bool ok;
+
+    if (conn_auth_key(s, me, c, auth) != 0)
+        return false;
+    memcpy(chal, c->n_i, KD_NONCE_LEN);
+    memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+    ok = secm_tag_ok(auth, SECM_L_REJ, s->ca[me].keys.guid, chal, chal_len, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
+    return ok;
+}
+
+/* REJ (secm.h): only a tagged one that verifies is believed.  A waiting initiator
+ * (REQ_SENT) takes one tagged over N_i (the responder refused the REQ); a responder
+ * waiting for the RTU (REP_SENT) one over N_i (the initiator's deadline) or N_i || N_r; an
+ * initiator that has programmed its engines one over N_i || N_r (the RTU was lost, or the
+ * responder could not program).  Anything else is dropped: the deadlines cover it. */
 static enum secm_reason on_rej(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
                                const uint8_t *mad)
 {
     setup_conn *c = setup_find(s, me, m->u.rej.remote_comm_id);
-    uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
-    bool tag_ok = false;
+    bool tagged, ok = false;
 
     if (c == NULL)
         return SECM_R_UNSOLICITED;
-    if (c->state == SETUP_ST_ESTABLISHED && c->initiator &&
-        secm_rej_has_tag(m->pdata, m->pdata_len) && m->u.rej.local_comm_id == c->remote_comm_id &&
-        conn_auth_key(s, me, c, auth) == 0) {
-        memcpy(chal, c->n_i, KD_NONCE_LEN);
-        memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
-        tag_ok = secm_tag_ok(auth, SECM_L_REJ, s->ca[me].keys.guid, chal, sizeof chal, mad);
-        OPENSSL_cleanse(auth, sizeof auth);
-    }
-    if (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT && !tag_ok)
+    if (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT &&
+        !(c->state == SETUP_ST_ESTABLISHED && c->initiator))
         return SECM_R_UNSOLICITED;
+    if (c->state != SETUP_ST_REQ_SENT && m->u.rej.local_comm_id != c->remote_comm_id)
+        return SECM_R_UNSOLICITED;
+    tagged = secm_rej_has_tag(m->pdata, m->pdata_len);
+    if (tagged && c->state != SETUP_ST_ESTABLISHED)
+        ok = rej_tag_ok(s, me, c, mad, KD_NONCE_LEN);
+    if (tagged && !ok && c->state != SETUP_ST_REQ_SENT)
+        ok = rej_tag_ok(s, me, c, mad, 2 * KD_NONCE_LEN);
+    if (!ok)
+        return SECM_R_BAD_MAC;
     bool was_request = c->state == SETUP_ST_REQ_SENT;
     if (was_request)
         s->in_flight--;
@@ -973,11 +999,10 @@ static void expire_one(setup_sim *s, const setup_timer *t)
     }
     if (c->state == SETUP_ST_REQ_SENT)
         s->in_flight--;
-    /* no REP came: the peer's state is unknown, an untagged REJ; no RTU came: the peer
-     * may have programmed its engines, a tagged one */
-    send_rej(s, t->ca, c->peer, c->local_comm_id, c->remote_comm_id,
-             c->state == SETUP_ST_REQ_SENT ? IB_CM_REJ_MSG_OTHER : IB_CM_REJ_MSG_REP,
-             SECM_R_TIMEOUT, c->state == SETUP_ST_REP_SENT ? c : NULL);
+    /* no REP came: tagged over N_i (the responder may hold a setup for it); no RTU came:
+     * tagged over N_i || N_r (the initiator may have programmed its engines) */
+    send_rej_conn(s, t->ca, c, c->state == SETUP_ST_REQ_SENT ? IB_CM_REJ_MSG_OTHER : IB_CM_REJ_MSG_REP,
+                  SECM_R_TIMEOUT, c->state == SETUP_ST_REP_SENT);
     c->end_reason = SECM_R_TIMEOUT;
     teardown(&s->ca[t->ca], c);
     s->failed++;

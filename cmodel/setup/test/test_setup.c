@@ -628,6 +628,7 @@ static void attack(setup_sim *s, const char *name, unsigned to, const uint8_t *m
                        m.u.rej.reason == (want == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES
                                                                       : IB_CM_REJ_CONSUMER) &&
                        secm_rej_get(m.pdata, m.pdata_len) == want &&
+                       secm_rej_has_tag(m.pdata, m.pdata_len) &&
                        strcmp((const char *)m.pdata + SECM_OFF_REJ_NAME, secm_reason_name(want)) == 0,
                    what);
     } else {
@@ -642,6 +643,15 @@ static void retag_req(setup_sim *s, unsigned from, unsigned to, uint8_t *mad)
     uint8_t auth[32];
     kd_pair_auth_key(kd_ca_pair_key(&s->ca[from].keys, s->ca[to].keys.guid), auth);
     secm_tag_put(auth, SECM_L_REQ, s->ca[to].keys.guid, NULL, 0, mad);
+}
+
+/* Tag a MAD with the pair key of CA from with CA to, as from would for to. */
+static void tag_with_pair(setup_sim *s, unsigned from, unsigned to, enum secm_label l,
+                          const uint8_t *chal, size_t chal_len, uint8_t *mad)
+{
+    uint8_t auth[32];
+    kd_pair_auth_key(kd_ca_pair_key(&s->ca[from].keys, s->ca[to].keys.guid), auth);
+    secm_tag_put(auth, l, s->ca[to].keys.guid, chal, chal_len, mad);
 }
 
 static void test_attacks(void)
@@ -687,7 +697,7 @@ static void test_attacks(void)
         kd_random(bogus, 32);
         secm_tag_put(bogus, SECM_L_REQ, s.ca[1].keys.guid, NULL, 0, mad);
     }
-    attack(&s, "forged REQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    attack(&s, "forged REQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     /* an insider: CA 2 (which holds CA_SK_21) sends a REQ that names CA 0 as its sender,
      * tagged with the key it shares with CA 1 */
     {
@@ -696,7 +706,7 @@ static void test_attacks(void)
         mad[pd + SECM_OFF_NONCE] ^= 0x33;
         kd_pair_auth_key(kd_ca_pair_key(&s.ca[2].keys, s.ca[1].keys.guid), auth21);
         secm_tag_put(auth21, SECM_L_REQ, s.ca[1].keys.guid, NULL, 0, mad);
-        attack(&s, "CA 2 posing as CA 0", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+        attack(&s, "CA 2 posing as CA 0", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     }
     /* a REQ of 0 -> 2 delivered to 1 (tag for another responder) */
     {
@@ -704,17 +714,17 @@ static void test_attacks(void)
         r2.rsp = 2;
         setup_connect(&s, &r2, 0);
         pop(&s, 2, IB_CM_ATTR_REQ, mad);
-        attack(&s, "REQ meant for another CA", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+        attack(&s, "REQ meant for another CA", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     }
     /* altered QPN, altered PSN (a fresh legitimate REQ each time) */
     setup_connect(&s, &rq, 0);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     mad[IB_MAD_HDR_LEN + 34] ^= 0x01;
-    attack(&s, "REQ with altered QPN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    attack(&s, "REQ with altered QPN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     setup_connect(&s, &rq, 0);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     mad[IB_MAD_HDR_LEN + 46] ^= 0x80;
-    attack(&s, "REQ with altered starting PSN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    attack(&s, "REQ with altered starting PSN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     /* replayed old REQ */
     attack(&s, "replayed REQ", 1, req_a, IB_MAD_LEN, SECM_R_REPLAY, 0);
     /* replayed REP: the connection is established, no request waits for it */
@@ -818,8 +828,9 @@ static void test_attacks(void)
         attack(&s, "forged DREQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
         check_true(&C, cr->state == SETUP_ST_ESTABLISHED && cr->drv.live, "connection survives a forged DREQ");
     }
-    /* REJ: one naming no setup is unsolicited; one naming a setup in progress ends it
-     * (REJ is not authenticated, docs/setup.md §10), with nothing programmed */
+    /* REJ: one naming no setup is unsolicited; an untagged one, or one tagged over the
+     * wrong challenge, naming a setup in progress is dropped (bad_mac) and the setup goes
+     * on; one tagged over N_i under the pair key ends it, with nothing programmed */
     {
         struct ib_cm_msg m;
         int idx = setup_connect(&s, &rq, 0);
@@ -836,7 +847,23 @@ static void test_attacks(void)
         attack(&s, "REJ naming no setup", 0, mad, IB_MAD_LEN, SECM_R_UNSOLICITED, -1);
         m.u.rej.remote_comm_id = pc->local_comm_id;
         ib_cm_encode(&m, mad);
-        attack(&s, "REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_REJECTED, -1);
+        attack(&s, "untagged REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+        check_true(&C, pc->state == SETUP_ST_REQ_SENT && s.in_flight == inflight,
+                   "the setup goes on after an untagged REJ");
+        secm_rej_put_auth(SECM_R_NO_RESOURCES, m.pdata);
+        m.pdata_len = SECM_REJ_AUTH_LEN;
+        ib_cm_encode(&m, mad);
+        {
+            uint8_t chal[32];
+            memcpy(chal, pc->n_i, 16);
+            memset(chal + 16, 0, 16);
+            tag_with_pair(&s, 1, 0, SECM_L_REJ, chal, 32, mad);
+            attack(&s, "REJ of a setup in progress tagged over N_i || 0", 0, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+            tag_with_pair(&s, 2, 0, SECM_L_REJ, chal, 16, mad);
+            attack(&s, "REJ of a setup in progress tagged by another CA", 0, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+            tag_with_pair(&s, 1, 0, SECM_L_REJ, chal, 16, mad);
+        }
+        attack(&s, "tagged REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_REJECTED, -1);
         check_true(&C, pc->state == SETUP_ST_CLOSED && pc->end_reason == SECM_R_NO_RESOURCES &&
                        s.in_flight == inflight - 1 && s.failed == failed + 1,
                    "the REJ ended the setup with the reason it named");
@@ -903,11 +930,11 @@ static void test_deadlines_and_room(void)
         secm_rej_put(SECM_R_TIMEOUT, f.pdata);
         f.pdata_len = SECM_SHORT_LEN;
         ib_cm_encode(&f, fm);
-        attack(&s, "untagged REJ for a programmed connection", 0, fm, IB_MAD_LEN, SECM_R_UNSOLICITED, -1);
+        attack(&s, "untagged REJ for a programmed connection", 0, fm, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
         memcpy(fm, mad, IB_MAD_LEN);
         fm[IB_MAD_HDR_LEN + IB_CM_REJ_PDATA_OFF + SECM_OFF_REJ_TAG] ^= 1;
         attack(&s, "REJ with a bad tag for a programmed connection", 0, fm, IB_MAD_LEN,
-               SECM_R_UNSOLICITED, -1);
+               SECM_R_BAD_MAC, -1);
         check_true(&C, ci->state == SETUP_ST_ESTABLISHED && ci->drv.live, "connection survives both");
     }
     check_int(&C, "tagged REJ ends the programmed connection", SECM_R_REJECTED,
@@ -945,18 +972,30 @@ static void test_deadlines_and_room(void)
     idx = setup_connect(&s, &rq, 0);
     ci = &s.ca[0].conn[idx];
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
-    attack(&s, "REQ to a CA with no engine room", 1, mad, IB_MAD_LEN, SECM_R_NO_RESOURCES, 0);
-    /* attack() popped and checked the REJ; deliver the same kind to the initiator */
+    check_int(&C, "REQ to a CA with no engine room: no_resources", SECM_R_NO_RESOURCES,
+              setup_deliver(&s, 1, mad, IB_MAD_LEN));
     check_true(&C, ci->state == SETUP_ST_REQ_SENT, "initiator still waiting before the REJ");
     {
-        struct ib_cm_msg r;
-        memset(&r, 0, sizeof r);
-        ib_cm_hdr_init(&r.hdr, IB_CM_ATTR_REJ, 1);
-        r.u.rej.remote_comm_id = ci->local_comm_id;
-        r.u.rej.reason = IB_CM_REJ_NO_RESOURCES;
-        secm_rej_put(SECM_R_NO_RESOURCES, r.pdata);
-        r.pdata_len = SECM_SHORT_LEN;
-        ib_cm_encode(&r, mad);
+        /* the REJ about a verified REQ is tagged over N_i: HMAC computed here */
+        uint8_t msg[16 + 8 + 16 + IB_MAD_LEN], want[32], auth[32];
+        size_t n = 0, toff = IB_MAD_HDR_LEN + IB_CM_REJ_PDATA_OFF + SECM_OFF_REJ_TAG;
+        check_true(&C, pop(&s, 0, IB_CM_ATTR_REJ, mad) && ib_cm_parse(mad, IB_MAD_LEN, &m) == IB_CM_OK &&
+                       m.u.rej.reason == IB_CM_REJ_NO_RESOURCES && secm_rej_has_tag(m.pdata, m.pdata_len) &&
+                       secm_rej_get(m.pdata, m.pdata_len) == SECM_R_NO_RESOURCES,
+                   "REJ Reason 3, tagged, naming no_resources");
+        kd_pair_auth_key(kd_ca_pair_key(&s.ca[0].keys, s.ca[1].keys.guid), auth);
+        memset(msg, 0, 16);
+        memcpy(msg, "ibsec-cm REJ v1", 15);
+        n = 16;
+        for (int i = 7; i >= 0; i--)
+            msg[n++] = (uint8_t)(s.ca[0].keys.guid >> (8 * i));
+        memcpy(msg + n, ci->n_i, 16);
+        n += 16;
+        memcpy(msg + n, mad, IB_MAD_LEN);
+        memset(msg + n + toff, 0, 32);
+        n += IB_MAD_LEN;
+        ref_hmac(auth, 32, msg, n, want);
+        check_bytes(&C, "REJ about a REQ: tag = HMAC over label, GUID, N_i, MAD", want, mad + toff, 32);
         check_int(&C, "initiator takes the REJ", SECM_R_REJECTED, setup_deliver(&s, 0, mad, IB_MAD_LEN));
     }
     check_true(&C, ci->state == SETUP_ST_CLOSED && ci->end_reason == SECM_R_NO_RESOURCES &&

@@ -4,7 +4,8 @@
  * not our code: every field tshark prints must be what the CA meant to send.
  *
  * The run: 3 CAs, --conns N connections (default 8) set up (REQ, REP, RTU) and torn down
- * (DREQ, DREP), and one forged REQ answered with a REJ.  Each MAD goes out as LRH + BTH
+ * (DREQ, DREP), one forged REQ (dropped unanswered) and one REQ with a good tag but a
+ * bad block, answered with a tagged REJ.  Each MAD goes out as LRH + BTH
  * (UD SEND only, DestQP 1) + DETH + MAD + ICRC + VCRC (cm_wire.h) in a LINKTYPE_INFINIBAND
  * file.
  *
@@ -102,7 +103,7 @@ static int write_run(const char *path, setup_sim *s, unsigned n)
     free(rq);
     check_int(&C, "connections established", n, s->established);
     check_int(&C, "connections torn down", n, s->torn_down);
-    /* a forged REQ (tag under a random key) from CA 2 posing as CA 0, and its REJ */
+    /* a forged REQ (tag under a random key) from CA 2 posing as CA 0: dropped unanswered */
     {
         struct ib_cm_msg m;
         uint8_t mad[IB_MAD_LEN], bogus[32];
@@ -126,6 +127,18 @@ static int write_run(const char *path, setup_sim *s, unsigned n)
         secm_tag_put(bogus, SECM_L_REQ, s->ca[1].keys.guid, NULL, 0, mad);
         cm_wire_pcap(&w, mad, s->ca[2].lid, s->ca[1].lid, 0, s->now_ns / 1000 + 1);
         check_int(&C, "forged REQ refused", SECM_R_BAD_MAC, setup_deliver(s, 1, mad, IB_MAD_LEN));
+        check_true(&C, s->q_len == 0, "forged REQ: no answer");
+        /* a REQ with a good tag from CA 0 but a mode the block does not allow: a tagged
+         * REJ naming bad_pdata */
+        uint8_t auth[32];
+        kx.mode = IBSEC_MODE_NONE;
+        kd_random(kx.nonce, sizeof kx.nonce);
+        secm_keyx_put(&kx, m.pdata);
+        ib_cm_encode(&m, mad);
+        kd_pair_auth_key(kd_ca_pair_key(&s->ca[0].keys, s->ca[1].keys.guid), auth);
+        secm_tag_put(auth, SECM_L_REQ, s->ca[1].keys.guid, NULL, 0, mad);
+        cm_wire_pcap(&w, mad, s->ca[0].lid, s->ca[1].lid, 0, s->now_ns / 1000 + 2);
+        check_int(&C, "REQ with mode none refused", SECM_R_BAD_PDATA, setup_deliver(s, 1, mad, IB_MAD_LEN));
         setup_run(s, NULL, 0, 1); /* flush the REJ onto the wire */
     }
     s->pcap = NULL;
@@ -265,8 +278,9 @@ static void compare_tshark(const char *pcap, setup_sim *s)
             check_int(&C, "REJ Reason (consumer)", IB_CM_REJ_CONSUMER, num(f[F_REJ_REASON]));
             hex(m->pdata, IB_CM_REJ_PDATA_LEN, want);
             check_true(&C, strcmp(want, f[F_REJ_PD]) == 0, "REJ PrivateData");
-            check_true(&C, strcmp((const char *)m->pdata + SECM_OFF_REJ_NAME, "bad_mac") == 0,
-                       "REJ names bad_mac");
+            check_true(&C, strcmp((const char *)m->pdata + SECM_OFF_REJ_NAME, "bad_pdata") == 0,
+                       "REJ names bad_pdata");
+            check_true(&C, secm_rej_has_tag(m->pdata, m->pdata_len), "REJ carries a tag");
             break;
         case IB_CM_ATTR_DREQ:
             check_int(&C, "DREQ Remote QPN", m->u.dreq.remote_qpn, num(f[F_DREQ_QPN]));
@@ -327,17 +341,17 @@ int main(int argc, char **argv)
         return 2;
     }
     check_init(&C, "setup-pcap");
-    if (n == 0 || 5 * n + 2 > MAX_FRAMES) {
-        fprintf(stderr, "test_setup_pcap: --conns 1 .. %u\n", (MAX_FRAMES - 2) / 5);
+    if (n == 0 || 5 * n + 3 > MAX_FRAMES) {
+        fprintf(stderr, "test_setup_pcap: --conns 1 .. %u\n", (MAX_FRAMES - 3) / 5);
         return 2;
     }
     check_int(&C, "run written", 0, write_run(out, &s, n));
     read_back(out);
     for (unsigned i = 0; i < NF; i++)
         kinds[F[i].m.hdr.attr_id & 0x1F]++;
-    /* n x (REQ, REP, RTU, DREQ, DREP) + the forged REQ and its REJ */
-    check_int(&C, "frames", 5 * n + 2, NF);
-    check_int(&C, "REQs", n + 1, kinds[IB_CM_ATTR_REQ]);
+    /* n x (REQ, REP, RTU, DREQ, DREP) + the forged REQ, the REQ with a bad block and its REJ */
+    check_int(&C, "frames", 5 * n + 3, NF);
+    check_int(&C, "REQs", n + 2, kinds[IB_CM_ATTR_REQ]);
     check_int(&C, "REPs", n, kinds[IB_CM_ATTR_REP]);
     check_int(&C, "RTUs", n, kinds[IB_CM_ATTR_RTU]);
     check_int(&C, "DREQs", n, kinds[IB_CM_ATTR_DREQ]);
