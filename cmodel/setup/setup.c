@@ -208,9 +208,10 @@ void setup_sim_free(setup_sim *s)
         setup_ca *c = &s->ca[i];
         ibsec_engine_free(&c->seal_e);
         ibsec_engine_free(&c->open_e);
-        if (c->conn != NULL)
-            OPENSSL_cleanse(c->conn, c->cap_conn * sizeof *c->conn);
-        free(c->conn);
+        for (unsigned k = 0; k < SETUP_CONN_CHUNKS && c->chunk[k] != NULL; k++) {
+            OPENSSL_cleanse(c->chunk[k], SETUP_CONN_CHUNK * sizeof *c->chunk[k]);
+            free(c->chunk[k]);
+        }
         OPENSSL_cleanse(&c->keys, sizeof c->keys);
     }
     free(s->q);
@@ -277,43 +278,90 @@ static int pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
     return 0;
 }
 
-/* A local communication ID (IBA §12.6.1): the connection's index + 1 in the low 20 bits
- * (never 0, never reused), 12 random bits above, so that an unauthenticated REJ must
- * guess them to name a setup in progress. */
-static uint32_t comm_id_new(unsigned index1)
+/* A local communication ID (IBA §12.6.1): the record's index + 1 in the low 20 bits
+ * (never 0), its generation in the 12 bits above.  A record is reused once closed
+ * (conn_release) with the generation one higher, so a stale message or deadline naming
+ * the old connection finds nothing (setup_find compares the whole ID). */
+static uint32_t comm_id_of(const setup_conn *x)
 {
-    uint8_t b[2] = { 0, 0 };
-    kd_random(b, sizeof b);
-    return ((((uint32_t)b[0] << 4) ^ b[1]) & 0xFFFu) << 20 | (index1 & SETUP_COMM_INDEX_MASK);
+    return (x->gen & 0xFFFu) << SETUP_COMM_GEN_SHIFT | ((x->slot + 1) & SETUP_COMM_INDEX_MASK);
 }
 
+setup_conn *setup_conn_at(setup_sim *s, unsigned ca, uint32_t index)
+{
+    setup_ca *c = &s->ca[ca];
+
+    if (index >= c->n_conn)
+        return NULL;
+    return &c->chunk[index / SETUP_CONN_CHUNK][index % SETUP_CONN_CHUNK];
+}
+
+/* A record for a new connection: the oldest closed one if SETUP_CONN_REUSE_LAG more
+ * wait behind it, else a new one (a new chunk every SETUP_CONN_CHUNK).  Records never
+ * move, so no key is ever copied by a realloc and pointers stay valid. */
 static setup_conn *conn_new(setup_ca *c)
 {
-    if (c->n_conn == c->cap_conn) {
-        unsigned cap = c->cap_conn ? 2 * c->cap_conn : 64;
-        setup_conn *n = realloc(c->conn, cap * sizeof *n);
-        if (n == NULL)
+    setup_conn *x;
+    uint32_t gen;
+
+    if (c->n_free > SETUP_CONN_REUSE_LAG) {
+        uint32_t i = c->free_head - 1;
+        x = &c->chunk[i / SETUP_CONN_CHUNK][i % SETUP_CONN_CHUNK];
+        c->free_head = x->next_free;
+        if (c->free_head == 0)
+            c->free_tail = 0;
+        c->n_free--;
+        gen = x->gen + 1;
+    } else {
+        uint8_t b[2] = { 0, 0 };
+        unsigned k = c->n_conn / SETUP_CONN_CHUNK;
+        if (c->n_conn >= SETUP_CONN_CHUNKS * SETUP_CONN_CHUNK)
             return NULL;
-        c->conn = n;
-        c->cap_conn = cap;
+        if (c->chunk[k] == NULL && (c->chunk[k] = calloc(SETUP_CONN_CHUNK, sizeof *x)) == NULL)
+            return NULL;
+        if (kd_random(b, sizeof b) != 0)
+            return NULL;
+        x = &c->chunk[k][c->n_conn % SETUP_CONN_CHUNK];
+        x->slot = c->n_conn++;
+        gen = ((uint32_t)b[0] << 4) ^ b[1];   /* a random first generation */
     }
-    if (c->n_conn >= SETUP_COMM_INDEX_MASK)
-        return NULL;
-    setup_conn *x = &c->conn[c->n_conn++];
+    uint32_t slot = x->slot;
+    OPENSSL_cleanse(x, sizeof *x);
     memset(x, 0, sizeof *x);
-    x->local_comm_id = comm_id_new(c->n_conn);
+    x->slot = slot;
+    x->gen = gen & 0xFFFu;
+    x->local_comm_id = comm_id_of(x);
     x->local_qpn = c->next_qpn++ & 0xFFFFFFu;
+    c->last_new = slot;
     return x;
+}
+
+/* Close a record and queue it for reuse (once). */
+static void conn_release(setup_ca *c, setup_conn *x)
+{
+    x->state = SETUP_ST_CLOSED;
+    if (x->on_free)
+        return;
+    x->on_free = true;
+    x->next_free = 0;
+    if (c->free_tail != 0) {
+        uint32_t t = c->free_tail - 1;
+        c->chunk[t / SETUP_CONN_CHUNK][t % SETUP_CONN_CHUNK].next_free = x->slot + 1;
+    } else {
+        c->free_head = x->slot + 1;
+    }
+    c->free_tail = x->slot + 1;
+    c->n_free++;
 }
 
 setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id)
 {
-    setup_ca *c = &s->ca[ca];
     uint32_t idx = local_comm_id & SETUP_COMM_INDEX_MASK;
+    setup_conn *x = idx == 0 ? NULL : setup_conn_at(s, ca, idx - 1);
 
-    if (idx == 0 || idx > c->n_conn || c->conn[idx - 1].local_comm_id != local_comm_id)
+    if (x == NULL || x->local_comm_id != local_comm_id)
         return NULL;
-    return &c->conn[idx - 1];
+    return x;
 }
 
 static enum secm_reason count(setup_sim *s, unsigned ca, enum secm_reason r)
@@ -474,6 +522,8 @@ static bool reserve(setup_ca *ca, setup_conn *c)
         return false;
     ca->reserved++;
     c->reserved = true;
+    if (!c->initiator)
+        ca->pending_from[c->peer]++;
     return true;
 }
 
@@ -482,6 +532,8 @@ static void unreserve(setup_ca *ca, setup_conn *c)
     if (c->reserved) {
         ca->reserved--;
         c->reserved = false;
+        if (!c->initiator)
+            ca->pending_from[c->peer]--;
     }
 }
 
@@ -492,7 +544,7 @@ static void teardown(setup_ca *ca, setup_conn *c)
         ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv);
     OPENSSL_cleanse(c->sk, sizeof c->sk);
     OPENSSL_cleanse(c->r, sizeof c->r);
-    c->state = SETUP_ST_CLOSED;
+    conn_release(ca, c);
 }
 
 /* ---- initiator: REQ --------------------------------------------------------------- */
@@ -532,6 +584,7 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
 
     if (pair_keys(ca, peer->keys.guid, auth, wrap) != 0 || (c = conn_new(ca)) == NULL)
         goto done;
+    c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
     c->initiator = true;
     c->peer = r->rsp;
     c->local_psn = random24();
@@ -541,7 +594,6 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     c->aes256 = r->aes256;
     c->app_tag = app_tag;
     c->t_request = s->now_ns;
-    c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
     if (!reserve(ca, c)) {
         c->end_reason = SECM_R_NO_RESOURCES;
         goto done;
@@ -555,7 +607,9 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     kx.aes256 = r->aes256;
     memcpy(kx.nonce, c->n_i, KD_NONCE_LEN);
     memset(&m, 0, sizeof m);
-    ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REQ, ((uint64_t)r->ini << 32) | c->local_comm_id);
+    /* TransactionID: the pair's REQ counter (under the tag), refused by the responder
+     * unless higher than any it accepted from us: a replay older than its cache */
+    ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REQ, ++ca->req_ctr_out[r->rsp]);
     req_fill(&m.u.req, ca, peer, c);
     secm_keyx_put(&kx, m.pdata);
     m.pdata_len = SECM_KEYX_LEN;
@@ -573,6 +627,7 @@ done:
     if (rc < 0 && c != NULL) {
         unreserve(ca, c);
         OPENSSL_cleanse(c->sk, sizeof c->sk);
+        conn_release(ca, c);
     }
     return rc;
 }
@@ -642,18 +697,22 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
         memcpy(kx.nonce, m->pdata + SECM_OFF_NONCE, KD_NONCE_LEN);
         goto refuse;
     }
-    if (replay_seen(ca, q->local_ca_guid, kx.nonce)) {
+    if (m->hdr.tid <= ca->req_ctr_in[peer] || replay_seen(ca, q->local_ca_guid, kx.nonce)) {
         r = SECM_R_REPLAY;
         goto refuse;
     }
+    ca->req_ctr_in[peer] = m->hdr.tid;
     replay_add(ca, q->local_ca_guid, kx.nonce);
-    if ((c = conn_new(ca)) == NULL) {
+    /* one peer holds at most SETUP_PEER_PENDING setups here, so one peer's REQs (fresh
+     * or replayed) cannot take all the engine room */
+    if (ca->pending_from[peer] >= SETUP_PEER_PENDING || (c = conn_new(ca)) == NULL) {
         r = SECM_R_NO_RESOURCES;
         goto refuse;
     }
+    c->peer = (unsigned)peer;
     if (!reserve(ca, c)) {
-        c->state = SETUP_ST_CLOSED;
         c->end_reason = r = SECM_R_NO_RESOURCES;
+        conn_release(ca, c);
         goto refuse;
     }
     klen = kx.aes256 ? 32 : 16;
@@ -661,7 +720,8 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
         memcmp(kx.wrapped + klen + KD_KW_OVERHEAD, (const uint8_t[SECM_WRAPPED_LEN]){ 0 },
                SECM_WRAPPED_LEN - klen - KD_KW_OVERHEAD) != 0) {
         unreserve(ca, c);
-        c->state = SETUP_ST_CLOSED;
+        OPENSSL_cleanse(c->sk, sizeof c->sk);
+        conn_release(ca, c);
         c->end_reason = SECM_R_KEY_UNWRAP;
         r = SECM_R_KEY_UNWRAP;
         goto refuse;

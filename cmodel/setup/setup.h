@@ -45,6 +45,13 @@
 #define SETUP_CTX_SLOTS     256u
 #define SETUP_SERVICE_ID    0x1000000000000A5Eull /* outside the RDMA-IP CM range */
 #define SETUP_COMM_INDEX_MASK 0xFFFFFu            /* comm ID bits holding index + 1 */
+#define SETUP_COMM_GEN_SHIFT  20u                 /* comm ID bits 31:20: the slot's generation */
+#define SETUP_CONN_CHUNK    64u     /* connection records are allocated in fixed chunks of */
+#define SETUP_CONN_CHUNKS   1024u   /* ... at most this many per CA (65536 records) */
+#define SETUP_CONN_REUSE_LAG 16u    /* a closed record is reused only once this many more
+                                       closed ones wait behind it (FIFO) */
+#define SETUP_PEER_PENDING  8u      /* setups one peer may hold at a responder (REP sent,
+                                       RTU not yet in): each holds a reservation */
 #define SETUP_TIMEOUT_NS    4294967296ull  /* 4.096 us x 2^20 (CM Response Timeout 20) */
 
 enum setup_state {
@@ -78,6 +85,10 @@ typedef struct setup_conn {
     uint32_t app_tag;               /* the caller's request number */
     uint32_t pkts_sent;             /* setup_traffic: packets sealed on this side */
     bool     reserved;              /* holds a reservation of engine room (setup_ca) */
+    uint32_t slot;                  /* its index at its CA */
+    uint32_t gen;                   /* generation of the slot: comm ID bits 31:20 */
+    uint32_t next_free;             /* free list link (index + 1, 0: none) */
+    bool     on_free;               /* closed and waiting to be reused */
 } setup_conn;
 
 /* One channel adapter: its keys, its two engines (C model behind the register map),
@@ -88,8 +99,15 @@ typedef struct setup_ca {
     ibsec_engine     seal_e, open_e;
     ibsec_regmodel   seal_rm, open_rm;
     ibsec_drv_engine seal, open;
-    setup_conn *conn;
-    unsigned n_conn, cap_conn;
+    setup_conn *chunk[SETUP_CONN_CHUNKS]; /* records, SETUP_CONN_CHUNK each, never moved
+                                       (setup_conn_at): a pointer to one stays valid */
+    unsigned n_conn;                /* records ever allocated */
+    uint32_t free_head, free_tail;  /* closed records, oldest first (index + 1, 0: none) */
+    unsigned n_free;
+    uint32_t last_new;              /* index of the record conn_new returned last */
+    unsigned pending_from[SETUP_MAX_CA]; /* REP_SENT setups per peer (SETUP_PEER_PENDING) */
+    uint64_t req_ctr_out[SETUP_MAX_CA];  /* last REQ TransactionID sent to each peer */
+    uint64_t req_ctr_in[SETUP_MAX_CA];   /* highest REQ TransactionID accepted from each */
     uint32_t next_qpn;
     uint64_t replay_guid[SETUP_REPLAY_CACHE];
     uint8_t  replay_nonce[SETUP_REPLAY_CACHE][KD_NONCE_LEN];
@@ -192,6 +210,10 @@ enum secm_reason setup_deliver(setup_sim *s, unsigned to, const uint8_t *mad, si
 int  setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c);
 /* The connection of CA ca with local communication ID id, or NULL. */
 setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id);
+/* CA ca's connection record number index (setup_connect's return value, setup_ca.last_new),
+ * or NULL.  A closed record is reused for a later connection (with a new generation in
+ * its comm ID), so a pointer to a closed connection may later show another one. */
+setup_conn *setup_conn_at(setup_sim *s, unsigned ca, uint32_t index);
 
 /* ---- traffic through the engines ------------------------------------------------- */
 

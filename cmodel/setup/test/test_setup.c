@@ -680,7 +680,7 @@ static void test_attacks(void)
     check_true(&C, v1.keys[0][0] == 1 && v1.keys[0][1] == 1 && v1.keys[1][0] == 1 && v1.keys[1][1] == 1 &&
                    v1.ctx[0][0] == 1 && v1.ctx[1][1] == 1,
                "both sides programmed after REQ, REP, RTU");
-    setup_conn *ci = &s.ca[0].conn[0], *cr = &s.ca[1].conn[0];
+    setup_conn *ci = setup_conn_at(&s, 0, 0), *cr = setup_conn_at(&s, 1, 0);
     check_true(&C, ci && cr && ci->state == SETUP_ST_ESTABLISHED && cr->state == SETUP_ST_ESTABLISHED,
                "both sides established");
     check_true(&C, ci && cr && memcmp(ci->sk, cr->sk, 16) == 0 && memcmp(ci->r, cr->r, 16) == 0,
@@ -734,7 +734,7 @@ static void test_attacks(void)
         int idx = setup_connect(&s, &rq, 0);
         pop(&s, 1, IB_CM_ATTR_REQ, mad); /* the new REQ is lost on the way */
         memcpy(mad, rep_a, IB_MAD_LEN);
-        uint32_t id = s.ca[0].conn[idx].local_comm_id;
+        uint32_t id = setup_conn_at(&s, 0, (uint32_t)idx)->local_comm_id;
         mad[IB_MAD_HDR_LEN + 4] = (uint8_t)(id >> 24);
         mad[IB_MAD_HDR_LEN + 5] = (uint8_t)(id >> 16);
         mad[IB_MAD_HDR_LEN + 6] = (uint8_t)(id >> 8);
@@ -786,16 +786,20 @@ static void test_attacks(void)
         m3[IB_MAD_HDR_LEN + IB_CM_RTU_PDATA_OFF + 100] = 1;
         attack(&s, "RTU with bytes after its block", 1, m3, IB_MAD_LEN, SECM_R_BAD_PDATA_LEN, -1);
     }
-    /* replay beyond the cache: the REQ is answered, but without a fresh RTU nothing is
-     * programmed; the old RTU does not match the new connection */
+    /* replay beyond the nonce cache: the TransactionID (the pair's REQ counter, under the
+     * tag) is not above the last one accepted from CA 0, so it is refused all the same */
     s.ca[1].replay_fill = 0;
     view(&s, &v0);
-    check_int(&C, "REQ older than the replay cache: answered", SECM_OK, setup_deliver(&s, 1, req_a, IB_MAD_LEN));
-    pop(&s, 0, IB_CM_ATTR_REP, mad);
+    attack(&s, "REQ older than the replay cache", 1, req_a, IB_MAD_LEN, SECM_R_REPLAY, 0);
     attack(&s, "old RTU after an old REQ", 1, rtu_a, IB_MAD_LEN, SECM_R_UNKNOWN_CONN, -1);
     {
-        /* the old RTU with its comm IDs pointed at the new connection: tag fails */
-        setup_conn *nc = &s.ca[1].conn[s.ca[1].n_conn - 1];
+        /* the old RTU with its comm IDs pointed at a setup waiting for its RTU: tag fails */
+        setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        check_int(&C, "a fresh REQ after the replays: accepted", SECM_OK, setup_deliver(&s, 1, mad, IB_MAD_LEN));
+        pop(&s, 0, IB_CM_ATTR_REP, mad);
+        view(&s, &v0);
+        setup_conn *nc = setup_conn_at(&s, 1, s.ca[1].last_new);
         uint8_t m4[IB_MAD_LEN];
         memcpy(m4, rtu_a, IB_MAD_LEN);
         uint32_t id = nc->local_comm_id;
@@ -803,8 +807,12 @@ static void test_attacks(void)
         m4[IB_MAD_HDR_LEN + 5] = (uint8_t)(id >> 16);
         m4[IB_MAD_HDR_LEN + 6] = (uint8_t)(id >> 8);
         m4[IB_MAD_HDR_LEN + 7] = (uint8_t)id;
-        attack(&s, "old RTU re-addressed to the replayed REQ", 1, m4, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
-        check_true(&C, nc->state == SETUP_ST_REP_SENT && !nc->drv.live, "replayed REQ never programmed");
+        m4[IB_MAD_HDR_LEN + 0] = (uint8_t)(nc->remote_comm_id >> 24);
+        m4[IB_MAD_HDR_LEN + 1] = (uint8_t)(nc->remote_comm_id >> 16);
+        m4[IB_MAD_HDR_LEN + 2] = (uint8_t)(nc->remote_comm_id >> 8);
+        m4[IB_MAD_HDR_LEN + 3] = (uint8_t)nc->remote_comm_id;
+        attack(&s, "old RTU re-addressed to a setup in progress", 1, m4, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+        check_true(&C, nc->state == SETUP_ST_REP_SENT && !nc->drv.live, "that setup not programmed");
     }
     view(&s, &v1);
     check_true(&C, memcmp(&v0, &v1, sizeof v0) == 0, "engines unchanged by the old REQ and RTU");
@@ -834,7 +842,7 @@ static void test_attacks(void)
     {
         struct ib_cm_msg m;
         int idx = setup_connect(&s, &rq, 0);
-        setup_conn *pc = &s.ca[0].conn[idx];
+        setup_conn *pc = setup_conn_at(&s, 0, (uint32_t)idx);
         unsigned inflight = s.in_flight, failed = s.failed;
         pop(&s, 1, IB_CM_ATTR_REQ, mad);
         memset(&m, 0, sizeof m);
@@ -904,10 +912,10 @@ static void test_deadlines_and_room(void)
     /* the RTU is lost: the responder's deadline passes, it sends a tagged REJ (Timeout),
      * and the initiator, which had programmed its engines, tears the connection down */
     int idx = setup_connect(&s, &rq, 0);
-    setup_conn *ci = &s.ca[0].conn[idx];
+    setup_conn *ci = setup_conn_at(&s, 0, (uint32_t)idx);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     setup_deliver(&s, 1, mad, IB_MAD_LEN);
-    setup_conn *cr = &s.ca[1].conn[s.ca[1].n_conn - 1];
+    setup_conn *cr = setup_conn_at(&s, 1, s.ca[1].last_new);
     pop(&s, 0, IB_CM_ATTR_REP, mad);
     setup_deliver(&s, 0, mad, IB_MAD_LEN);
     pop(&s, 1, IB_CM_ATTR_RTU, mad);           /* lost */
@@ -946,7 +954,7 @@ static void test_deadlines_and_room(void)
 
     /* a REP that never comes: the initiator's deadline */
     idx = setup_connect(&s, &rq, 0);
-    ci = &s.ca[0].conn[idx];
+    ci = setup_conn_at(&s, 0, (uint32_t)idx);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);           /* lost */
     unsigned inflight = s.in_flight;
     check_int(&C, "the REP deadline expires", 1, setup_expire(&s, s.now_ns + 2 * SETUP_TIMEOUT_NS));
@@ -970,7 +978,7 @@ static void test_deadlines_and_room(void)
               ibsec_regmodel_read(&s.ca[1].seal_rm, DRV_REG_KEY_VALID));
     view(&s, &v0);
     idx = setup_connect(&s, &rq, 0);
-    ci = &s.ca[0].conn[idx];
+    ci = setup_conn_at(&s, 0, (uint32_t)idx);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     check_int(&C, "REQ to a CA with no engine room: no_resources", SECM_R_NO_RESOURCES,
               setup_deliver(&s, 1, mad, IB_MAD_LEN));
@@ -1050,13 +1058,8 @@ static bool establish(setup_sim *s, const setup_request *rq, setup_conn **ci, se
         !pop(s, rq->rsp, IB_CM_ATTR_RTU, mad) ||
         setup_deliver(s, rq->rsp, mad, IB_MAD_LEN) != SECM_OK)
         return false;
-    uint32_t id = 0;
-    for (unsigned i = 0; i < s->ca[rq->ini].n_conn; i++)
-        if (s->ca[rq->ini].conn[i].state == SETUP_ST_ESTABLISHED && s->ca[rq->ini].conn[i].initiator &&
-            s->ca[rq->ini].conn[i].peer == rq->rsp)
-            id = s->ca[rq->ini].conn[i].local_comm_id;
-    *ci = setup_find(s, rq->ini, id);
-    *cr = *ci ? setup_find(s, rq->rsp, (*ci)->remote_comm_id) : NULL;
+    *ci = setup_conn_at(s, rq->ini, (uint32_t)idx);
+    *cr = setup_find(s, rq->rsp, (*ci)->remote_comm_id);
     return *ci != NULL && *cr != NULL && (*cr)->state == SETUP_ST_ESTABLISHED;
 }
 
@@ -1112,6 +1115,62 @@ static void test_teardown(void)
                    ci->end_reason == SECM_R_TIMEOUT,
                "lost DREP: initiator torn down, its key slots zeroized");
     check_true(&C, s.q_len == 0, "lost DREP: nothing sent at the deadline");
+    setup_sim_free(&s);
+}
+
+/* ---- 5d. state a peer can make a responder hold ------------------------------------ */
+
+static void test_replay_state(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_ICRC_MAC, .pkey = 0x1234 };
+    setup_request r2 = { .ini = 2, .rsp = 1, .mode = IBSEC_MODE_ICRC_MAC, .pkey = 0x1234 };
+    uint8_t mad[IB_MAD_LEN];
+    unsigned ok = 0;
+
+    check_int(&C, "state: sim init", 0, setup_sim_init(&s, 3, 1000));
+    check_int(&C, "state: keys", 0, setup_distribute_keys(&s, 0x1234));
+    /* one peer holds at most SETUP_PEER_PENDING setups at a responder */
+    for (unsigned i = 0; i < SETUP_PEER_PENDING; i++) {
+        setup_connect(&s, &rq, i);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        ok += setup_deliver(&s, 1, mad, IB_MAD_LEN) == SECM_OK;
+        pop(&s, 0, IB_CM_ATTR_REP, mad);                 /* REPs lost */
+    }
+    check_int(&C, "state: SETUP_PEER_PENDING REQs from CA 0 accepted", SETUP_PEER_PENDING, ok);
+    check_int(&C, "state: CA 1 holds them for CA 0", SETUP_PEER_PENDING, s.ca[1].pending_from[0]);
+    setup_connect(&s, &rq, 99);
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);
+    attack(&s, "one REQ more from the same peer", 1, mad, IB_MAD_LEN, SECM_R_NO_RESOURCES, 0);
+    setup_connect(&s, &r2, 100);
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);
+    check_int(&C, "state: another peer still gets in", SECM_OK, setup_deliver(&s, 1, mad, IB_MAD_LEN));
+    pop(&s, 2, IB_CM_ATTR_REP, mad);
+    setup_expire(&s, s.now_ns + 2 * SETUP_TIMEOUT_NS);
+    while (s.q_len > 0)
+        setup_next_msg(&s, &(setup_msg){ 0 });
+    check_true(&C, s.ca[1].pending_from[0] == 0 && s.ca[1].pending_from[2] == 0 && s.ca[1].reserved == 0,
+               "state: the deadlines release every pending setup");
+    /* records are reused: a run of many setups keeps the number of records bounded, a
+     * reused record gets a new comm ID (generation), and the old ID finds nothing */
+    setup_conn *r0 = setup_conn_at(&s, 1, 0);
+    uint32_t old_id = r0->local_comm_id;
+    unsigned n_before = s.ca[1].n_conn;
+    {
+        setup_request *many = calloc(400, sizeof *many);
+        for (unsigned i = 0; i < 400; i++)
+            many[i] = rq;
+        s.auto_teardown = true;
+        setup_run(&s, many, 400, 4);
+        free(many);
+    }
+    check_true(&C, s.established >= 400, "state: 400 more setups established");
+    check_true(&C, s.ca[1].n_conn < n_before + 64, "state: CA 1's records reused (bounded)");
+    check_true(&C, setup_conn_at(&s, 1, 0) == r0, "state: a record never moves");
+    check_true(&C, r0->local_comm_id != old_id &&
+                   (r0->local_comm_id & SETUP_COMM_INDEX_MASK) == (old_id & SETUP_COMM_INDEX_MASK),
+               "state: the reused record has a new generation in its comm ID");
+    check_true(&C, setup_find(&s, 1, old_id) == NULL, "state: the old comm ID names nothing");
     setup_sim_free(&s);
 }
 
@@ -1211,6 +1270,7 @@ int main(int argc, char **argv)
         test_deadlines_and_room();
         test_retry_for_room();
         test_teardown();
+        test_replay_state();
     }
     test_end_to_end(n);
     return setup_check_summary(&C);
