@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 const char *ibsec_drv_err_name(enum ibsec_drv_err e)
 {
     static const char *const names[DRV_ERR_COUNT] = {
@@ -95,13 +97,15 @@ static void zero_key_staging(ibsec_drv_engine *e)
 static enum ibsec_drv_err key_install(ibsec_drv_engine *e, unsigned slot, const ibsec_drv_conn_cfg *c)
 {
     enum ibsec_drv_err r;
+    uint32_t w = 0;
 
     for (unsigned i = 0; i < 8; i++) {
-        uint32_t w = 0;
+        w = 0;
         for (unsigned b = 0; b < 4; b++)
             w = (w << 8) | (4 * i + b < c->key_len ? c->key[4 * i + b] : 0);
         wr(e, DRV_REG_KEY_DATA(i), w);
     }
+    OPENSSL_cleanse(&w, sizeof w);      /* the last key word */
     wr(e, DRV_REG_KEY_SALT, ((uint32_t)c->salt[0] << 24) | ((uint32_t)c->salt[1] << 16) |
                             ((uint32_t)c->salt[2] << 8) | c->salt[3]);
     wr(e, DRV_REG_KEY_CMD, (slot & 0xFFu) | (c->key_len == 32 ? 1u << 8 : 0) |

@@ -295,6 +295,8 @@ void kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_N
     memcpy(d + KD_NONCE_LEN, n_r, KD_NONCE_LEN);
     prf(auth_key, KD_KEY_LEN, "ibsec random", d, sizeof d, out);
     memcpy(r, out, KD_RANDOM_LEN);
+    OPENSSL_cleanse(out, sizeof out);
+    OPENSSL_cleanse(d, sizeof d);
 }
 
 void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4])

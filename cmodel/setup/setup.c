@@ -508,7 +508,9 @@ static enum secm_reason program(setup_ca *ca, setup_conn *c)
     cfg.rx_epsn = c->remote_psn;
     cfg.alert_threshold = IBSEC_ALERT_DEFAULT;
     e = ibsec_drv_conn_program(&ca->seal, &ca->open, &cfg, &c->drv);
-    OPENSSL_cleanse(cfg.key, sizeof cfg.key);
+    OPENSSL_cleanse(&cfg, sizeof cfg);
+    /* the engines hold the session key now (or the setup fails): no copy stays here */
+    OPENSSL_cleanse(c->sk, sizeof c->sk);
     if (e == DRV_OK)
         return SECM_OK;
     return (e == DRV_ERR_NO_KEY_SLOT || e == DRV_ERR_NO_CTX_SLOT) ? SECM_R_NO_RESOURCES
@@ -998,14 +1000,17 @@ static enum secm_reason deliver_at(setup_sim *s, unsigned to, const uint8_t *mad
     count(s, to, r);
     if (g_hook_conn != NULL) {
         setup_conn *cr = g_hook_conn, *ci = setup_find(s, cr->peer, cr->remote_comm_id);
-        unsigned rsp = g_hook_ca;
+        unsigned rsp = g_hook_ca, ini = cr->peer;
+        uint32_t ci_id = cr->remote_comm_id;
         g_hook_conn = NULL;
         s->established++;
         s->t_last_established = s->ca[rsp].cpu_free_ns;
         if (s->on_established != NULL && ci != NULL)
-            s->on_established(s, cr->peer, ci, rsp, cr, s->hook_arg);
+            s->on_established(s, ini, ci, rsp, cr, s->hook_arg);
+        /* the hook may have set up or torn down connections: look the record up again */
+        ci = setup_find(s, ini, ci_id);
         if (s->auto_teardown && ci != NULL && ci->state == SETUP_ST_ESTABLISHED)
-            setup_disconnect(s, cr->peer, ci);
+            setup_disconnect(s, ini, ci);
     }
     return r;
 }

@@ -683,8 +683,17 @@ static void test_attacks(void)
     setup_conn *ci = setup_conn_at(&s, 0, 0), *cr = setup_conn_at(&s, 1, 0);
     check_true(&C, ci && cr && ci->state == SETUP_ST_ESTABLISHED && cr->state == SETUP_ST_ESTABLISHED,
                "both sides established");
-    check_true(&C, ci && cr && memcmp(ci->sk, cr->sk, 16) == 0 && memcmp(ci->r, cr->r, 16) == 0,
-               "both sides hold the same session key and R");
+    check_true(&C, ci && cr && memcmp(ci->r, cr->r, 16) == 0, "both sides hold the same R");
+    {
+        static const uint8_t zero[32];
+        const ibsec_key_entry *k0 = &s.ca[0].seal_e.keys[ci->drv.seal_key],
+                              *k1 = &s.ca[1].open_e.keys[cr->drv.open_key];
+        check_true(&C, k0->key_len == 16 && k1->key_len == 16 && memcmp(k0->key, k1->key, 16) == 0 &&
+                       memcmp(k0->key, zero, 16) != 0,
+                   "CA 0's seal engine and CA 1's open engine hold the same session key");
+        check_true(&C, memcmp(ci->sk, zero, sizeof ci->sk) == 0 && memcmp(cr->sk, zero, sizeof cr->sk) == 0,
+                   "neither connection record keeps the session key once programmed");
+    }
     setup_traffic_stats st = { 0 };
     setup_traffic(&s, 0, ci, 1, cr, 4, 1, &st);
     check_true(&C, st.opened == 8 && st.mismatched == 0 && st.refused == 0, "traffic on the step-by-step connection");
