@@ -15,6 +15,7 @@ const char *kd_err_name(enum kd_err e)
 {
     static const char *const names[KD_ERR_COUNT] = {
         "ok", "auth", "wrong_kind", "wrong_target", "no_sm_sk", "full", "bad_len", "crypto",
+        "stale",
     };
     return (unsigned)e < KD_ERR_COUNT ? names[e] : "?";
 }
@@ -32,8 +33,9 @@ static void put_be64(uint8_t *b, uint64_t v)
 
 /* ---- AES-256-GCM blobs ------------------------------------------------------------ */
 
-/* Additional data of a blob: "ibsec kd" || kind || to_guid || peer_guid || pkey. */
-#define KD_AAD_LEN 27u
+/* Additional data of a blob: "ibsec kd" || kind || to_guid || peer_guid || pkey ||
+ * version (big-endian). */
+#define KD_AAD_LEN 31u
 static void blob_aad(const kd_blob *b, uint8_t aad[KD_AAD_LEN])
 {
     memcpy(aad, "ibsec kd", 8);
@@ -42,6 +44,10 @@ static void blob_aad(const kd_blob *b, uint8_t aad[KD_AAD_LEN])
     put_be64(aad + 17, b->peer_guid);
     aad[25] = (uint8_t)(b->pkey >> 8);
     aad[26] = (uint8_t)b->pkey;
+    aad[27] = (uint8_t)(b->version >> 24);
+    aad[28] = (uint8_t)(b->version >> 16);
+    aad[29] = (uint8_t)(b->version >> 8);
+    aad[30] = (uint8_t)b->version;
 }
 
 /* One AES-256-GCM operation (enc = 1 seal, 0 open) on 32 bytes. */
@@ -133,6 +139,7 @@ enum kd_err kd_sm_issue_sm_sk(const kd_sm *sm, uint64_t guid, kd_blob *out)
     if (ca_sk == NULL)
         return KD_ERR_WRONG_TARGET;
     blob_init(out, KD_KIND_SM_SK, guid, 0, 0);
+    out->version = sm->sm_sk_version;
     return kd_blob_seal(ca_sk, sm->sm_sk, out);
 }
 
@@ -179,14 +186,22 @@ void kd_ca_init(kd_ca *ca, uint64_t guid, const uint8_t ca_sk[KD_KEY_LEN])
 
 enum kd_err kd_ca_accept_sm_sk(kd_ca *ca, const kd_blob *b)
 {
+    uint8_t key[KD_KEY_LEN];
     enum kd_err r;
 
     if (b->kind != KD_KIND_SM_SK)
         return KD_ERR_WRONG_KIND;
     if (b->to_guid != ca->guid)
         return KD_ERR_WRONG_TARGET;
-    r = kd_blob_open(ca->ca_sk, b, ca->sm_sk);
-    ca->have_sm_sk = (r == KD_OK);
+    r = kd_blob_open(ca->ca_sk, b, key);
+    if (r == KD_OK && ca->have_sm_sk && b->version <= ca->sm_sk_version)
+        r = KD_ERR_STALE;
+    if (r == KD_OK) {
+        memcpy(ca->sm_sk, key, KD_KEY_LEN);
+        ca->sm_sk_version = b->version;
+        ca->have_sm_sk = true;
+    }
+    OPENSSL_cleanse(key, sizeof key);
     return r;
 }
 

@@ -68,6 +68,7 @@ enum kd_err {
     KD_ERR_FULL,           /* no room for another pair key or partition key */
     KD_ERR_BAD_LEN,        /* key length other than 16 or 32 */
     KD_ERR_CRYPTO,         /* libcrypto failed */
+    KD_ERR_STALE,          /* an SM_SK whose version is not above the one held */
     KD_ERR_COUNT
 };
 const char *kd_err_name(enum kd_err e);
@@ -78,6 +79,7 @@ typedef struct kd_blob {
     uint64_t to_guid;      /* receiving CA (SM_SK, PAIR), 0 otherwise */
     uint64_t peer_guid;    /* PAIR: the other CA j */
     uint16_t pkey;         /* P_SK: the partition (15 bits) */
+    uint32_t version;      /* SM_SK: the SM's key version (kd_sm.sm_sk_version), else 0 */
     uint8_t  sealed[KD_BLOB_LEN];  /* IV || ciphertext || tag */
 } kd_blob;
 
@@ -86,6 +88,7 @@ typedef struct kd_ca {
     uint64_t guid;
     uint8_t  ca_sk[KD_KEY_LEN];
     bool     have_sm_sk;
+    uint32_t sm_sk_version;        /* version of the SM_SK held */
     uint8_t  sm_sk[KD_KEY_LEN];
     unsigned n_peers;
     uint64_t peer_guid[KD_MAX_PEERS];
@@ -99,6 +102,7 @@ typedef struct kd_ca {
  * the CA_SK of every CA it serves. */
 typedef struct kd_sm {
     uint8_t  sm_sk[KD_KEY_LEN];
+    uint32_t sm_sk_version;        /* raised by the SM each time it changes sm_sk */
     uint8_t  ssm_sk[KD_KEY_LEN];
     unsigned n_ca;
     uint64_t ca_guid[KD_MAX_PEERS];
@@ -111,7 +115,7 @@ int kd_random(uint8_t *out, size_t n);
 /* ---- AES-256-GCM key blobs (Lee & Kim §5.1.3-5.1.5 "E_K(T)") ---------------------- */
 
 /* Seal a 32-byte key under kek into b->sealed with a fresh IV; the additional
- * data is the blob's kind, to_guid, peer_guid and pkey. */
+ * data is the blob's kind, to_guid, peer_guid, pkey and version. */
 enum kd_err kd_blob_seal(const uint8_t kek[KD_KEY_LEN], const uint8_t key[KD_KEY_LEN], kd_blob *b);
 /* Open a blob; KD_ERR_AUTH if it was not sealed under kek with these identities. */
 enum kd_err kd_blob_open(const uint8_t kek[KD_KEY_LEN], const kd_blob *b, uint8_t key[KD_KEY_LEN]);
@@ -137,7 +141,10 @@ enum kd_err kd_sm_issue_pair(const kd_sm *sm, uint64_t guid_i, uint64_t guid_j,
 /* ---- the CA's side ---------------------------------------------------------------- */
 
 void kd_ca_init(kd_ca *ca, uint64_t guid, const uint8_t ca_sk[KD_KEY_LEN]);
-/* D_{CA_SK_i}: accept SM_SK (§5.1.3 step 2). */
+/* D_{CA_SK_i}: accept SM_SK (§5.1.3 step 2).  The blob opens into a temporary and
+ * replaces the SM_SK held only if it verifies and its version (in the additional data)
+ * is above the held one's: a forged blob leaves the SM_SK as it was (KD_ERR_AUTH), an
+ * older one is refused (KD_ERR_STALE). */
 enum kd_err kd_ca_accept_sm_sk(kd_ca *ca, const kd_blob *b);
 /* D_{SM_SK}: accept a P_SK (§5.1.4 step 2). */
 enum kd_err kd_ca_accept_p_sk(kd_ca *ca, const kd_blob *b);

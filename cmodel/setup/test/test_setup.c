@@ -396,6 +396,34 @@ static void test_keydist(void)
     check_bytes(&C, "A holds SM_SK", sm.sm_sk, a.sm_sk, 32);
     blob.kind = KD_KIND_P_SK;
     check_int(&C, "SM_SK blob relabelled P_SK: auth", KD_ERR_AUTH, kd_ca_accept_p_sk(&a, &blob));
+    {
+        /* a forged blob leaves the SM_SK held; an older version is refused; the version
+         * is under the tag */
+        kd_blob v0, forged, v1, bumped;
+        uint8_t sm_sk0[32];
+        memcpy(sm_sk0, sm.sm_sk, 32);
+        kd_sm_issue_sm_sk(&sm, 0xA, &v0);
+        forged = v0;
+        forged.sealed[KD_GCM_IV_LEN + 3] ^= 0x40;
+        check_int(&C, "forged SM_SK blob: auth", KD_ERR_AUTH, kd_ca_accept_sm_sk(&a, &forged));
+        kd_random(forged.sealed, KD_BLOB_LEN);
+        forged.version = 7;
+        check_int(&C, "random SM_SK blob of a higher version: auth", KD_ERR_AUTH, kd_ca_accept_sm_sk(&a, &forged));
+        check_true(&C, a.have_sm_sk && memcmp(a.sm_sk, sm_sk0, 32) == 0,
+                   "forged SM_SK blobs leave the valid SM_SK in place");
+        check_int(&C, "the same SM_SK version again: stale", KD_ERR_STALE, kd_ca_accept_sm_sk(&a, &v0));
+        kd_random(sm.sm_sk, 32);               /* the SM changes SM_SK: version 1 */
+        sm.sm_sk_version++;
+        check_int(&C, "SM_SK version 1 issued", KD_OK, kd_sm_issue_sm_sk(&sm, 0xA, &v1));
+        check_int(&C, "SM_SK version 1 accepted", KD_OK, kd_ca_accept_sm_sk(&a, &v1));
+        check_true(&C, a.sm_sk_version == 1 && memcmp(a.sm_sk, sm.sm_sk, 32) == 0, "A holds SM_SK version 1");
+        check_int(&C, "old SM_SK blob (version 0) replayed: stale", KD_ERR_STALE, kd_ca_accept_sm_sk(&a, &v0));
+        bumped = v0;
+        bumped.version = 2;
+        check_int(&C, "old blob relabelled version 2: auth", KD_ERR_AUTH, kd_ca_accept_sm_sk(&a, &bumped));
+        check_true(&C, a.sm_sk_version == 1 && memcmp(a.sm_sk, sm.sm_sk, 32) == 0,
+                   "A still holds SM_SK version 1");
+    }
     kd_sm_issue_sm_sk(&sm, 0xB, &blob);
     kd_ca_accept_sm_sk(&b, &blob);
 
