@@ -20,9 +20,33 @@ const char *kd_err_name(enum kd_err e)
     return (unsigned)e < KD_ERR_COUNT ? names[e] : "?";
 }
 
+static unsigned g_fail_random, g_fail_hmac;   /* kd_fault_inject countdowns */
+
+void kd_fault_inject(unsigned random_nth, unsigned hmac_nth)
+{
+    g_fail_random = random_nth;
+    g_fail_hmac = hmac_nth;
+}
+
 int kd_random(uint8_t *out, size_t n)
 {
+    if (g_fail_random != 0 && --g_fail_random == 0)
+        return -1;
     return RAND_bytes(out, (int)n) == 1 ? 0 : -1;
+}
+
+int kd_hmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t n, uint8_t out[32])
+{
+    unsigned int olen = 32;
+
+    memset(out, 0, 32);
+    if (g_fail_hmac != 0 && --g_fail_hmac == 0)
+        return -1;
+    if (HMAC(EVP_sha256(), key, (int)key_len, msg, n, out, &olen) == NULL || olen != 32) {
+        OPENSSL_cleanse(out, 32);
+        return -1;
+    }
+    return 0;
 }
 
 static void put_be64(uint8_t *b, uint64_t v)
@@ -277,41 +301,45 @@ const uint8_t *kd_ca_p_sk(const kd_ca *ca, uint16_t pkey)
 
 /* ---- derived keys ----------------------------------------------------------------- */
 
-/* PRF(key, label || data), 32 bytes. */
-static void prf(const uint8_t *key, size_t key_len, const char *label, const uint8_t *data,
-                size_t data_len, uint8_t out[32])
+/* PRF(key, label || data), 32 bytes; 0, or -1 with out zeroed. */
+static int prf(const uint8_t *key, size_t key_len, const char *label, const uint8_t *data,
+               size_t data_len, uint8_t out[32])
 {
     uint8_t msg[64];
     size_t ll = strlen(label);
-    unsigned int olen = 32;
+    int rc;
 
     memcpy(msg, label, ll);
-    memcpy(msg + ll, data, data_len);
-    HMAC(EVP_sha256(), key, (int)key_len, msg, ll + data_len, out, &olen);
+    if (data_len > 0)
+        memcpy(msg + ll, data, data_len);
+    rc = kd_hmac(key, key_len, msg, ll + data_len, out);
     OPENSSL_cleanse(msg, sizeof msg);
+    return rc;
 }
 
-void kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
+int kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
 {
-    prf(pair_key, KD_KEY_LEN, "ibsec cm auth", NULL, 0, out);
+    return prf(pair_key, KD_KEY_LEN, "ibsec cm auth", NULL, 0, out);
 }
 
-void kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
+int kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
 {
-    prf(pair_key, KD_KEY_LEN, "ibsec cm wrap", NULL, 0, out);
+    return prf(pair_key, KD_KEY_LEN, "ibsec cm wrap", NULL, 0, out);
 }
 
-void kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
-                      const uint8_t n_r[KD_NONCE_LEN], uint8_t r[KD_RANDOM_LEN])
+int kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
+                     const uint8_t n_r[KD_NONCE_LEN], uint8_t r[KD_RANDOM_LEN])
 {
     uint8_t d[2 * KD_NONCE_LEN], out[32];
+    int rc;
 
     memcpy(d, n_i, KD_NONCE_LEN);
     memcpy(d + KD_NONCE_LEN, n_r, KD_NONCE_LEN);
-    prf(auth_key, KD_KEY_LEN, "ibsec random", d, sizeof d, out);
+    rc = prf(auth_key, KD_KEY_LEN, "ibsec random", d, sizeof d, out);
     memcpy(r, out, KD_RANDOM_LEN);
     OPENSSL_cleanse(out, sizeof out);
     OPENSSL_cleanse(d, sizeof d);
+    return rc;
 }
 
 void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4])
@@ -319,30 +347,35 @@ void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4])
     memcpy(salt, r, 4);
 }
 
-void kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
-                 uint8_t *out, size_t key_len)
+int kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
+                uint8_t *out, size_t key_len)
 {
     uint8_t d[7], o[32];
+    int rc;
 
     d[0] = (uint8_t)(qkey >> 24); d[1] = (uint8_t)(qkey >> 16);
     d[2] = (uint8_t)(qkey >> 8);  d[3] = (uint8_t)qkey;
     d[4] = (uint8_t)(qpn >> 16);  d[5] = (uint8_t)(qpn >> 8); d[6] = (uint8_t)qpn;
-    prf(sk, sk_len, "ibsec qkey", d, sizeof d, o);
+    rc = prf(sk, sk_len, "ibsec qkey", d, sizeof d, o);
     memcpy(out, o, key_len);
     OPENSSL_cleanse(o, sizeof o);
+    return rc;
 }
 
-void kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
-                      const uint8_t r[KD_RANDOM_LEN], uint8_t *out, size_t key_len)
+int kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
+                     const uint8_t r[KD_RANDOM_LEN], uint8_t *out, size_t key_len)
 {
     uint8_t d[2 + KD_RANDOM_LEN], o[32];
+    int rc;
 
     d[0] = (uint8_t)((pkey >> 8) & 0x7F);
     d[1] = (uint8_t)pkey;
     memcpy(d + 2, r, KD_RANDOM_LEN);
-    prf(p_sk, KD_KEY_LEN, "ibsec pkey", d, sizeof d, o);
+    rc = prf(p_sk, KD_KEY_LEN, "ibsec pkey", d, sizeof d, o);
     memcpy(out, o, key_len);
     OPENSSL_cleanse(o, sizeof o);
+    OPENSSL_cleanse(d, sizeof d);
+    return rc;
 }
 
 /* ---- RFC 3394 --------------------------------------------------------------------- */

@@ -111,6 +111,11 @@ typedef struct kd_sm {
 
 /* ---- random bytes (RAND_bytes); 0 / -1 -------------------------------------------- */
 int kd_random(uint8_t *out, size_t n);
+/* HMAC-SHA-256 (HMAC()): 0, or -1 with out zeroed. */
+int kd_hmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t n, uint8_t out[32]);
+/* Test hook: make the n-th kd_random call from now fail (random_nth) and the n-th kd_hmac
+ * call fail (hmac_nth); 0 leaves that one alone.  Each fires once. */
+void kd_fault_inject(unsigned random_nth, unsigned hmac_nth);
 
 /* ---- AES-256-GCM key blobs (Lee & Kim §5.1.3-5.1.5 "E_K(T)") ---------------------- */
 
@@ -157,22 +162,23 @@ const uint8_t *kd_ca_p_sk(const kd_ca *ca, uint16_t pkey);
 
 /* ---- derived keys (HMAC-SHA-256 as a PRF, one label per use) ---------------------- */
 
+/* Each derivation returns 0, or -1 with its output zeroed if libcrypto failed. */
 /* The SECM HMAC key of a pair: PRF(CA_SK_ij, "ibsec cm auth"). */
-void kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
+int  kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
 /* The key-wrap KEK of a pair: PRF(CA_SK_ij, "ibsec cm wrap"). */
-void kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
+int  kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
 /* Lee & Kim §6.1: R = PRF(auth key, "ibsec random" || N_i || N_r), first 16 bytes. */
-void kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
+int  kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
                       const uint8_t n_r[KD_NONCE_LEN], uint8_t r[KD_RANDOM_LEN]);
 /* The engine salt of a connection: R bytes 0..3 (docs/wire-format.md §5). */
 void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4]);
 /* A datagram QP's key bound to its Q_Key (Lee & Kim §5.1.5, datagram case):
  * PRF(SK, "ibsec qkey" || Q_Key || QPN), key_len bytes (16 or 32). */
-void kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
+int  kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
                  uint8_t *out, size_t key_len);
 /* A partition-level context key for one connection: PRF(P_SK, "ibsec pkey" ||
  * P_Key || R), key_len bytes. */
-void kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
+int  kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
                       const uint8_t r[KD_RANDOM_LEN], uint8_t *out, size_t key_len);
 
 /* ---- RFC 3394 key wrap of a session key under a 256-bit KEK ----------------------- */

@@ -264,18 +264,28 @@ static int ca_of_guid(const setup_sim *s, uint64_t guid)
     return -1;
 }
 
-/* The pair's auth key and wrap key, or -1 if the CA has no pair key with peer. */
-static int pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
-                     uint8_t wrap[KD_KEY_LEN])
+/* The pair's auth key and wrap key: SECM_OK, SECM_R_UNKNOWN_PEER (no pair key with
+ * peer) or SECM_R_CRYPTO (a derivation failed; both outputs zeroed). */
+static enum secm_reason pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
+                                  uint8_t wrap[KD_KEY_LEN])
 {
     const uint8_t *pk = kd_ca_pair_key(&c->keys, peer);
+    int rc = 0;
+
     if (pk == NULL)
-        return -1;
+        return SECM_R_UNKNOWN_PEER;
     if (auth != NULL)
-        kd_pair_auth_key(pk, auth);
+        rc |= kd_pair_auth_key(pk, auth);
     if (wrap != NULL)
-        kd_pair_wrap_key(pk, wrap);
-    return 0;
+        rc |= kd_pair_wrap_key(pk, wrap);
+    if (rc != 0) {
+        if (auth != NULL)
+            OPENSSL_cleanse(auth, KD_KEY_LEN);
+        if (wrap != NULL)
+            OPENSSL_cleanse(wrap, KD_KEY_LEN);
+        return SECM_R_CRYPTO;
+    }
+    return SECM_OK;
 }
 
 /* A local communication ID (IBA §12.6.1): the record's index + 1 in the low 20 bits
@@ -299,7 +309,7 @@ setup_conn *setup_conn_at(setup_sim *s, unsigned ca, uint32_t index)
 /* A record for a new connection: the oldest closed one if SETUP_CONN_REUSE_LAG more
  * wait behind it, else a new one (a new chunk every SETUP_CONN_CHUNK).  Records never
  * move, so no key is ever copied by a realloc and pointers stay valid. */
-static setup_conn *conn_new(setup_ca *c)
+static setup_conn *conn_new(setup_ca *c, enum secm_reason *why)
 {
     setup_conn *x;
     uint32_t gen;
@@ -315,10 +325,13 @@ static setup_conn *conn_new(setup_ca *c)
     } else {
         uint8_t b[2] = { 0, 0 };
         unsigned k = c->n_conn / SETUP_CONN_CHUNK;
+        *why = SECM_R_NO_RESOURCES;
         if (c->n_conn >= SETUP_CONN_CHUNKS * SETUP_CONN_CHUNK)
             return NULL;
+        *why = SECM_R_LOCAL;
         if (c->chunk[k] == NULL && (c->chunk[k] = calloc(SETUP_CONN_CHUNK, sizeof *x)) == NULL)
             return NULL;
+        *why = SECM_R_CRYPTO;
         if (kd_random(b, sizeof b) != 0)
             return NULL;
         x = &c->chunk[k][c->n_conn % SETUP_CONN_CHUNK];
@@ -333,6 +346,7 @@ static setup_conn *conn_new(setup_ca *c)
     x->local_comm_id = comm_id_of(x);
     x->local_qpn = c->next_qpn++ & 0xFFFFFFu;
     c->last_new = slot;
+    *why = SECM_OK;
     return x;
 }
 
@@ -370,11 +384,14 @@ static enum secm_reason count(setup_sim *s, unsigned ca, enum secm_reason r)
     return r;
 }
 
-static uint32_t random24(void)
+/* A random 24-bit PSN: 0, or -1 if the RNG failed. */
+static int random24(uint32_t *out)
 {
     uint8_t b[3] = { 0, 0, 0 };
-    kd_random(b, sizeof b);
-    return ((uint32_t)b[0] << 16) | ((uint32_t)b[1] << 8) | b[2];
+    if (kd_random(b, sizeof b) != 0)
+        return -1;
+    *out = ((uint32_t)b[0] << 16) | ((uint32_t)b[1] << 8) | b[2];
+    return 0;
 }
 
 /* Replay cache of REQ nonces (per responder CA, last SETUP_REPLAY_CACHE). */
@@ -417,7 +434,7 @@ static void path_fill(struct ib_cm_path *p, const setup_ca *a, const setup_ca *b
 static int conn_auth_key(const setup_sim *s, unsigned ca, const setup_conn *c,
                          uint8_t auth[KD_KEY_LEN])
 {
-    return pair_keys(&s->ca[ca], s->ca[c->peer].keys.guid, auth, NULL);
+    return pair_keys(&s->ca[ca], s->ca[c->peer].keys.guid, auth, NULL) == SECM_OK ? 0 : -1;
 }
 
 /* REJ for a message (IBA §12.6.7); our reason in the PrivateData, always tagged
@@ -441,11 +458,12 @@ static void send_rej(setup_sim *s, unsigned from, unsigned to, uint32_t local_id
                                                 : IB_CM_REJ_CONSUMER;
     secm_rej_put_auth(why, m.pdata);
     m.pdata_len = SECM_REJ_AUTH_LEN;
-    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], s->ca[to].keys.guid, auth, NULL) != 0)
+    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], s->ca[to].keys.guid, auth, NULL) != SECM_OK)
         return;
-    secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, chal_len, mad);
+    int rc = secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, chal_len, mad);
     OPENSSL_cleanse(auth, sizeof auth);
-    send_mad(from, to, mad);
+    if (rc == 0)                       /* never a REJ with a tag we could not compute */
+        send_mad(from, to, mad);
 }
 
 /* send_rej about connection c: challenge N_i || N_r, or N_i alone if n_r_known is false. */
@@ -460,9 +478,10 @@ static void send_rej_conn(setup_sim *s, unsigned from, const setup_conn *c, enum
              n_r_known ? sizeof chal : KD_NONCE_LEN);
 }
 
-/* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r. */
-static void send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_t attr,
-                       enum secm_label l)
+/* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r.  SECM_OK, or the
+ * reason it could not be made (nothing sent). */
+static enum secm_reason send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_t attr,
+                                   enum secm_label l)
 {
     struct ib_cm_msg m;
     uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
@@ -480,13 +499,19 @@ static void send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_
     }
     secm_short_put(m.pdata);
     m.pdata_len = SECM_SHORT_LEN;
-    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], peer_guid, auth, NULL) != 0)
-        return;
+    if (ib_cm_encode(&m, mad) != IB_CM_OK)
+        return SECM_R_LOCAL;
+    enum secm_reason r = pair_keys(&s->ca[from], peer_guid, auth, NULL);
+    if (r != SECM_OK)
+        return r;
     memcpy(chal, c->n_i, KD_NONCE_LEN);
     memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
-    secm_tag_put(auth, l, peer_guid, chal, sizeof chal, mad);
+    int rc = secm_tag_put(auth, l, peer_guid, chal, sizeof chal, mad);
     OPENSSL_cleanse(auth, sizeof auth);
+    if (rc != 0)
+        return SECM_R_CRYPTO;
     send_mad(from, c->peer, mad);
+    return SECM_OK;
 }
 
 /* Program this side's engines for an agreed connection (ibsec_drv.h). */
@@ -584,12 +609,17 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     size_t klen = r->aes256 ? 32 : 16;
     int rc = -1;
 
-    if (pair_keys(ca, peer->keys.guid, auth, wrap) != 0 || (c = conn_new(ca)) == NULL)
+    enum secm_reason why = SECM_OK;
+    if (pair_keys(ca, peer->keys.guid, auth, wrap) != SECM_OK)
         goto done;
+    if ((c = conn_new(ca, &why)) == NULL) {
+        if (why == SECM_R_CRYPTO || why == SECM_R_LOCAL)
+            count(s, r->ini, why);
+        goto done;
+    }
     c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
     c->initiator = true;
     c->peer = r->rsp;
-    c->local_psn = random24();
     c->pkey = r->pkey;
     c->mode = r->mode;
     c->sth_code = r->sth_code;
@@ -601,8 +631,9 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
         goto done;
     }
     memset(&kx, 0, sizeof kx);
-    if (kd_random(c->n_i, KD_NONCE_LEN) != 0 || kd_random(c->sk, klen) != 0 ||
-        kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK)
+    c->end_reason = SECM_R_CRYPTO;
+    if (random24(&c->local_psn) != 0 || kd_random(c->n_i, KD_NONCE_LEN) != 0 ||
+        kd_random(c->sk, klen) != 0 || kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK)
         goto done;
     kx.mode = r->mode;
     kx.sth_code = r->sth_code;
@@ -615,12 +646,20 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     req_fill(&m.u.req, ca, peer, c);
     secm_keyx_put(&kx, m.pdata);
     m.pdata_len = SECM_KEYX_LEN;
+    c->end_reason = SECM_R_LOCAL;
     if (ib_cm_encode(&m, mad) != IB_CM_OK)
         goto done;
-    secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad);
+    c->end_reason = SECM_R_CRYPTO;
+    if (secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad) != 0)
+        goto done;
     c->state = SETUP_ST_REQ_SENT;
+    c->end_reason = SECM_R_LOCAL;
+    if (timer_arm(s, r->ini, c) != 0) {
+        c->state = SETUP_ST_CLOSED;
+        goto done;
+    }
+    c->end_reason = SECM_OK;
     s->in_flight++;
-    timer_arm(s, r->ini, c);
     send_mad(r->ini, r->rsp, mad);
     rc = (int)((c->local_comm_id & SETUP_COMM_INDEX_MASK) - 1);
 done:
@@ -630,6 +669,8 @@ done:
         unreserve(ca, c);
         OPENSSL_cleanse(c->sk, sizeof c->sk);
         conn_release(ca, c);
+        if (c->end_reason == SECM_R_CRYPTO || c->end_reason == SECM_R_LOCAL)
+            count(s, r->ini, c->end_reason);   /* why the setup was aborted */
     }
     return rc;
 }
@@ -646,8 +687,8 @@ int setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag)
 
 /* The REP of an accepted REQ (IBA Table 103) with the responder's key-exchange block
  * (N_r, no wrapped key for RC), tag zero. */
-static void rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm_req *q,
-                     uint64_t tid, uint8_t out[IB_MAD_LEN])
+static int rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm_req *q,
+                    uint64_t tid, uint8_t out[IB_MAD_LEN])
 {
     struct secm_keyx rx;
     struct ib_cm_msg rep;
@@ -670,7 +711,7 @@ static void rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm
     rep.u.rep.local_ca_guid = ca->keys.guid;
     secm_keyx_put(&rx, rep.pdata);
     rep.pdata_len = SECM_KEYX_LEN;
-    ib_cm_encode(&rep, out);
+    return ib_cm_encode(&rep, out) == IB_CM_OK ? 0 : -1;
 }
 
 static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
@@ -687,12 +728,14 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
 
     /* nothing is answered before the tag verifies: a REQ naming any Local CA GUID could
      * otherwise make us send REJs to that CA */
-    if (peer < 0 || (unsigned)peer == me || pair_keys(ca, q->local_ca_guid, auth, wrap) != 0)
+    if (peer < 0 || (unsigned)peer == me)
         return SECM_R_UNKNOWN_PEER;  /* no way to answer a CA we cannot name */
-    if (!secm_tag_ok(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad)) {
+    if ((r = pair_keys(ca, q->local_ca_guid, auth, wrap)) != SECM_OK)
+        return r;
+    if ((r = secm_tag_check(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad)) != SECM_OK) {
         OPENSSL_cleanse(auth, sizeof auth);
         OPENSSL_cleanse(wrap, sizeof wrap);
-        return SECM_R_BAD_MAC;       /* counted and dropped */
+        return r;                    /* bad_mac (or crypto_failed): counted and dropped */
     }
     if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
         /* the REQ is authentic but its block is not ours: N_i is where it would be */
@@ -707,10 +750,12 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     replay_add(ca, q->local_ca_guid, kx.nonce);
     /* one peer holds at most SETUP_PEER_PENDING setups here, so one peer's REQs (fresh
      * or replayed) cannot take all the engine room */
-    if (ca->pending_from[peer] >= SETUP_PEER_PENDING || (c = conn_new(ca)) == NULL) {
+    if (ca->pending_from[peer] >= SETUP_PEER_PENDING) {
         r = SECM_R_NO_RESOURCES;
         goto refuse;
     }
+    if ((c = conn_new(ca, &r)) == NULL)
+        goto refuse;
     c->peer = (unsigned)peer;
     if (!reserve(ca, c)) {
         c->end_reason = r = SECM_R_NO_RESOURCES;
@@ -733,24 +778,34 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     c->remote_comm_id = q->local_comm_id;
     c->remote_qpn = q->local_qpn;
     c->remote_psn = q->starting_psn;
-    c->local_psn = random24();
     c->pkey = q->pkey;
     c->mode = kx.mode;
     c->sth_code = kx.sth_code;
     c->aes256 = kx.aes256;
     memcpy(c->n_i, kx.nonce, KD_NONCE_LEN);
-    kd_random(c->n_r, KD_NONCE_LEN);
-    kd_agreed_random(auth, c->n_i, c->n_r, c->r);
     c->t_request = s->now_ns;
-
-    rep_make(ca, c, q, m->hdr.tid, out);
-    secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out);
+    /* every step that can fail here aborts the setup with its reason */
+    r = SECM_R_CRYPTO;
+    if (random24(&c->local_psn) != 0 || kd_random(c->n_r, KD_NONCE_LEN) != 0 ||
+        kd_agreed_random(auth, c->n_i, c->n_r, c->r) != 0)
+        goto abort;
+    r = SECM_R_LOCAL;
+    if (rep_make(ca, c, q, m->hdr.tid, out) != 0)
+        goto abort;
+    r = SECM_R_CRYPTO;
+    if (secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out) != 0)
+        goto abort;
     c->state = SETUP_ST_REP_SENT;
-    timer_arm(s, me, c);
+    r = SECM_R_LOCAL;
+    if (timer_arm(s, me, c) != 0)
+        goto abort;
     send_mad(me, c->peer, out);
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
     return SECM_OK;
+abort:
+    c->end_reason = r;
+    teardown(ca, c);                 /* releases the reservation, wipes SK and R */
 refuse:
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
@@ -776,11 +831,11 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
     if (c == NULL || !c->initiator || c->state != SETUP_ST_REQ_SENT ||
         s->ca[c->peer].keys.guid != p->local_ca_guid)
         return SECM_R_UNSOLICITED;      /* no REJ: we would answer an attacker */
-    if (pair_keys(ca, p->local_ca_guid, auth, NULL) != 0)
-        return SECM_R_UNKNOWN_PEER;
-    if (!secm_tag_ok(auth, SECM_L_REP, ca->keys.guid, c->n_i, KD_NONCE_LEN, mad)) {
+    if ((r = pair_keys(ca, p->local_ca_guid, auth, NULL)) != SECM_OK)
+        return r;
+    if ((r = secm_tag_check(auth, SECM_L_REP, ca->keys.guid, c->n_i, KD_NONCE_LEN, mad)) != SECM_OK) {
         OPENSSL_cleanse(auth, sizeof auth);
-        return SECM_R_BAD_MAC;           /* a forgery must not end the real request */
+        return r;                        /* a forgery must not end the real request */
     }
     s->in_flight--;
     c->remote_comm_id = p->local_comm_id;
@@ -791,14 +846,18 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
         r = SECM_R_BAD_PDATA;
         goto fail;
     }
-    kd_agreed_random(auth, c->n_i, c->n_r, c->r);
+    if (kd_agreed_random(auth, c->n_i, c->n_r, c->r) != 0) {
+        r = SECM_R_CRYPTO;
+        goto fail;
+    }
     OPENSSL_cleanse(auth, sizeof auth);
     unreserve(ca, c);
     if ((r = program(ca, c)) != SECM_OK)
         goto fail;
     c->state = SETUP_ST_ESTABLISHED;
     c->t_established = s->now_ns;
-    send_short(s, me, c, IB_CM_ATTR_RTU, SECM_L_RTU);
+    if ((r = send_short(s, me, c, IB_CM_ATTR_RTU, SECM_L_RTU)) != SECM_OK)
+        goto fail;                       /* no RTU: the responder would never program */
     return SECM_OK;
 fail:
     OPENSSL_cleanse(auth, sizeof auth);
@@ -818,7 +877,6 @@ static enum secm_reason short_check(setup_sim *s, unsigned me, const struct ib_c
     setup_conn *c = setup_find(s, me, local_id);
     uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
     enum secm_reason r;
-    bool ok;
 
     if ((r = secm_short_get(m->pdata, m->pdata_len)) != SECM_OK)
         return r;
@@ -826,14 +884,14 @@ static enum secm_reason short_check(setup_sim *s, unsigned me, const struct ib_c
     if (c == NULL || c->remote_comm_id != remote_id ||
         (c->state != want && !(l == SECM_L_DREQ && c->state == SETUP_ST_DREQ_SENT)))
         return SECM_R_UNKNOWN_CONN;
-    if (pair_keys(&s->ca[me], s->ca[c->peer].keys.guid, auth, NULL) != 0)
-        return SECM_R_UNKNOWN_PEER;
+    if ((r = pair_keys(&s->ca[me], s->ca[c->peer].keys.guid, auth, NULL)) != SECM_OK)
+        return r;
     memcpy(chal, c->n_i, KD_NONCE_LEN);
     memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
-    ok = secm_tag_ok(auth, l, s->ca[me].keys.guid, chal, sizeof chal, mad);
+    r = secm_tag_check(auth, l, s->ca[me].keys.guid, chal, sizeof chal, mad);
     OPENSSL_cleanse(auth, sizeof auth);
-    if (!ok)
-        return SECM_R_BAD_MAC;
+    if (r != SECM_OK)
+        return r;
     *out = c;
     return SECM_OK;
 }
@@ -880,8 +938,8 @@ static enum secm_reason on_dreq(setup_sim *s, unsigned me, const struct ib_cm_ms
     if (c->state == SETUP_ST_DREQ_SENT && c->initiator)
         s->torn_down++;
     teardown(&s->ca[me], c);
-    send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
-    return SECM_OK;
+    /* torn down either way; without a DREP the peer's deadline ends its side */
+    return send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
 }
 
 static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
@@ -1029,9 +1087,17 @@ int setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c)
     start = handler_start(s, ca, s->now_ns);
     t0 = cpu_ns();
     c->state = SETUP_ST_DREQ_SENT;
-    send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
-    /* IBA TimeWait: if no DREP (or crossing DREQ) comes by the deadline, tear down anyway */
-    timer_arm(s, ca, c);
+    /* IBA TimeWait: if no DREP (or crossing DREQ) comes by the deadline, tear down anyway;
+     * if the DREQ cannot be made or the deadline armed, tear down now */
+    enum secm_reason r = send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
+    if (r == SECM_OK && timer_arm(s, ca, c) != 0)
+        r = SECM_R_LOCAL;
+    if (r != SECM_OK) {
+        c->end_reason = r;
+        teardown(&s->ca[ca], c);
+        s->torn_down++;
+        count(s, ca, r);
+    }
     handler_end(s, ca, start, cpu_ns() - t0, 1);
     return 0;
 }

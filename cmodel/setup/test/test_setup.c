@@ -1211,6 +1211,107 @@ static void test_replay_state(void)
     setup_sim_free(&s);
 }
 
+/* ---- 5e. failures of the RNG and of libcrypto --------------------------------------- */
+
+static void test_crypto_failures(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_STH_AEAD, .sth_code = 2,
+                         .pkey = 0x1234 };
+    uint8_t key[32], mad[IB_MAD_LEN], tag[32], out[32], r16[16];
+    static const uint8_t zero[32];
+    struct ib_cm_msg m;
+
+    /* the primitives: a failed HMAC gives -1 and a zero output, never a tag that verifies */
+    fill_bytes(key, 32, 3);
+    sample_req(&m);
+    m.pdata_len = SECM_KEYX_LEN;
+    ib_cm_encode(&m, mad);
+    memset(mad + secm_tag_off(IB_CM_ATTR_REQ), 0, 32);
+    kd_fault_inject(0, 1);
+    check_int(&C, "HMAC fails: secm_tag_compute -1", -1, secm_tag_compute(key, SECM_L_REQ, 1, NULL, 0, mad, tag));
+    check_bytes(&C, "HMAC fails: tag zeroed", zero, tag, 32);
+    kd_fault_inject(0, 1);
+    check_int(&C, "HMAC fails: a zero tag is not accepted", SECM_R_CRYPTO,
+              secm_tag_check(key, SECM_L_REQ, 1, NULL, 0, mad));
+    kd_fault_inject(0, 1);
+    check_int(&C, "HMAC fails: secm_tag_put -1", -1, secm_tag_put(key, SECM_L_REQ, 1, NULL, 0, mad));
+    kd_fault_inject(0, 1);
+    memset(out, 0xAA, 32);
+    check_true(&C, kd_pair_auth_key(key, out) == -1 && memcmp(out, zero, 32) == 0, "HMAC fails: auth key -1, zeroed");
+    kd_fault_inject(0, 1);
+    memset(r16, 0xAA, 16);
+    check_true(&C, kd_agreed_random(key, key, key + 16, r16) == -1 && memcmp(r16, zero, 16) == 0,
+               "HMAC fails: R -1, zeroed");
+    kd_fault_inject(1, 0);
+    check_int(&C, "RNG fails: kd_random -1", -1, kd_random(out, 16));
+    kd_fault_inject(0, 0);
+
+    check_int(&C, "failures: sim init", 0, setup_sim_init(&s, 3, 1000));
+    check_int(&C, "failures: keys", 0, setup_distribute_keys(&s, 0x1234));
+    /* initiator: the RNG fails at the first, second, third and fourth draw of a REQ */
+    for (unsigned nth = 1; nth <= 4; nth++) {
+        char what[96];
+        uint64_t n0 = s.ca[0].count[SECM_R_CRYPTO];
+        kd_fault_inject(nth, 0);
+        int rc = setup_connect(&s, &rq, 0);
+        kd_fault_inject(0, 0);
+        snprintf(what, sizeof what, "REQ, RNG draw %u fails: no REQ, nothing held, crypto_failed counted", nth);
+        check_true(&C, rc < 0 && s.q_len == 0 && s.in_flight == 0 && s.ca[0].reserved == 0 &&
+                       s.ca[0].count[SECM_R_CRYPTO] == n0 + 1, what);
+    }
+    /* an HMAC failure while tagging the REQ */
+    kd_fault_inject(0, 3);
+    check_true(&C, setup_connect(&s, &rq, 0) < 0 && s.q_len == 0 && s.ca[0].reserved == 0,
+               "REQ tag fails: no REQ, nothing held");
+    kd_fault_inject(0, 0);
+    /* responder: the RNG fails making the REP (comm ID, PSN or N_r): tagged REJ
+     * crypto_failed, nothing held */
+    for (unsigned nth = 1; nth <= 2; nth++) {
+        char what[96];
+        setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        kd_fault_inject(nth, 0);
+        enum secm_reason got = setup_deliver(&s, 1, mad, IB_MAD_LEN);
+        kd_fault_inject(0, 0);
+        snprintf(what, sizeof what, "REP, RNG draw %u fails: crypto_failed, nothing held", nth);
+        check_true(&C, got == SECM_R_CRYPTO && s.ca[1].reserved == 0 && s.ca[1].pending_from[0] == 0, what);
+        check_true(&C, pop(&s, 0, IB_CM_ATTR_REJ, mad) && ib_cm_parse(mad, IB_MAD_LEN, &m) == IB_CM_OK &&
+                       secm_rej_get(m.pdata, m.pdata_len) == SECM_R_CRYPTO && secm_rej_has_tag(m.pdata, m.pdata_len),
+                   "the REJ names crypto_failed");
+        check_int(&C, "the initiator takes it", SECM_R_REJECTED, setup_deliver(&s, 0, mad, IB_MAD_LEN));
+    }
+    /* responder: HMAC fails deriving the pair keys, or checking the tag: dropped */
+    for (unsigned nth = 1; nth <= 3; nth += 2) {
+        char what[96];
+        setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        kd_fault_inject(0, nth);
+        enum secm_reason got = setup_deliver(&s, 1, mad, IB_MAD_LEN);
+        kd_fault_inject(0, 0);
+        snprintf(what, sizeof what, "REQ check, HMAC %u fails: crypto_failed, no answer, nothing held", nth);
+        check_true(&C, got == SECM_R_CRYPTO && s.q_len == 0 && s.ca[1].reserved == 0, what);
+    }
+    /* initiator: HMAC fails deriving R after a good REP: aborted, engines untouched */
+    {
+        engines_view v0, v1;
+        int idx = setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        setup_deliver(&s, 1, mad, IB_MAD_LEN);
+        pop(&s, 0, IB_CM_ATTR_REP, mad);
+        view(&s, &v0);
+        kd_fault_inject(0, 3);          /* pair auth key, tag check, then R */
+        enum secm_reason got = setup_deliver(&s, 0, mad, IB_MAD_LEN);
+        kd_fault_inject(0, 0);
+        view(&s, &v1);
+        setup_conn *c = setup_conn_at(&s, 0, (uint32_t)idx);
+        check_true(&C, got == SECM_R_CRYPTO && c->state == SETUP_ST_CLOSED && c->end_reason == SECM_R_CRYPTO &&
+                       memcmp(&v0, &v1, sizeof v0) == 0,
+                   "REP, R fails: setup aborted with crypto_failed, nothing programmed");
+    }
+    setup_sim_free(&s);
+}
+
 /* ---- 6. end to end ---------------------------------------------------------------- */
 
 typedef struct { setup_traffic_stats st; unsigned hooked, both_programmed; } e2e_state;
@@ -1308,6 +1409,7 @@ int main(int argc, char **argv)
         test_retry_for_room();
         test_teardown();
         test_replay_state();
+        test_crypto_failures();
     }
     test_end_to_end(n);
     return setup_check_summary(&C);
