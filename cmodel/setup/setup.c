@@ -564,14 +564,24 @@ static void unreserve(setup_ca *ca, setup_conn *c)
     }
 }
 
-static void teardown(setup_ca *ca, setup_conn *c)
+/* Close a connection: release its reservation, clear its engine entries, wipe SK and R.
+ * SECM_OK, or SECM_R_DRIVER if an engine refused or never finished a clear: the driver
+ * keeps those slots in quarantine (ibsec_drv.h), and the failure is counted here
+ * (count[driver], drv_quarantine_events) and returned. */
+static enum secm_reason teardown(setup_ca *ca, setup_conn *c)
 {
+    enum secm_reason r = SECM_OK;
+
     unreserve(ca, c);
-    if (c->drv.live)
-        ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv);
+    if (c->drv.live && ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv) != DRV_OK) {
+        r = SECM_R_DRIVER;
+        ca->count[SECM_R_DRIVER]++;
+        ca->drv_quarantine_events++;
+    }
     OPENSSL_cleanse(c->sk, sizeof c->sk);
     OPENSSL_cleanse(c->r, sizeof c->r);
     conn_release(ca, c);
+    return r;
 }
 
 /* ---- initiator: REQ --------------------------------------------------------------- */
@@ -937,9 +947,10 @@ static enum secm_reason on_dreq(setup_sim *s, unsigned me, const struct ib_cm_ms
     /* DREQs crossed: both sides answer and tear down; the connection counts once */
     if (c->state == SETUP_ST_DREQ_SENT && c->initiator)
         s->torn_down++;
-    teardown(&s->ca[me], c);
+    enum secm_reason td = teardown(&s->ca[me], c);
     /* torn down either way; without a DREP the peer's deadline ends its side */
-    return send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
+    r = send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
+    return td != SECM_OK ? td : r;
 }
 
 static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
@@ -951,9 +962,8 @@ static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_ms
                                      SECM_L_DREP, &c);
     if (r != SECM_OK)
         return r;
-    teardown(&s->ca[me], c);
     s->torn_down++;
-    return SECM_OK;
+    return teardown(&s->ca[me], c);
 }
 
 static int retry_push(setup_sim *s, unsigned tag)

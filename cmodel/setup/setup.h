@@ -112,7 +112,10 @@ typedef struct setup_ca {
     uint64_t replay_guid[SETUP_REPLAY_CACHE];
     uint8_t  replay_nonce[SETUP_REPLAY_CACHE][KD_NONCE_LEN];
     unsigned replay_next, replay_fill;
-    uint64_t count[SECM_R_COUNT];   /* messages refused, by reason (count[0]: accepted) */
+    uint64_t count[SECM_R_COUNT];   /* messages refused, by reason (count[0]: accepted);
+                                       count[driver] also counts teardowns an engine
+                                       refused or timed out */
+    uint64_t drv_quarantine_events; /* teardowns that left a slot quarantined in an engine */
     uint64_t cpu_free_ns;
     uint32_t psn_out;               /* BTH PSN of QP1 packets it sends (pcap) */
     unsigned reserved;              /* setups in progress (REQ sent or REP sent) that will

@@ -601,6 +601,107 @@ static void test_driver(void)
     ibsec_engine_free(&oe);
 }
 
+/* ---- 4b. driver teardown when the engine refuses or hangs ---------------------------- */
+
+/* A bus in front of the register model that can make one kind of clear command fail:
+ * the command is not passed on and STATUS answers ERR (refused) or BUSY for ever. */
+typedef struct {
+    ibsec_drv_bus inner;
+    uint32_t fail_reg;      /* DRV_REG_KEY_CMD or DRV_REG_CTX_CMD; 0: none */
+    bool     hang;          /* BUSY for ever instead of ERR */
+    bool     failing;       /* the last command was swallowed */
+} fault_bus;
+
+static void fb_write(void *ctx, uint32_t addr, uint32_t data)
+{
+    fault_bus *f = ctx;
+    if (addr == DRV_REG_KEY_CMD || addr == DRV_REG_CTX_CMD) {
+        f->failing = addr == f->fail_reg && (data >> 16) == 2u;   /* a CLEAR */
+        if (f->failing)
+            return;
+    }
+    f->inner.write(f->inner.ctx, addr, data);
+}
+
+static uint32_t fb_read(void *ctx, uint32_t addr)
+{
+    fault_bus *f = ctx;
+    if (addr == DRV_REG_STATUS && f->failing)
+        return f->hang ? DRV_STATUS_BUSY : (DRV_STATUS_ERR | (5u << 8));
+    return f->inner.read(f->inner.ctx, addr);
+}
+
+static void test_driver_quarantine(void)
+{
+    ibsec_engine se, oe;
+    ibsec_regmodel sr, orm;
+    ibsec_drv_engine sd, od;
+    ibsec_drv_bus sb, ob;
+    fault_bus fs;
+    ibsec_drv_conn_cfg cfg;
+    ibsec_drv_conn conn, more[4];
+    unsigned ok = 0;
+
+    ibsec_engine_init(&se, 4, 4, 1);
+    ibsec_engine_init(&oe, 4, 4, 1);
+    ibsec_regmodel_init(&sr, &se, false);
+    ibsec_regmodel_init(&orm, &oe, true);
+    memset(&fs, 0, sizeof fs);
+    fs.inner = ibsec_regmodel_bus(&sr);
+    sb = (ibsec_drv_bus){ .ctx = &fs, .write = fb_write, .read = fb_read };
+    ob = ibsec_regmodel_bus(&orm);
+    ibsec_drv_attach(&sd, &sb, false);
+    ibsec_drv_attach(&od, &ob, true);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.mode = IBSEC_MODE_STH_AEAD;
+    cfg.sth_code = 2;
+    fill_bytes(cfg.key, 32, 0x33);
+    cfg.key_len = 16;
+    cfg.local_qpn = 0x10;
+    cfg.remote_qpn = 0x20;
+    check_int(&C, "quarantine: program", DRV_OK, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
+    unsigned sctx = conn.seal_ctx, skey = conn.seal_key;
+    /* the seal engine refuses the context clear */
+    fs.fail_reg = DRV_REG_CTX_CMD;
+    check_int(&C, "refused context clear: reported", DRV_ERR_REFUSED, ibsec_drv_conn_teardown(&sd, &od, &conn));
+    check_true(&C, !conn.live && sd.ctx_used[sctx] && sd.ctx_quarantine[sctx] && sd.n_quarantined == 1,
+               "refused context clear: that context stays allocated, quarantined");
+    check_true(&C, !(sd.key_used & (1u << skey)) && od.n_quarantined == 0 && od.key_used == 0,
+               "refused context clear: the rest is freed");
+    check_int(&C, "one connection fewer fits", 3, ibsec_drv_free_conns(&sd, &od));
+    fs.fail_reg = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        cfg.local_qpn = 0x30 + i;
+        cfg.remote_qpn = 0x40 + i;
+        ok += ibsec_drv_conn_program(&sd, &od, &cfg, &more[i]) == DRV_OK &&
+              more[i].seal_ctx != sctx;
+    }
+    check_int(&C, "the quarantined context is never handed out", 3, ok);
+    check_int(&C, "quarantine retried once the engine answers", DRV_OK, ibsec_drv_retry_quarantine(&sd));
+    check_true(&C, !sd.ctx_used[sctx] && !sd.ctx_quarantine[sctx] && sd.n_quarantined == 0,
+               "retry: the context is freed");
+    for (unsigned i = 0; i < 3; i++)
+        ibsec_drv_conn_teardown(&sd, &od, &more[i]);
+    /* the seal engine never finishes a key clear */
+    cfg.local_qpn = 0x50;
+    cfg.remote_qpn = 0x60;
+    check_int(&C, "quarantine: program again", DRV_OK, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
+    skey = conn.seal_key;
+    fs.fail_reg = DRV_REG_KEY_CMD;
+    fs.hang = true;
+    check_int(&C, "key clear never finishes: reported", DRV_ERR_BUSY_TIMEOUT, ibsec_drv_conn_teardown(&sd, &od, &conn));
+    check_true(&C, (sd.key_used & (1u << skey)) && (sd.key_quarantine & (1u << skey)) && sd.n_quarantined == 1,
+               "key clear never finishes: that key slot stays allocated, quarantined");
+    check_int(&C, "retry while it still hangs: still quarantined", DRV_ERR_BUSY_TIMEOUT, ibsec_drv_retry_quarantine(&sd));
+    fs.fail_reg = 0;
+    fs.failing = false;
+    check_int(&C, "retry after: cleared", DRV_OK, ibsec_drv_retry_quarantine(&sd));
+    check_true(&C, sd.key_used == 0 && sd.key_quarantine == 0 && key_entry_zero(&se.keys[skey]),
+               "retry: key slot freed and zeroized");
+    ibsec_engine_free(&se);
+    ibsec_engine_free(&oe);
+}
+
 /* ---- 5. attacks ------------------------------------------------------------------- */
 
 /* What the engines of every CA hold: key bitmaps and context counts. */
@@ -1152,6 +1253,28 @@ static void test_teardown(void)
                    ci->end_reason == SECM_R_TIMEOUT,
                "lost DREP: initiator torn down, its key slots zeroized");
     check_true(&C, s.q_len == 0, "lost DREP: nothing sent at the deadline");
+    /* CA 1's seal engine refuses the context clear at teardown: reported up */
+    {
+        fault_bus fs;
+        memset(&fs, 0, sizeof fs);
+        fs.inner = s.ca[1].seal.bus;
+        check_true(&C, establish(&s, &rq, &ci, &cr), "refused clear: established");
+        s.ca[1].seal.bus = (ibsec_drv_bus){ .ctx = &fs, .write = fb_write, .read = fb_read };
+        fs.fail_reg = DRV_REG_CTX_CMD;
+        unsigned qctx = cr->drv.seal_ctx;
+        check_int(&C, "refused clear: DREQ sent", 0, setup_disconnect(&s, 0, ci));
+        pop(&s, 1, IB_CM_ATTR_DREQ, mad);
+        check_int(&C, "refused clear: the DREQ's handling reports driver", SECM_R_DRIVER,
+                  setup_deliver(&s, 1, mad, IB_MAD_LEN));
+        check_true(&C, cr->state == SETUP_ST_CLOSED && s.ca[1].drv_quarantine_events == 1 &&
+                       s.ca[1].count[SECM_R_DRIVER] >= 1 && s.ca[1].seal.ctx_quarantine[qctx],
+                   "refused clear: closed, counted, the context quarantined");
+        check_true(&C, pop(&s, 0, IB_CM_ATTR_DREP, mad) && setup_deliver(&s, 0, mad, IB_MAD_LEN) == SECM_OK,
+                   "refused clear: the DREP still goes out and ends the peer's side");
+        fs.fail_reg = 0;
+        check_int(&C, "refused clear: retried later", DRV_OK, ibsec_drv_retry_quarantine(&s.ca[1].seal));
+        s.ca[1].seal.bus = fs.inner;
+    }
     setup_sim_free(&s);
 }
 
@@ -1404,6 +1527,7 @@ int main(int argc, char **argv)
         test_hmac();
         test_keydist();
         test_driver();
+        test_driver_quarantine();
         test_attacks();
         test_deadlines_and_room();
         test_retry_for_room();
