@@ -3,7 +3,6 @@
  */
 #include "secm.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -160,6 +159,17 @@ size_t secm_tag_off(uint16_t attr)
     }
 }
 
+/* The 16 label bytes of each message kind, NUL padded; "ibsec-cm DREQ v1" and
+ * "ibsec-cm DREP v1" fill all 16 (no NUL). */
+static const uint8_t secm_labels[SECM_L_COUNT][SECM_LABEL_LEN] = {
+    [SECM_L_REQ]  = { 'i','b','s','e','c','-','c','m',' ','R','E','Q',' ','v','1', 0 },
+    [SECM_L_REP]  = { 'i','b','s','e','c','-','c','m',' ','R','E','P',' ','v','1', 0 },
+    [SECM_L_RTU]  = { 'i','b','s','e','c','-','c','m',' ','R','T','U',' ','v','1', 0 },
+    [SECM_L_DREQ] = { 'i','b','s','e','c','-','c','m',' ','D','R','E','Q',' ','v','1' },
+    [SECM_L_DREP] = { 'i','b','s','e','c','-','c','m',' ','D','R','E','P',' ','v','1' },
+    [SECM_L_REJ]  = { 'i','b','s','e','c','-','c','m',' ','R','E','J',' ','v','1', 0 },
+};
+
 static uint16_t label_attr(enum secm_label l)
 {
     static const uint16_t attrs[SECM_L_COUNT] = {
@@ -178,8 +188,7 @@ int secm_tag_compute(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint
     size_t off = secm_tag_off(label_attr(l)), n = 0;
     int rc;
 
-    memset(msg, 0, SECM_LABEL_LEN);
-    snprintf((char *)msg, SECM_LABEL_LEN, "ibsec-cm %s v1", ib_cm_attr_name(label_attr(l)));
+    memcpy(msg, secm_labels[l], SECM_LABEL_LEN);
     n = SECM_LABEL_LEN;
     for (int i = 7; i >= 0; i--)
         msg[n++] = (uint8_t)(to_guid >> (8 * i));

@@ -23,7 +23,8 @@
  *
  * The tag is HMAC-SHA-256 under the pair's auth key (kd_pair_auth_key) over
  *
- *   label (16 bytes: "ibsec-cm REQ v1" and so on, NUL padded)
+ *   label (16 bytes: "ibsec-cm REQ v1" and so on, NUL padded; "ibsec-cm DREQ v1" and
+ *          "ibsec-cm DREP v1" fill all 16)
  *   || the GUID of the CA the message is for (8 bytes, big-endian)
  *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP: N_i || N_r; REJ: N_i when it
  *      is about a REQ (the sender holds no N_r yet), else N_i || N_r)

@@ -345,6 +345,70 @@ static void test_hmac(void)
         check_true(&C, !secm_tag_ok(key, SECM_L_RTU, guid, chal, 32, mad), "any MAD byte changed: tag fails");
         mad[i] ^= 0x10;
     }
+    /* every message kind: the tag against HMAC-SHA-256 computed here from the layout in
+     * secm.h (label bytes spelled out, the DREQ and DREP labels filling all 16), and every
+     * MAD byte outside the tag window flipped makes it fail */
+    {
+        static const struct { enum secm_label l; uint16_t attr; size_t pdata_len, chal_len;
+                              const char *label; } kinds[] = {
+            { SECM_L_REQ,  IB_CM_ATTR_REQ,  SECM_KEYX_LEN,     0,  "ibsec-cm REQ v1\0" },
+            { SECM_L_REP,  IB_CM_ATTR_REP,  SECM_KEYX_LEN,     16, "ibsec-cm REP v1\0" },
+            { SECM_L_RTU,  IB_CM_ATTR_RTU,  SECM_SHORT_LEN,    32, "ibsec-cm RTU v1\0" },
+            { SECM_L_DREQ, IB_CM_ATTR_DREQ, SECM_SHORT_LEN,    32, "ibsec-cm DREQ v1" },
+            { SECM_L_DREP, IB_CM_ATTR_DREP, SECM_SHORT_LEN,    32, "ibsec-cm DREP v1" },
+            { SECM_L_REJ,  IB_CM_ATTR_REJ,  SECM_REJ_AUTH_LEN, 16, "ibsec-cm REJ v1\0" },
+            { SECM_L_REJ,  IB_CM_ATTR_REJ,  SECM_REJ_AUTH_LEN, 32, "ibsec-cm REJ v1\0" },
+        };
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            struct ib_cm_msg km;
+            uint8_t kmad[IB_MAD_LEN];
+            size_t toff = secm_tag_off(kinds[k].attr);
+            unsigned bad = 0;
+            char what[96];
+
+            memset(&km, 0, sizeof km);
+            if (kinds[k].attr == IB_CM_ATTR_REQ)
+                sample_req(&km);
+            ib_cm_hdr_init(&km.hdr, kinds[k].attr, 0x0102030405060708ull + k);
+            fill_bytes(km.pdata, kinds[k].pdata_len, (uint8_t)(0x41 + k));
+            km.pdata_len = kinds[k].pdata_len;
+            if (kinds[k].attr == IB_CM_ATTR_REP) {
+                km.u.rep.local_comm_id = 0x11;
+                km.u.rep.local_qpn = 0x222;
+                km.u.rep.local_ca_guid = 0x0002c90300000009ull;
+            }
+            check_int(&C, "sample message encodes", IB_CM_OK, ib_cm_encode(&km, kmad));
+            memset(msg, 0, sizeof msg);
+            memcpy(msg, kinds[k].label, 16);
+            n = 16;
+            for (int i = 7; i >= 0; i--)
+                msg[n++] = (uint8_t)(guid >> (8 * i));
+            memcpy(msg + n, chal, kinds[k].chal_len);
+            n += kinds[k].chal_len;
+            memcpy(msg + n, kmad, IB_MAD_LEN);
+            memset(msg + n + toff, 0, 32);
+            n += IB_MAD_LEN;
+            ref_hmac(key, 32, msg, n, want);
+            check_int(&C, "secm_tag_put", 0, secm_tag_put(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad));
+            snprintf(what, sizeof what, "%s tag (challenge %zu bytes) = HMAC-SHA-256 (EVP_MAC)",
+                     ib_cm_attr_name(kinds[k].attr), kinds[k].chal_len);
+            check_bytes(&C, what, want, kmad + toff, 32);
+            for (size_t i = 0; i < IB_MAD_LEN; i++) {
+                if (i >= toff && i < toff + 32)
+                    continue;
+                kmad[i] ^= 0x01;
+                bad += secm_tag_ok(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad);
+                kmad[i] ^= 0x80;
+                bad += secm_tag_ok(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad);
+                kmad[i] ^= 0x81;
+            }
+            snprintf(what, sizeof what, "%s: every byte outside the tag flipped fails (%zu bytes)",
+                     ib_cm_attr_name(kinds[k].attr), (size_t)(IB_MAD_LEN - 32));
+            check_int(&C, what, 0, bad);
+            check_true(&C, secm_tag_ok(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad),
+                       "and the untouched MAD still verifies");
+        }
+    }
     /* derived keys: PRF = HMAC-SHA-256(key, label) */
     kd_pair_auth_key(key, out);
     ref_hmac(key, 32, (const uint8_t *)"ibsec cm auth", 13, want);
