@@ -1395,6 +1395,27 @@ static void test_replay_state(void)
                    (r0->local_comm_id & SETUP_COMM_INDEX_MASK) == (old_id & SETUP_COMM_INDEX_MASK),
                "state: the reused record has a new generation in its comm ID");
     check_true(&C, setup_find(&s, 1, old_id) == NULL, "state: the old comm ID names nothing");
+    /* QPNs are each CA's own: two peers of CA 0 that use the same QPN clash in CA 0's
+     * seal engine, whose contexts are selected by the peer's QPN alone (docs §10) */
+    {
+        setup_sim q;
+        setup_conn *a, *b;
+        setup_request r01 = rq, r02 = rq;
+        r02.rsp = 2;
+        setup_sim_init(&q, 3, 1000);
+        setup_distribute_keys(&q, 0x1234);
+        q.ca[2].next_qpn = q.ca[1].next_qpn;            /* CA 2 will pick CA 1's QPN */
+        check_true(&C, establish(&q, &r01, &a, &b), "QPN clash: 0 -> 1 established");
+        int idx = setup_connect(&q, &r02, 0);
+        pop(&q, 2, IB_CM_ATTR_REQ, mad);
+        check_int(&C, "QPN clash: CA 2 accepts the REQ", SECM_OK, setup_deliver(&q, 2, mad, IB_MAD_LEN));
+        pop(&q, 0, IB_CM_ATTR_REP, mad);
+        check_int(&C, "QPN clash: CA 0 cannot program a second seal context for the same peer QPN",
+                  SECM_R_DRIVER, setup_deliver(&q, 0, mad, IB_MAD_LEN));
+        check_true(&C, setup_conn_at(&q, 0, (uint32_t)idx)->state == SETUP_ST_CLOSED && a->state == SETUP_ST_ESTABLISHED,
+                   "QPN clash: the second setup fails, the first connection stays");
+        setup_sim_free(&q);
+    }
     setup_sim_free(&s);
 }
 
