@@ -3,8 +3,9 @@
  *
  *   1. CM MADs: encode/parse round trips of REQ, REP, RTU, REJ, DREQ, DREP; every field
  *      at its IBA offset (Tables 99, 103-107); the named parse and encode errors.
- *   2. HMAC: the library's tag and derived keys against HMAC-SHA-256 computed here
- *      through OpenSSL's EVP_MAC interface from the layout in secm.h.
+ *   2. HMAC: the library's tag of every message kind and the derived keys against
+ *      HMAC-SHA-256 computed here through OpenSSL's EVP_MAC interface from the layout in
+ *      secm.h; every byte outside the tag window flipped makes the tag fail.
  *   3. Key hierarchy (Lee & Kim §5.1.3-5.1.5): SM_SK, P_SK (one subnet and across
  *      subnets), pair keys; blobs for another CA, of another kind or altered are
  *      refused; RFC 3394 known answers; the §6.1 random number; Q_Key-bound keys.
@@ -20,6 +21,11 @@
  *      connection (and untagged or badly tagged ones that cannot), engine room: a REQ
  *      to a CA whose key slots are all in use is refused (no_resources) at once; the
  *      loop issues such requests again and they all end established.
+ *   4b. Driver teardown against an engine that refuses or never finishes a clear: the
+ *      slot stays quarantined, the error is reported, a retry frees it.
+ *   5c. Teardown: crossing DREQs, a lost DREP (TimeWait deadline), a refused clear.
+ *   5d. State per peer (pending cap), record reuse with generations, the QPN clash.
+ *   5e. RNG and libcrypto failures (kd_fault_inject): each aborts with a named reason.
  *   6. End to end: 3 CAs and an SM, keys distributed, --conns N connections set up
  *      through the pipelined loop, both engines programmed, traffic sealed and opened
  *      on every connection, torn down, every engine empty at the end.
