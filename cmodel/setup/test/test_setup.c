@@ -16,7 +16,8 @@
  *      (inside and beyond the replay cache), replayed REP, REP never asked for, session
  *      key under the wrong pair key, truncated and over-long MADs, bad PrivateData
  *      length, replayed and re-addressed RTU, forged DREQ: each refused with its named reason, counted, and no engine changed; a REJ
- *      naming no setup is refused, one naming a setup in progress ends it.
+ *      naming no setup is refused, an untagged or mis-tagged one naming a setup in
+ *      progress is refused (bad_mac), one tagged over N_i ends it.
  *   5b. Deadlines (a lost RTU, a lost REQ), the tagged REJ that ends a programmed
  *      connection (and untagged or badly tagged ones that cannot), engine room: a REQ
  *      to a CA whose key slots are all in use is refused (no_resources) at once; the
