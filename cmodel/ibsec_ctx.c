@@ -64,11 +64,16 @@ int ibsec_key_set(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_
     next.key_len = key_len;
     memcpy(next.key, key, key_len);
     memcpy(next.salt, salt, IBSEC_SALT_LEN);
-    if (ibsec_gcm_key_init(&next.gk, key, key_len, e->lanes) != 0)
-        return -1;
-    next.valid = true;
-    e->keys[idx] = next; /* the entry switches from the old key to the new one at once */
-    return 0;
+    int rc = -1;
+    if (ibsec_gcm_key_init(&next.gk, key, key_len, e->lanes) == 0) {
+        next.valid = true;
+        e->keys[idx] = next; /* the entry switches from the old key to the new one at once */
+        rc = 0;
+    }
+    /* no copy of the key (or its expanded schedule) stays on the stack */
+    for (volatile uint8_t *p = (volatile uint8_t *)&next; p < (volatile uint8_t *)(&next + 1); p++)
+        *p = 0;
+    return rc;
 }
 
 void ibsec_key_clear(ibsec_engine *e, unsigned idx)

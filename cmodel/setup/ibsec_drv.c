@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 const char *ibsec_drv_err_name(enum ibsec_drv_err e)
 {
     static const char *const names[DRV_ERR_COUNT] = {
@@ -95,13 +97,15 @@ static void zero_key_staging(ibsec_drv_engine *e)
 static enum ibsec_drv_err key_install(ibsec_drv_engine *e, unsigned slot, const ibsec_drv_conn_cfg *c)
 {
     enum ibsec_drv_err r;
+    uint32_t w = 0;
 
     for (unsigned i = 0; i < 8; i++) {
-        uint32_t w = 0;
+        w = 0;
         for (unsigned b = 0; b < 4; b++)
             w = (w << 8) | (4 * i + b < c->key_len ? c->key[4 * i + b] : 0);
         wr(e, DRV_REG_KEY_DATA(i), w);
     }
+    OPENSSL_cleanse(&w, sizeof w);      /* the last key word */
     wr(e, DRV_REG_KEY_SALT, ((uint32_t)c->salt[0] << 24) | ((uint32_t)c->salt[1] << 16) |
                             ((uint32_t)c->salt[2] << 8) | c->salt[3]);
     wr(e, DRV_REG_KEY_CMD, (slot & 0xFFu) | (c->key_len == 32 ? 1u << 8 : 0) |
@@ -157,17 +161,62 @@ static enum ibsec_drv_err ctx_clear(ibsec_drv_engine *e, unsigned idx)
     return wait_cmd(e);
 }
 
+/* Clear key slot `key` / context `ctx` (-1: none) and free it, or quarantine it if the
+ * engine refuses the clear or never finishes it.  The first error, or DRV_OK. */
+static enum ibsec_drv_err clear_or_quarantine(ibsec_drv_engine *e, int key, int ctx)
+{
+    enum ibsec_drv_err r = DRV_OK, q;
+
+    if (ctx >= 0) {
+        if ((q = ctx_clear(e, (unsigned)ctx)) == DRV_OK) {
+            e->ctx_used[ctx] = 0;
+        } else {
+            if (!e->ctx_quarantine[ctx])
+                e->n_quarantined++;
+            e->ctx_quarantine[ctx] = 1;
+            r = q;
+        }
+    }
+    if (key >= 0) {
+        if ((q = key_clear(e, (unsigned)key)) == DRV_OK) {
+            e->key_used &= ~(1u << key);
+        } else {
+            if (!(e->key_quarantine & (1u << key)))
+                e->n_quarantined++;
+            e->key_quarantine |= 1u << key;
+            if (r == DRV_OK)
+                r = q;
+        }
+    }
+    return r;
+}
+
 static void release(ibsec_drv_engine *e, int key, int ctx)
 {
-    if (key >= 0) {
-        key_clear(e, (unsigned)key);
-        e->key_used &= ~(1u << key);
-    }
-    if (ctx >= 0) {
-        ctx_clear(e, (unsigned)ctx);
-        e->ctx_used[ctx] = 0;
-    }
+    clear_or_quarantine(e, key, ctx);
     zero_key_staging(e);
+}
+
+enum ibsec_drv_err ibsec_drv_retry_quarantine(ibsec_drv_engine *e)
+{
+    enum ibsec_drv_err r = DRV_OK, q;
+
+    for (unsigned i = 0; i < e->ctx_slots; i++)
+        if (e->ctx_quarantine[i]) {
+            e->ctx_quarantine[i] = 0;
+            e->n_quarantined--;
+            if ((q = clear_or_quarantine(e, -1, (int)i)) != DRV_OK && r == DRV_OK)
+                r = q;
+        }
+    for (unsigned s = 0; s < e->key_slots; s++)
+        if (e->key_quarantine & (1u << s)) {
+            e->key_quarantine &= ~(1u << s);
+            e->n_quarantined--;
+            if ((q = clear_or_quarantine(e, (int)s, -1)) != DRV_OK && r == DRV_OK)
+                r = q;
+        }
+    zero_key_staging(e);
+    return r;
 }
 
 enum ibsec_drv_err ibsec_drv_conn_program(ibsec_drv_engine *seal, ibsec_drv_engine *open,
@@ -224,17 +273,14 @@ enum ibsec_drv_err ibsec_drv_conn_teardown(ibsec_drv_engine *seal, ibsec_drv_eng
 
     if (!conn->live)
         return DRV_ERR_BAD_ARG;
-    /* contexts first, so no packet finds a context whose key is gone */
-    if ((q = ctx_clear(seal, conn->seal_ctx)) != DRV_OK) r = q;
-    if ((q = ctx_clear(open, conn->open_ctx)) != DRV_OK) r = q;
-    if ((q = key_clear(seal, conn->seal_key)) != DRV_OK) r = q;
-    if ((q = key_clear(open, conn->open_key)) != DRV_OK) r = q;
+    /* contexts first, so no packet finds a context whose key is gone; a slot whose clear
+     * fails stays allocated (quarantined) so it is never handed to another connection */
+    if ((q = clear_or_quarantine(seal, -1, (int)conn->seal_ctx)) != DRV_OK && r == DRV_OK) r = q;
+    if ((q = clear_or_quarantine(open, -1, (int)conn->open_ctx)) != DRV_OK && r == DRV_OK) r = q;
+    if ((q = clear_or_quarantine(seal, (int)conn->seal_key, -1)) != DRV_OK && r == DRV_OK) r = q;
+    if ((q = clear_or_quarantine(open, (int)conn->open_key, -1)) != DRV_OK && r == DRV_OK) r = q;
     zero_key_staging(seal);
     zero_key_staging(open);
-    seal->ctx_used[conn->seal_ctx] = 0;
-    open->ctx_used[conn->open_ctx] = 0;
-    seal->key_used &= ~(1u << conn->seal_key);
-    open->key_used &= ~(1u << conn->open_key);
     conn->live = false;
     return r;
 }

@@ -91,8 +91,11 @@ typedef struct ibsec_drv_engine {
     ibsec_drv_bus bus;
     bool     open;                 /* VERSION.OPEN */
     unsigned key_slots, ctx_slots; /* CAPS */
-    uint32_t key_used;             /* bit s: slot s allocated */
+    uint32_t key_used;             /* bit s: slot s allocated (or quarantined) */
     uint8_t  ctx_used[DRV_MAX_CTX_SLOTS];
+    uint32_t key_quarantine;       /* bit s: slot s's clear was refused or timed out */
+    uint8_t  ctx_quarantine[DRV_MAX_CTX_SLOTS]; /* the same for contexts */
+    unsigned n_quarantined;        /* key slots + contexts in quarantine now */
     unsigned last_err_code;        /* STATUS.ERR_CODE of the last refused command */
     uint64_t writes, reads;        /* bus operations issued */
 } ibsec_drv_engine;
@@ -127,9 +130,15 @@ enum ibsec_drv_err ibsec_drv_attach(ibsec_drv_engine *e, const ibsec_drv_bus *bu
 enum ibsec_drv_err ibsec_drv_conn_program(ibsec_drv_engine *seal, ibsec_drv_engine *open,
                                           const ibsec_drv_conn_cfg *cfg, ibsec_drv_conn *conn);
 
-/* Clear the connection's contexts and key slots, zero the key staging registers. */
+/* Clear the connection's contexts and key slots, zero the key staging registers.  A key
+ * slot or context whose clear the engine refuses or never finishes is not freed: it stays
+ * allocated, marked in key_quarantine / ctx_quarantine (it may still hold the key), and
+ * the first such error is returned; the connection is no longer live either way. */
 enum ibsec_drv_err ibsec_drv_conn_teardown(ibsec_drv_engine *seal, ibsec_drv_engine *open,
                                            ibsec_drv_conn *conn);
+/* Try to clear every quarantined key slot and context of an engine again; those that
+ * clear are freed.  DRV_OK if none is left, else the first error. */
+enum ibsec_drv_err ibsec_drv_retry_quarantine(ibsec_drv_engine *e);
 
 /* How many more connections fit: the fewest free key slots or contexts of the two. */
 unsigned ibsec_drv_free_conns(const ibsec_drv_engine *seal, const ibsec_drv_engine *open);

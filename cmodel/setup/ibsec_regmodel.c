@@ -5,6 +5,8 @@
 
 #include <string.h>
 
+#include <openssl/crypto.h>
+
 void ibsec_regmodel_init(ibsec_regmodel *m, ibsec_engine *e, bool open)
 {
     memset(m, 0, sizeof *m);
@@ -42,7 +44,7 @@ static void key_cmd(ibsec_regmodel *m, uint32_t w)
     for (unsigned i = 0; i < 4; i++)
         salt[i] = (uint8_t)(m->key_salt >> (24 - 8 * i));
     ibsec_key_set(m->e, slot, key, (w & (1u << 8)) ? 32 : 16, salt);
-    memset(key, 0, sizeof key);
+    OPENSSL_cleanse(key, sizeof key);
     set_err(m, 0);
 }
 

@@ -15,13 +15,38 @@ const char *kd_err_name(enum kd_err e)
 {
     static const char *const names[KD_ERR_COUNT] = {
         "ok", "auth", "wrong_kind", "wrong_target", "no_sm_sk", "full", "bad_len", "crypto",
+        "stale",
     };
     return (unsigned)e < KD_ERR_COUNT ? names[e] : "?";
 }
 
+static unsigned g_fail_random, g_fail_hmac;   /* kd_fault_inject countdowns */
+
+void kd_fault_inject(unsigned random_nth, unsigned hmac_nth)
+{
+    g_fail_random = random_nth;
+    g_fail_hmac = hmac_nth;
+}
+
 int kd_random(uint8_t *out, size_t n)
 {
+    if (g_fail_random != 0 && --g_fail_random == 0)
+        return -1;
     return RAND_bytes(out, (int)n) == 1 ? 0 : -1;
+}
+
+int kd_hmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t n, uint8_t out[32])
+{
+    unsigned int olen = 32;
+
+    memset(out, 0, 32);
+    if (g_fail_hmac != 0 && --g_fail_hmac == 0)
+        return -1;
+    if (HMAC(EVP_sha256(), key, (int)key_len, msg, n, out, &olen) == NULL || olen != 32) {
+        OPENSSL_cleanse(out, 32);
+        return -1;
+    }
+    return 0;
 }
 
 static void put_be64(uint8_t *b, uint64_t v)
@@ -32,8 +57,9 @@ static void put_be64(uint8_t *b, uint64_t v)
 
 /* ---- AES-256-GCM blobs ------------------------------------------------------------ */
 
-/* Additional data of a blob: "ibsec kd" || kind || to_guid || peer_guid || pkey. */
-#define KD_AAD_LEN 27u
+/* Additional data of a blob: "ibsec kd" || kind || to_guid || peer_guid || pkey ||
+ * version (big-endian). */
+#define KD_AAD_LEN 31u
 static void blob_aad(const kd_blob *b, uint8_t aad[KD_AAD_LEN])
 {
     memcpy(aad, "ibsec kd", 8);
@@ -42,6 +68,10 @@ static void blob_aad(const kd_blob *b, uint8_t aad[KD_AAD_LEN])
     put_be64(aad + 17, b->peer_guid);
     aad[25] = (uint8_t)(b->pkey >> 8);
     aad[26] = (uint8_t)b->pkey;
+    aad[27] = (uint8_t)(b->version >> 24);
+    aad[28] = (uint8_t)(b->version >> 16);
+    aad[29] = (uint8_t)(b->version >> 8);
+    aad[30] = (uint8_t)b->version;
 }
 
 /* One AES-256-GCM operation (enc = 1 seal, 0 open) on 32 bytes. */
@@ -133,6 +163,7 @@ enum kd_err kd_sm_issue_sm_sk(const kd_sm *sm, uint64_t guid, kd_blob *out)
     if (ca_sk == NULL)
         return KD_ERR_WRONG_TARGET;
     blob_init(out, KD_KIND_SM_SK, guid, 0, 0);
+    out->version = sm->sm_sk_version;
     return kd_blob_seal(ca_sk, sm->sm_sk, out);
 }
 
@@ -179,14 +210,22 @@ void kd_ca_init(kd_ca *ca, uint64_t guid, const uint8_t ca_sk[KD_KEY_LEN])
 
 enum kd_err kd_ca_accept_sm_sk(kd_ca *ca, const kd_blob *b)
 {
+    uint8_t key[KD_KEY_LEN];
     enum kd_err r;
 
     if (b->kind != KD_KIND_SM_SK)
         return KD_ERR_WRONG_KIND;
     if (b->to_guid != ca->guid)
         return KD_ERR_WRONG_TARGET;
-    r = kd_blob_open(ca->ca_sk, b, ca->sm_sk);
-    ca->have_sm_sk = (r == KD_OK);
+    r = kd_blob_open(ca->ca_sk, b, key);
+    if (r == KD_OK && ca->have_sm_sk && b->version <= ca->sm_sk_version)
+        r = KD_ERR_STALE;
+    if (r == KD_OK) {
+        memcpy(ca->sm_sk, key, KD_KEY_LEN);
+        ca->sm_sk_version = b->version;
+        ca->have_sm_sk = true;
+    }
+    OPENSSL_cleanse(key, sizeof key);
     return r;
 }
 
@@ -262,39 +301,45 @@ const uint8_t *kd_ca_p_sk(const kd_ca *ca, uint16_t pkey)
 
 /* ---- derived keys ----------------------------------------------------------------- */
 
-/* PRF(key, label || data), 32 bytes. */
-static void prf(const uint8_t *key, size_t key_len, const char *label, const uint8_t *data,
-                size_t data_len, uint8_t out[32])
+/* PRF(key, label || data), 32 bytes; 0, or -1 with out zeroed. */
+static int prf(const uint8_t *key, size_t key_len, const char *label, const uint8_t *data,
+               size_t data_len, uint8_t out[32])
 {
     uint8_t msg[64];
     size_t ll = strlen(label);
-    unsigned int olen = 32;
+    int rc;
 
     memcpy(msg, label, ll);
-    memcpy(msg + ll, data, data_len);
-    HMAC(EVP_sha256(), key, (int)key_len, msg, ll + data_len, out, &olen);
+    if (data_len > 0)
+        memcpy(msg + ll, data, data_len);
+    rc = kd_hmac(key, key_len, msg, ll + data_len, out);
     OPENSSL_cleanse(msg, sizeof msg);
+    return rc;
 }
 
-void kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
+int kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
 {
-    prf(pair_key, KD_KEY_LEN, "ibsec cm auth", NULL, 0, out);
+    return prf(pair_key, KD_KEY_LEN, "ibsec cm auth", NULL, 0, out);
 }
 
-void kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
+int kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN])
 {
-    prf(pair_key, KD_KEY_LEN, "ibsec cm wrap", NULL, 0, out);
+    return prf(pair_key, KD_KEY_LEN, "ibsec cm wrap", NULL, 0, out);
 }
 
-void kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
-                      const uint8_t n_r[KD_NONCE_LEN], uint8_t r[KD_RANDOM_LEN])
+int kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
+                     const uint8_t n_r[KD_NONCE_LEN], uint8_t r[KD_RANDOM_LEN])
 {
     uint8_t d[2 * KD_NONCE_LEN], out[32];
+    int rc;
 
     memcpy(d, n_i, KD_NONCE_LEN);
     memcpy(d + KD_NONCE_LEN, n_r, KD_NONCE_LEN);
-    prf(auth_key, KD_KEY_LEN, "ibsec random", d, sizeof d, out);
+    rc = prf(auth_key, KD_KEY_LEN, "ibsec random", d, sizeof d, out);
     memcpy(r, out, KD_RANDOM_LEN);
+    OPENSSL_cleanse(out, sizeof out);
+    OPENSSL_cleanse(d, sizeof d);
+    return rc;
 }
 
 void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4])
@@ -302,30 +347,35 @@ void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4])
     memcpy(salt, r, 4);
 }
 
-void kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
-                 uint8_t *out, size_t key_len)
+int kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
+                uint8_t *out, size_t key_len)
 {
     uint8_t d[7], o[32];
+    int rc;
 
     d[0] = (uint8_t)(qkey >> 24); d[1] = (uint8_t)(qkey >> 16);
     d[2] = (uint8_t)(qkey >> 8);  d[3] = (uint8_t)qkey;
     d[4] = (uint8_t)(qpn >> 16);  d[5] = (uint8_t)(qpn >> 8); d[6] = (uint8_t)qpn;
-    prf(sk, sk_len, "ibsec qkey", d, sizeof d, o);
+    rc = prf(sk, sk_len, "ibsec qkey", d, sizeof d, o);
     memcpy(out, o, key_len);
     OPENSSL_cleanse(o, sizeof o);
+    return rc;
 }
 
-void kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
-                      const uint8_t r[KD_RANDOM_LEN], uint8_t *out, size_t key_len)
+int kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
+                     const uint8_t r[KD_RANDOM_LEN], uint8_t *out, size_t key_len)
 {
     uint8_t d[2 + KD_RANDOM_LEN], o[32];
+    int rc;
 
     d[0] = (uint8_t)((pkey >> 8) & 0x7F);
     d[1] = (uint8_t)pkey;
     memcpy(d + 2, r, KD_RANDOM_LEN);
-    prf(p_sk, KD_KEY_LEN, "ibsec pkey", d, sizeof d, o);
+    rc = prf(p_sk, KD_KEY_LEN, "ibsec pkey", d, sizeof d, o);
     memcpy(out, o, key_len);
     OPENSSL_cleanse(o, sizeof o);
+    OPENSSL_cleanse(d, sizeof d);
+    return rc;
 }
 
 /* ---- RFC 3394 --------------------------------------------------------------------- */

@@ -68,6 +68,7 @@ enum kd_err {
     KD_ERR_FULL,           /* no room for another pair key or partition key */
     KD_ERR_BAD_LEN,        /* key length other than 16 or 32 */
     KD_ERR_CRYPTO,         /* libcrypto failed */
+    KD_ERR_STALE,          /* an SM_SK whose version is not above the one held */
     KD_ERR_COUNT
 };
 const char *kd_err_name(enum kd_err e);
@@ -78,6 +79,7 @@ typedef struct kd_blob {
     uint64_t to_guid;      /* receiving CA (SM_SK, PAIR), 0 otherwise */
     uint64_t peer_guid;    /* PAIR: the other CA j */
     uint16_t pkey;         /* P_SK: the partition (15 bits) */
+    uint32_t version;      /* SM_SK: the SM's key version (kd_sm.sm_sk_version), else 0 */
     uint8_t  sealed[KD_BLOB_LEN];  /* IV || ciphertext || tag */
 } kd_blob;
 
@@ -86,6 +88,7 @@ typedef struct kd_ca {
     uint64_t guid;
     uint8_t  ca_sk[KD_KEY_LEN];
     bool     have_sm_sk;
+    uint32_t sm_sk_version;        /* version of the SM_SK held */
     uint8_t  sm_sk[KD_KEY_LEN];
     unsigned n_peers;
     uint64_t peer_guid[KD_MAX_PEERS];
@@ -99,6 +102,7 @@ typedef struct kd_ca {
  * the CA_SK of every CA it serves. */
 typedef struct kd_sm {
     uint8_t  sm_sk[KD_KEY_LEN];
+    uint32_t sm_sk_version;        /* raised by the SM each time it changes sm_sk */
     uint8_t  ssm_sk[KD_KEY_LEN];
     unsigned n_ca;
     uint64_t ca_guid[KD_MAX_PEERS];
@@ -107,11 +111,16 @@ typedef struct kd_sm {
 
 /* ---- random bytes (RAND_bytes); 0 / -1 -------------------------------------------- */
 int kd_random(uint8_t *out, size_t n);
+/* HMAC-SHA-256 (HMAC()): 0, or -1 with out zeroed. */
+int kd_hmac(const uint8_t *key, size_t key_len, const uint8_t *msg, size_t n, uint8_t out[32]);
+/* Test hook: make the n-th kd_random call from now fail (random_nth) and the n-th kd_hmac
+ * call fail (hmac_nth); 0 leaves that one alone.  Each fires once. */
+void kd_fault_inject(unsigned random_nth, unsigned hmac_nth);
 
 /* ---- AES-256-GCM key blobs (Lee & Kim §5.1.3-5.1.5 "E_K(T)") ---------------------- */
 
 /* Seal a 32-byte key under kek into b->sealed with a fresh IV; the additional
- * data is the blob's kind, to_guid, peer_guid and pkey. */
+ * data is the blob's kind, to_guid, peer_guid, pkey and version. */
 enum kd_err kd_blob_seal(const uint8_t kek[KD_KEY_LEN], const uint8_t key[KD_KEY_LEN], kd_blob *b);
 /* Open a blob; KD_ERR_AUTH if it was not sealed under kek with these identities. */
 enum kd_err kd_blob_open(const uint8_t kek[KD_KEY_LEN], const kd_blob *b, uint8_t key[KD_KEY_LEN]);
@@ -137,7 +146,10 @@ enum kd_err kd_sm_issue_pair(const kd_sm *sm, uint64_t guid_i, uint64_t guid_j,
 /* ---- the CA's side ---------------------------------------------------------------- */
 
 void kd_ca_init(kd_ca *ca, uint64_t guid, const uint8_t ca_sk[KD_KEY_LEN]);
-/* D_{CA_SK_i}: accept SM_SK (§5.1.3 step 2). */
+/* D_{CA_SK_i}: accept SM_SK (§5.1.3 step 2).  The blob opens into a temporary and
+ * replaces the SM_SK held only if it verifies and its version (in the additional data)
+ * is above the held one's: a forged blob leaves the SM_SK as it was (KD_ERR_AUTH), an
+ * older one is refused (KD_ERR_STALE). */
 enum kd_err kd_ca_accept_sm_sk(kd_ca *ca, const kd_blob *b);
 /* D_{SM_SK}: accept a P_SK (§5.1.4 step 2). */
 enum kd_err kd_ca_accept_p_sk(kd_ca *ca, const kd_blob *b);
@@ -150,22 +162,23 @@ const uint8_t *kd_ca_p_sk(const kd_ca *ca, uint16_t pkey);
 
 /* ---- derived keys (HMAC-SHA-256 as a PRF, one label per use) ---------------------- */
 
+/* Each derivation returns 0, or -1 with its output zeroed if libcrypto failed. */
 /* The SECM HMAC key of a pair: PRF(CA_SK_ij, "ibsec cm auth"). */
-void kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
+int  kd_pair_auth_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
 /* The key-wrap KEK of a pair: PRF(CA_SK_ij, "ibsec cm wrap"). */
-void kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
+int  kd_pair_wrap_key(const uint8_t pair_key[KD_KEY_LEN], uint8_t out[KD_KEY_LEN]);
 /* Lee & Kim §6.1: R = PRF(auth key, "ibsec random" || N_i || N_r), first 16 bytes. */
-void kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
+int  kd_agreed_random(const uint8_t auth_key[KD_KEY_LEN], const uint8_t n_i[KD_NONCE_LEN],
                       const uint8_t n_r[KD_NONCE_LEN], uint8_t r[KD_RANDOM_LEN]);
 /* The engine salt of a connection: R bytes 0..3 (docs/wire-format.md §5). */
 void kd_conn_salt(const uint8_t r[KD_RANDOM_LEN], uint8_t salt[4]);
 /* A datagram QP's key bound to its Q_Key (Lee & Kim §5.1.5, datagram case):
  * PRF(SK, "ibsec qkey" || Q_Key || QPN), key_len bytes (16 or 32). */
-void kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
+int  kd_qkey_key(const uint8_t *sk, size_t sk_len, uint32_t qkey, uint32_t qpn,
                  uint8_t *out, size_t key_len);
 /* A partition-level context key for one connection: PRF(P_SK, "ibsec pkey" ||
  * P_Key || R), key_len bytes. */
-void kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
+int  kd_pkey_conn_key(const uint8_t p_sk[KD_KEY_LEN], uint16_t pkey,
                       const uint8_t r[KD_RANDOM_LEN], uint8_t *out, size_t key_len);
 
 /* ---- RFC 3394 key wrap of a session key under a 256-bit KEK ----------------------- */

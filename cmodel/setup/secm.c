@@ -3,7 +3,6 @@
  */
 #include "secm.h"
 
-#include <stdio.h>
 #include <string.h>
 
 #include <openssl/crypto.h>
@@ -17,7 +16,8 @@ const char *secm_reason_name(enum secm_reason r)
     static const char *const names[SECM_R_COUNT] = {
         "ok", "mad_truncated", "mad_too_long", "mad_bad_header", "bad_fmt", "bad_pdata_len",
         "bad_pdata", "unknown_peer", "bad_mac", "replay", "unsolicited", "unknown_conn",
-        "key_unwrap", "no_resources", "driver", "rejected", "timeout",
+        "key_unwrap", "no_resources", "driver", "rejected", "timeout", "crypto_failed",
+        "local_failed",
     };
     return (unsigned)r < SECM_R_COUNT ? names[r] : "?";
 }
@@ -159,6 +159,17 @@ size_t secm_tag_off(uint16_t attr)
     }
 }
 
+/* The 16 label bytes of each message kind, NUL padded; "ibsec-cm DREQ v1" and
+ * "ibsec-cm DREP v1" fill all 16 (no NUL). */
+static const uint8_t secm_labels[SECM_L_COUNT][SECM_LABEL_LEN] = {
+    [SECM_L_REQ]  = { 'i','b','s','e','c','-','c','m',' ','R','E','Q',' ','v','1', 0 },
+    [SECM_L_REP]  = { 'i','b','s','e','c','-','c','m',' ','R','E','P',' ','v','1', 0 },
+    [SECM_L_RTU]  = { 'i','b','s','e','c','-','c','m',' ','R','T','U',' ','v','1', 0 },
+    [SECM_L_DREQ] = { 'i','b','s','e','c','-','c','m',' ','D','R','E','Q',' ','v','1' },
+    [SECM_L_DREP] = { 'i','b','s','e','c','-','c','m',' ','D','R','E','P',' ','v','1' },
+    [SECM_L_REJ]  = { 'i','b','s','e','c','-','c','m',' ','R','E','J',' ','v','1', 0 },
+};
+
 static uint16_t label_attr(enum secm_label l)
 {
     static const uint16_t attrs[SECM_L_COUNT] = {
@@ -168,17 +179,16 @@ static uint16_t label_attr(enum secm_label l)
     return attrs[l];
 }
 
-void secm_tag_compute(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
-                      const uint8_t *chal, size_t chal_len, const uint8_t mad[IB_MAD_LEN],
-                      uint8_t tag[SECM_TAG_LEN])
+int secm_tag_compute(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
+                     const uint8_t *chal, size_t chal_len, const uint8_t mad[IB_MAD_LEN],
+                     uint8_t tag[SECM_TAG_LEN])
 {
     /* label 16 || guid 8 || challenge <= 32 || MAD 256 */
     uint8_t msg[SECM_LABEL_LEN + 8 + 2 * KD_NONCE_LEN + IB_MAD_LEN];
     size_t off = secm_tag_off(label_attr(l)), n = 0;
-    unsigned int olen = SECM_TAG_LEN;
+    int rc;
 
-    memset(msg, 0, SECM_LABEL_LEN);
-    snprintf((char *)msg, SECM_LABEL_LEN, "ibsec-cm %s v1", ib_cm_attr_name(label_attr(l)));
+    memcpy(msg, secm_labels[l], SECM_LABEL_LEN);
     n = SECM_LABEL_LEN;
     for (int i = 7; i >= 0; i--)
         msg[n++] = (uint8_t)(to_guid >> (8 * i));
@@ -189,21 +199,35 @@ void secm_tag_compute(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uin
     memcpy(msg + n, mad, IB_MAD_LEN);
     memset(msg + n + off, 0, SECM_TAG_LEN);
     n += IB_MAD_LEN;
-    HMAC(EVP_sha256(), auth_key, KD_KEY_LEN, msg, n, tag, &olen);
+    rc = kd_hmac(auth_key, KD_KEY_LEN, msg, n, tag);   /* tag zeroed if it fails */
+    OPENSSL_cleanse(msg, sizeof msg);
+    return rc;
 }
 
-void secm_tag_put(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
-                  const uint8_t *chal, size_t chal_len, uint8_t mad[IB_MAD_LEN])
+int secm_tag_put(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
+                 const uint8_t *chal, size_t chal_len, uint8_t mad[IB_MAD_LEN])
 {
-    secm_tag_compute(auth_key, l, to_guid, chal, chal_len, mad,
-                     mad + secm_tag_off(label_attr(l)));
+    uint8_t tag[SECM_TAG_LEN];
+    int rc = secm_tag_compute(auth_key, l, to_guid, chal, chal_len, mad, tag);
+
+    memcpy(mad + secm_tag_off(label_attr(l)), tag, SECM_TAG_LEN);
+    return rc;
+}
+
+enum secm_reason secm_tag_check(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l,
+                                uint64_t to_guid, const uint8_t *chal, size_t chal_len,
+                                const uint8_t mad[IB_MAD_LEN])
+{
+    uint8_t tag[SECM_TAG_LEN];
+
+    if (secm_tag_compute(auth_key, l, to_guid, chal, chal_len, mad, tag) != 0)
+        return SECM_R_CRYPTO;
+    return CRYPTO_memcmp(tag, mad + secm_tag_off(label_attr(l)), SECM_TAG_LEN) == 0
+               ? SECM_OK : SECM_R_BAD_MAC;
 }
 
 bool secm_tag_ok(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
                  const uint8_t *chal, size_t chal_len, const uint8_t mad[IB_MAD_LEN])
 {
-    uint8_t tag[SECM_TAG_LEN];
-
-    secm_tag_compute(auth_key, l, to_guid, chal, chal_len, mad, tag);
-    return CRYPTO_memcmp(tag, mad + secm_tag_off(label_attr(l)), SECM_TAG_LEN) == 0;
+    return secm_tag_check(auth_key, l, to_guid, chal, chal_len, mad) == SECM_OK;
 }

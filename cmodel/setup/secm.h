@@ -16,17 +16,18 @@
  *     60-91 tag        HMAC-SHA-256, 32 bytes
  *   RTU, DREQ, DREP (36 bytes)
  *     0 fmt, 1 len = 36, 2-3 zero, 4-35 tag
- *   REJ (36 bytes, not authenticated: it can only end a setup in progress)
- *     0 fmt, 1 len = 36, 2 reason (enum secm_reason), 3 zero, 4-35 reason name, NUL padded
- *   REJ from a side that holds N_i and N_r (68 bytes, authenticated: it may also end a
- *   connection the peer already programmed, e.g. when the RTU was lost)
- *     0-35 as above with len = 68, 36-67 tag
+ *   REJ (68 bytes, always sent tagged; the 36-byte untagged form is parsed but never
+ *   believed by setup.c)
+ *     0 fmt, 1 len = 68, 2 reason (enum secm_reason), 3 zero, 4-35 reason name, NUL
+ *     padded, 36-67 tag
  *
  * The tag is HMAC-SHA-256 under the pair's auth key (kd_pair_auth_key) over
  *
- *   label (16 bytes: "ibsec-cm REQ v1" and so on, NUL padded)
+ *   label (16 bytes: "ibsec-cm REQ v1" and so on, NUL padded; "ibsec-cm DREQ v1" and
+ *          "ibsec-cm DREP v1" fill all 16)
  *   || the GUID of the CA the message is for (8 bytes, big-endian)
- *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP, tagged REJ: N_i || N_r)
+ *   || the challenge (REQ: none; REP: N_i; RTU, DREQ, DREP: N_i || N_r; REJ: N_i when it
+ *      is about a REQ (the sender holds no N_r yet), else N_i || N_r)
  *   || the whole 256-byte MAD with the 32 tag bytes set to zero.
  *
  * So one tag binds every field of the message — QPN, starting PSN, P_Key, Q_Key,
@@ -83,7 +84,9 @@ enum secm_reason {
     SECM_R_NO_RESOURCES,       /* no key slot or context left in an engine */
     SECM_R_DRIVER,             /* the engine refused a register command */
     SECM_R_REJECTED,           /* the peer sent a REJ */
-    SECM_R_TIMEOUT,            /* the REP or RTU did not come in time */
+    SECM_R_TIMEOUT,            /* the REP, RTU or DREP did not come in time */
+    SECM_R_CRYPTO,             /* this CA's RNG or libcrypto failed (setup aborted) */
+    SECM_R_LOCAL,              /* this CA could not make a message or arm a deadline */
     SECM_R_COUNT
 };
 const char *secm_reason_name(enum secm_reason r);
@@ -123,14 +126,20 @@ bool secm_rej_has_tag(const uint8_t *pdata, size_t pdata_len);
 size_t secm_tag_off(uint16_t attr);
 
 /* The tag of a MAD (see the header comment): HMAC-SHA-256(auth_key, label ||
- * to_guid || chal || mad with the tag bytes zeroed). */
-void secm_tag_compute(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
+ * to_guid || chal || mad with the tag bytes zeroed).  0, or -1 (libcrypto failed) with
+ * the tag zeroed. */
+int  secm_tag_compute(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
                       const uint8_t *chal, size_t chal_len, const uint8_t mad[IB_MAD_LEN],
                       uint8_t tag[SECM_TAG_LEN]);
-/* Compute and write the tag into the MAD. */
-void secm_tag_put(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
+/* Compute and write the tag into the MAD: 0, or -1 with the tag bytes zeroed. */
+int  secm_tag_put(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
                   const uint8_t *chal, size_t chal_len, uint8_t mad[IB_MAD_LEN]);
-/* Check a MAD's tag in constant time: true if it verifies. */
+/* Check a MAD's tag in constant time: SECM_OK, SECM_R_BAD_MAC, or SECM_R_CRYPTO if the
+ * tag could not be computed (never OK then). */
+enum secm_reason secm_tag_check(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l,
+                                uint64_t to_guid, const uint8_t *chal, size_t chal_len,
+                                const uint8_t mad[IB_MAD_LEN]);
+/* secm_tag_check == SECM_OK. */
 bool secm_tag_ok(const uint8_t auth_key[KD_KEY_LEN], enum secm_label l, uint64_t to_guid,
                  const uint8_t *chal, size_t chal_len, const uint8_t mad[IB_MAD_LEN]);
 

@@ -84,6 +84,7 @@ static int timer_arm(setup_sim *s, unsigned ca, const setup_conn *c)
     t->deadline = s->now_ns + s->timeout_ns;
     t->ca = ca;
     t->local_comm_id = c->local_comm_id;
+    t->state = c->state;
     return 0;
 }
 
@@ -207,9 +208,10 @@ void setup_sim_free(setup_sim *s)
         setup_ca *c = &s->ca[i];
         ibsec_engine_free(&c->seal_e);
         ibsec_engine_free(&c->open_e);
-        if (c->conn != NULL)
-            OPENSSL_cleanse(c->conn, c->cap_conn * sizeof *c->conn);
-        free(c->conn);
+        for (unsigned k = 0; k < SETUP_CONN_CHUNKS && c->chunk[k] != NULL; k++) {
+            OPENSSL_cleanse(c->chunk[k], SETUP_CONN_CHUNK * sizeof *c->chunk[k]);
+            free(c->chunk[k]);
+        }
         OPENSSL_cleanse(&c->keys, sizeof c->keys);
     }
     free(s->q);
@@ -262,57 +264,118 @@ static int ca_of_guid(const setup_sim *s, uint64_t guid)
     return -1;
 }
 
-/* The pair's auth key and wrap key, or -1 if the CA has no pair key with peer. */
-static int pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
-                     uint8_t wrap[KD_KEY_LEN])
+/* The pair's auth key and wrap key: SECM_OK, SECM_R_UNKNOWN_PEER (no pair key with
+ * peer) or SECM_R_CRYPTO (a derivation failed; both outputs zeroed). */
+static enum secm_reason pair_keys(const setup_ca *c, uint64_t peer, uint8_t auth[KD_KEY_LEN],
+                                  uint8_t wrap[KD_KEY_LEN])
 {
     const uint8_t *pk = kd_ca_pair_key(&c->keys, peer);
+    int rc = 0;
+
     if (pk == NULL)
-        return -1;
+        return SECM_R_UNKNOWN_PEER;
     if (auth != NULL)
-        kd_pair_auth_key(pk, auth);
+        rc |= kd_pair_auth_key(pk, auth);
     if (wrap != NULL)
-        kd_pair_wrap_key(pk, wrap);
-    return 0;
-}
-
-/* A local communication ID (IBA §12.6.1): the connection's index + 1 in the low 20 bits
- * (never 0, never reused), 12 random bits above, so that an unauthenticated REJ must
- * guess them to name a setup in progress. */
-static uint32_t comm_id_new(unsigned index1)
-{
-    uint8_t b[2] = { 0, 0 };
-    kd_random(b, sizeof b);
-    return ((((uint32_t)b[0] << 4) ^ b[1]) & 0xFFFu) << 20 | (index1 & SETUP_COMM_INDEX_MASK);
-}
-
-static setup_conn *conn_new(setup_ca *c)
-{
-    if (c->n_conn == c->cap_conn) {
-        unsigned cap = c->cap_conn ? 2 * c->cap_conn : 64;
-        setup_conn *n = realloc(c->conn, cap * sizeof *n);
-        if (n == NULL)
-            return NULL;
-        c->conn = n;
-        c->cap_conn = cap;
+        rc |= kd_pair_wrap_key(pk, wrap);
+    if (rc != 0) {
+        if (auth != NULL)
+            OPENSSL_cleanse(auth, KD_KEY_LEN);
+        if (wrap != NULL)
+            OPENSSL_cleanse(wrap, KD_KEY_LEN);
+        return SECM_R_CRYPTO;
     }
-    if (c->n_conn >= SETUP_COMM_INDEX_MASK)
+    return SECM_OK;
+}
+
+/* A local communication ID (IBA §12.6.1): the record's index + 1 in the low 20 bits
+ * (never 0), its generation in the 12 bits above.  A record is reused once closed
+ * (conn_release) with the generation one higher, so a stale message or deadline naming
+ * the old connection finds nothing (setup_find compares the whole ID). */
+static uint32_t comm_id_of(const setup_conn *x)
+{
+    return (x->gen & 0xFFFu) << SETUP_COMM_GEN_SHIFT | ((x->slot + 1) & SETUP_COMM_INDEX_MASK);
+}
+
+setup_conn *setup_conn_at(setup_sim *s, unsigned ca, uint32_t index)
+{
+    setup_ca *c = &s->ca[ca];
+
+    if (index >= c->n_conn)
         return NULL;
-    setup_conn *x = &c->conn[c->n_conn++];
+    return &c->chunk[index / SETUP_CONN_CHUNK][index % SETUP_CONN_CHUNK];
+}
+
+/* A record for a new connection: the oldest closed one if SETUP_CONN_REUSE_LAG more
+ * wait behind it, else a new one (a new chunk every SETUP_CONN_CHUNK).  Records never
+ * move, so no key is ever copied by a realloc and pointers stay valid. */
+static setup_conn *conn_new(setup_ca *c, enum secm_reason *why)
+{
+    setup_conn *x;
+    uint32_t gen;
+
+    if (c->n_free > SETUP_CONN_REUSE_LAG) {
+        uint32_t i = c->free_head - 1;
+        x = &c->chunk[i / SETUP_CONN_CHUNK][i % SETUP_CONN_CHUNK];
+        c->free_head = x->next_free;
+        if (c->free_head == 0)
+            c->free_tail = 0;
+        c->n_free--;
+        gen = x->gen + 1;
+    } else {
+        uint8_t b[2] = { 0, 0 };
+        unsigned k = c->n_conn / SETUP_CONN_CHUNK;
+        *why = SECM_R_NO_RESOURCES;
+        if (c->n_conn >= SETUP_CONN_CHUNKS * SETUP_CONN_CHUNK)
+            return NULL;
+        *why = SECM_R_LOCAL;
+        if (c->chunk[k] == NULL && (c->chunk[k] = calloc(SETUP_CONN_CHUNK, sizeof *x)) == NULL)
+            return NULL;
+        *why = SECM_R_CRYPTO;
+        if (kd_random(b, sizeof b) != 0)
+            return NULL;
+        x = &c->chunk[k][c->n_conn % SETUP_CONN_CHUNK];
+        x->slot = c->n_conn++;
+        gen = ((uint32_t)b[0] << 4) ^ b[1];   /* a random first generation */
+    }
+    uint32_t slot = x->slot;
+    OPENSSL_cleanse(x, sizeof *x);
     memset(x, 0, sizeof *x);
-    x->local_comm_id = comm_id_new(c->n_conn);
+    x->slot = slot;
+    x->gen = gen & 0xFFFu;
+    x->local_comm_id = comm_id_of(x);
     x->local_qpn = c->next_qpn++ & 0xFFFFFFu;
+    c->last_new = slot;
+    *why = SECM_OK;
     return x;
+}
+
+/* Close a record and queue it for reuse (once). */
+static void conn_release(setup_ca *c, setup_conn *x)
+{
+    x->state = SETUP_ST_CLOSED;
+    if (x->on_free)
+        return;
+    x->on_free = true;
+    x->next_free = 0;
+    if (c->free_tail != 0) {
+        uint32_t t = c->free_tail - 1;
+        c->chunk[t / SETUP_CONN_CHUNK][t % SETUP_CONN_CHUNK].next_free = x->slot + 1;
+    } else {
+        c->free_head = x->slot + 1;
+    }
+    c->free_tail = x->slot + 1;
+    c->n_free++;
 }
 
 setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id)
 {
-    setup_ca *c = &s->ca[ca];
     uint32_t idx = local_comm_id & SETUP_COMM_INDEX_MASK;
+    setup_conn *x = idx == 0 ? NULL : setup_conn_at(s, ca, idx - 1);
 
-    if (idx == 0 || idx > c->n_conn || c->conn[idx - 1].local_comm_id != local_comm_id)
+    if (x == NULL || x->local_comm_id != local_comm_id)
         return NULL;
-    return &c->conn[idx - 1];
+    return x;
 }
 
 static enum secm_reason count(setup_sim *s, unsigned ca, enum secm_reason r)
@@ -321,11 +384,14 @@ static enum secm_reason count(setup_sim *s, unsigned ca, enum secm_reason r)
     return r;
 }
 
-static uint32_t random24(void)
+/* A random 24-bit PSN: 0, or -1 if the RNG failed. */
+static int random24(uint32_t *out)
 {
     uint8_t b[3] = { 0, 0, 0 };
-    kd_random(b, sizeof b);
-    return ((uint32_t)b[0] << 16) | ((uint32_t)b[1] << 8) | b[2];
+    if (kd_random(b, sizeof b) != 0)
+        return -1;
+    *out = ((uint32_t)b[0] << 16) | ((uint32_t)b[1] << 8) | b[2];
+    return 0;
 }
 
 /* Replay cache of REQ nonces (per responder CA, last SETUP_REPLAY_CACHE). */
@@ -368,18 +434,19 @@ static void path_fill(struct ib_cm_path *p, const setup_ca *a, const setup_ca *b
 static int conn_auth_key(const setup_sim *s, unsigned ca, const setup_conn *c,
                          uint8_t auth[KD_KEY_LEN])
 {
-    return pair_keys(&s->ca[ca], s->ca[c->peer].keys.guid, auth, NULL);
+    return pair_keys(&s->ca[ca], s->ca[c->peer].keys.guid, auth, NULL) == SECM_OK ? 0 : -1;
 }
 
-/* REJ for a message (IBA §12.6.7); our reason in the PrivateData.  With tagged != NULL
- * (a connection whose N_i and N_r both sides hold) the block carries a tag over
- * N_i || N_r, so the peer may believe it even about a connection it has programmed. */
+/* REJ for a message (IBA §12.6.7); our reason in the PrivateData, always tagged
+ * (secm.h): the challenge is N_i for a REJ about a REQ (the REQ's tag verified, so N_i is
+ * the initiator's), N_i || N_r for a REJ about a connection both sides hold.  Nothing is
+ * sent to a CA we share no pair key with. */
 static void send_rej(setup_sim *s, unsigned from, unsigned to, uint32_t local_id,
                      uint32_t remote_id, enum ib_cm_rej_msg which, enum secm_reason why,
-                     const setup_conn *tagged)
+                     const uint8_t *chal, size_t chal_len)
 {
     struct ib_cm_msg m;
-    uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN];
 
     memset(&m, 0, sizeof m);
     ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REJ, ((uint64_t)from << 32) | local_id);
@@ -389,29 +456,32 @@ static void send_rej(setup_sim *s, unsigned from, unsigned to, uint32_t local_id
     m.u.rej.reason = why == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES
                    : why == SECM_R_TIMEOUT      ? IB_CM_REJ_TIMEOUT
                                                 : IB_CM_REJ_CONSUMER;
-    if (tagged != NULL) {
-        secm_rej_put_auth(why, m.pdata);
-        m.pdata_len = SECM_REJ_AUTH_LEN;
-    } else {
-        secm_rej_put(why, m.pdata);
-        m.pdata_len = SECM_SHORT_LEN;
-    }
-    if (ib_cm_encode(&m, mad) != IB_CM_OK)
+    secm_rej_put_auth(why, m.pdata);
+    m.pdata_len = SECM_REJ_AUTH_LEN;
+    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], s->ca[to].keys.guid, auth, NULL) != SECM_OK)
         return;
-    if (tagged != NULL) {
-        if (conn_auth_key(s, from, tagged, auth) != 0)
-            return;
-        memcpy(chal, tagged->n_i, KD_NONCE_LEN);
-        memcpy(chal + KD_NONCE_LEN, tagged->n_r, KD_NONCE_LEN);
-        secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, sizeof chal, mad);
-        OPENSSL_cleanse(auth, sizeof auth);
-    }
-    send_mad(from, to, mad);
+    int rc = secm_tag_put(auth, SECM_L_REJ, s->ca[to].keys.guid, chal, chal_len, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
+    if (rc == 0)                       /* never a REJ with a tag we could not compute */
+        send_mad(from, to, mad);
 }
 
-/* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r. */
-static void send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_t attr,
-                       enum secm_label l)
+/* send_rej about connection c: challenge N_i || N_r, or N_i alone if n_r_known is false. */
+static void send_rej_conn(setup_sim *s, unsigned from, const setup_conn *c, enum ib_cm_rej_msg which,
+                          enum secm_reason why, bool n_r_known)
+{
+    uint8_t chal[2 * KD_NONCE_LEN];
+
+    memcpy(chal, c->n_i, KD_NONCE_LEN);
+    memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+    send_rej(s, from, c->peer, c->local_comm_id, c->remote_comm_id, which, why, chal,
+             n_r_known ? sizeof chal : KD_NONCE_LEN);
+}
+
+/* An RTU, DREQ or DREP: comm IDs, short block, tag over N_i || N_r.  SECM_OK, or the
+ * reason it could not be made (nothing sent). */
+static enum secm_reason send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_t attr,
+                                   enum secm_label l)
 {
     struct ib_cm_msg m;
     uint8_t mad[IB_MAD_LEN], auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
@@ -429,13 +499,19 @@ static void send_short(setup_sim *s, unsigned from, const setup_conn *c, uint16_
     }
     secm_short_put(m.pdata);
     m.pdata_len = SECM_SHORT_LEN;
-    if (ib_cm_encode(&m, mad) != IB_CM_OK || pair_keys(&s->ca[from], peer_guid, auth, NULL) != 0)
-        return;
+    if (ib_cm_encode(&m, mad) != IB_CM_OK)
+        return SECM_R_LOCAL;
+    enum secm_reason r = pair_keys(&s->ca[from], peer_guid, auth, NULL);
+    if (r != SECM_OK)
+        return r;
     memcpy(chal, c->n_i, KD_NONCE_LEN);
     memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
-    secm_tag_put(auth, l, peer_guid, chal, sizeof chal, mad);
+    int rc = secm_tag_put(auth, l, peer_guid, chal, sizeof chal, mad);
     OPENSSL_cleanse(auth, sizeof auth);
+    if (rc != 0)
+        return SECM_R_CRYPTO;
     send_mad(from, c->peer, mad);
+    return SECM_OK;
 }
 
 /* Program this side's engines for an agreed connection (ibsec_drv.h). */
@@ -457,7 +533,9 @@ static enum secm_reason program(setup_ca *ca, setup_conn *c)
     cfg.rx_epsn = c->remote_psn;
     cfg.alert_threshold = IBSEC_ALERT_DEFAULT;
     e = ibsec_drv_conn_program(&ca->seal, &ca->open, &cfg, &c->drv);
-    OPENSSL_cleanse(cfg.key, sizeof cfg.key);
+    OPENSSL_cleanse(&cfg, sizeof cfg);
+    /* the engines hold the session key now (or the setup fails): no copy stays here */
+    OPENSSL_cleanse(c->sk, sizeof c->sk);
     if (e == DRV_OK)
         return SECM_OK;
     return (e == DRV_ERR_NO_KEY_SLOT || e == DRV_ERR_NO_CTX_SLOT) ? SECM_R_NO_RESOURCES
@@ -471,6 +549,8 @@ static bool reserve(setup_ca *ca, setup_conn *c)
         return false;
     ca->reserved++;
     c->reserved = true;
+    if (!c->initiator)
+        ca->pending_from[c->peer]++;
     return true;
 }
 
@@ -479,17 +559,29 @@ static void unreserve(setup_ca *ca, setup_conn *c)
     if (c->reserved) {
         ca->reserved--;
         c->reserved = false;
+        if (!c->initiator)
+            ca->pending_from[c->peer]--;
     }
 }
 
-static void teardown(setup_ca *ca, setup_conn *c)
+/* Close a connection: release its reservation, clear its engine entries, wipe SK and R.
+ * SECM_OK, or SECM_R_DRIVER if an engine refused or never finished a clear: the driver
+ * keeps those slots in quarantine (ibsec_drv.h), and the failure is counted here
+ * (count[driver], drv_quarantine_events) and returned. */
+static enum secm_reason teardown(setup_ca *ca, setup_conn *c)
 {
+    enum secm_reason r = SECM_OK;
+
     unreserve(ca, c);
-    if (c->drv.live)
-        ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv);
+    if (c->drv.live && ibsec_drv_conn_teardown(&ca->seal, &ca->open, &c->drv) != DRV_OK) {
+        r = SECM_R_DRIVER;
+        ca->count[SECM_R_DRIVER]++;
+        ca->drv_quarantine_events++;
+    }
     OPENSSL_cleanse(c->sk, sizeof c->sk);
     OPENSSL_cleanse(c->r, sizeof c->r);
-    c->state = SETUP_ST_CLOSED;
+    conn_release(ca, c);
+    return r;
 }
 
 /* ---- initiator: REQ --------------------------------------------------------------- */
@@ -527,41 +619,57 @@ static int connect_now(setup_sim *s, const setup_request *r, uint32_t app_tag)
     size_t klen = r->aes256 ? 32 : 16;
     int rc = -1;
 
-    if (pair_keys(ca, peer->keys.guid, auth, wrap) != 0 || (c = conn_new(ca)) == NULL)
+    enum secm_reason why = SECM_OK;
+    if (pair_keys(ca, peer->keys.guid, auth, wrap) != SECM_OK)
         goto done;
+    if ((c = conn_new(ca, &why)) == NULL) {
+        if (why == SECM_R_CRYPTO || why == SECM_R_LOCAL)
+            count(s, r->ini, why);
+        goto done;
+    }
+    c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
     c->initiator = true;
     c->peer = r->rsp;
-    c->local_psn = random24();
     c->pkey = r->pkey;
     c->mode = r->mode;
     c->sth_code = r->sth_code;
     c->aes256 = r->aes256;
     c->app_tag = app_tag;
     c->t_request = s->now_ns;
-    c->state = SETUP_ST_CLOSED;        /* until the REQ is on its way */
     if (!reserve(ca, c)) {
         c->end_reason = SECM_R_NO_RESOURCES;
         goto done;
     }
     memset(&kx, 0, sizeof kx);
-    if (kd_random(c->n_i, KD_NONCE_LEN) != 0 || kd_random(c->sk, klen) != 0 ||
-        kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK)
+    c->end_reason = SECM_R_CRYPTO;
+    if (random24(&c->local_psn) != 0 || kd_random(c->n_i, KD_NONCE_LEN) != 0 ||
+        kd_random(c->sk, klen) != 0 || kd_key_wrap(wrap, c->sk, klen, kx.wrapped) != KD_OK)
         goto done;
     kx.mode = r->mode;
     kx.sth_code = r->sth_code;
     kx.aes256 = r->aes256;
     memcpy(kx.nonce, c->n_i, KD_NONCE_LEN);
     memset(&m, 0, sizeof m);
-    ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REQ, ((uint64_t)r->ini << 32) | c->local_comm_id);
+    /* TransactionID: the pair's REQ counter (under the tag), refused by the responder
+     * unless higher than any it accepted from us: a replay older than its cache */
+    ib_cm_hdr_init(&m.hdr, IB_CM_ATTR_REQ, ++ca->req_ctr_out[r->rsp]);
     req_fill(&m.u.req, ca, peer, c);
     secm_keyx_put(&kx, m.pdata);
     m.pdata_len = SECM_KEYX_LEN;
+    c->end_reason = SECM_R_LOCAL;
     if (ib_cm_encode(&m, mad) != IB_CM_OK)
         goto done;
-    secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad);
+    c->end_reason = SECM_R_CRYPTO;
+    if (secm_tag_put(auth, SECM_L_REQ, peer->keys.guid, NULL, 0, mad) != 0)
+        goto done;
     c->state = SETUP_ST_REQ_SENT;
+    c->end_reason = SECM_R_LOCAL;
+    if (timer_arm(s, r->ini, c) != 0) {
+        c->state = SETUP_ST_CLOSED;
+        goto done;
+    }
+    c->end_reason = SECM_OK;
     s->in_flight++;
-    timer_arm(s, r->ini, c);
     send_mad(r->ini, r->rsp, mad);
     rc = (int)((c->local_comm_id & SETUP_COMM_INDEX_MASK) - 1);
 done:
@@ -570,6 +678,9 @@ done:
     if (rc < 0 && c != NULL) {
         unreserve(ca, c);
         OPENSSL_cleanse(c->sk, sizeof c->sk);
+        conn_release(ca, c);
+        if (c->end_reason == SECM_R_CRYPTO || c->end_reason == SECM_R_LOCAL)
+            count(s, r->ini, c->end_reason);   /* why the setup was aborted */
     }
     return rc;
 }
@@ -586,8 +697,8 @@ int setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag)
 
 /* The REP of an accepted REQ (IBA Table 103) with the responder's key-exchange block
  * (N_r, no wrapped key for RC), tag zero. */
-static void rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm_req *q,
-                     uint64_t tid, uint8_t out[IB_MAD_LEN])
+static int rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm_req *q,
+                    uint64_t tid, uint8_t out[IB_MAD_LEN])
 {
     struct secm_keyx rx;
     struct ib_cm_msg rep;
@@ -610,7 +721,7 @@ static void rep_make(const setup_ca *ca, const setup_conn *c, const struct ib_cm
     rep.u.rep.local_ca_guid = ca->keys.guid;
     secm_keyx_put(&rx, rep.pdata);
     rep.pdata_len = SECM_KEYX_LEN;
-    ib_cm_encode(&rep, out);
+    return ib_cm_encode(&rep, out) == IB_CM_OK ? 0 : -1;
 }
 
 static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
@@ -625,28 +736,40 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     int peer = ca_of_guid(s, q->local_ca_guid);
     size_t klen;
 
-    if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
-        if (peer >= 0)
-            send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, NULL);
-        return r;
-    }
-    if (peer < 0 || (unsigned)peer == me || pair_keys(ca, q->local_ca_guid, auth, wrap) != 0)
+    /* nothing is answered before the tag verifies: a REQ naming any Local CA GUID could
+     * otherwise make us send REJs to that CA */
+    if (peer < 0 || (unsigned)peer == me)
         return SECM_R_UNKNOWN_PEER;  /* no way to answer a CA we cannot name */
-    r = SECM_OK;
-    if (!secm_tag_ok(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad))
-        r = SECM_R_BAD_MAC;
-    else if (replay_seen(ca, q->local_ca_guid, kx.nonce))
-        r = SECM_R_REPLAY;
-    if (r != SECM_OK)
+    if ((r = pair_keys(ca, q->local_ca_guid, auth, wrap)) != SECM_OK)
+        return r;
+    if ((r = secm_tag_check(auth, SECM_L_REQ, ca->keys.guid, NULL, 0, mad)) != SECM_OK) {
+        OPENSSL_cleanse(auth, sizeof auth);
+        OPENSSL_cleanse(wrap, sizeof wrap);
+        return r;                    /* bad_mac (or crypto_failed): counted and dropped */
+    }
+    if ((r = secm_keyx_get(m->pdata, m->pdata_len, &kx)) != SECM_OK) {
+        /* the REQ is authentic but its block is not ours: N_i is where it would be */
+        memcpy(kx.nonce, m->pdata + SECM_OFF_NONCE, KD_NONCE_LEN);
         goto refuse;
+    }
+    if (m->hdr.tid <= ca->req_ctr_in[peer] || replay_seen(ca, q->local_ca_guid, kx.nonce)) {
+        r = SECM_R_REPLAY;
+        goto refuse;
+    }
+    ca->req_ctr_in[peer] = m->hdr.tid;
     replay_add(ca, q->local_ca_guid, kx.nonce);
-    if ((c = conn_new(ca)) == NULL) {
+    /* one peer holds at most SETUP_PEER_PENDING setups here, so one peer's REQs (fresh
+     * or replayed) cannot take all the engine room */
+    if (ca->pending_from[peer] >= SETUP_PEER_PENDING) {
         r = SECM_R_NO_RESOURCES;
         goto refuse;
     }
+    if ((c = conn_new(ca, &r)) == NULL)
+        goto refuse;
+    c->peer = (unsigned)peer;
     if (!reserve(ca, c)) {
-        c->state = SETUP_ST_CLOSED;
         c->end_reason = r = SECM_R_NO_RESOURCES;
+        conn_release(ca, c);
         goto refuse;
     }
     klen = kx.aes256 ? 32 : 16;
@@ -654,7 +777,8 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
         memcmp(kx.wrapped + klen + KD_KW_OVERHEAD, (const uint8_t[SECM_WRAPPED_LEN]){ 0 },
                SECM_WRAPPED_LEN - klen - KD_KW_OVERHEAD) != 0) {
         unreserve(ca, c);
-        c->state = SETUP_ST_CLOSED;
+        OPENSSL_cleanse(c->sk, sizeof c->sk);
+        conn_release(ca, c);
         c->end_reason = SECM_R_KEY_UNWRAP;
         r = SECM_R_KEY_UNWRAP;
         goto refuse;
@@ -664,28 +788,39 @@ static enum secm_reason on_req(setup_sim *s, unsigned me, const struct ib_cm_msg
     c->remote_comm_id = q->local_comm_id;
     c->remote_qpn = q->local_qpn;
     c->remote_psn = q->starting_psn;
-    c->local_psn = random24();
     c->pkey = q->pkey;
     c->mode = kx.mode;
     c->sth_code = kx.sth_code;
     c->aes256 = kx.aes256;
     memcpy(c->n_i, kx.nonce, KD_NONCE_LEN);
-    kd_random(c->n_r, KD_NONCE_LEN);
-    kd_agreed_random(auth, c->n_i, c->n_r, c->r);
     c->t_request = s->now_ns;
-
-    rep_make(ca, c, q, m->hdr.tid, out);
-    secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out);
+    /* every step that can fail here aborts the setup with its reason */
+    r = SECM_R_CRYPTO;
+    if (random24(&c->local_psn) != 0 || kd_random(c->n_r, KD_NONCE_LEN) != 0 ||
+        kd_agreed_random(auth, c->n_i, c->n_r, c->r) != 0)
+        goto abort;
+    r = SECM_R_LOCAL;
+    if (rep_make(ca, c, q, m->hdr.tid, out) != 0)
+        goto abort;
+    r = SECM_R_CRYPTO;
+    if (secm_tag_put(auth, SECM_L_REP, q->local_ca_guid, c->n_i, KD_NONCE_LEN, out) != 0)
+        goto abort;
     c->state = SETUP_ST_REP_SENT;
-    timer_arm(s, me, c);
+    r = SECM_R_LOCAL;
+    if (timer_arm(s, me, c) != 0)
+        goto abort;
     send_mad(me, c->peer, out);
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
     return SECM_OK;
+abort:
+    c->end_reason = r;
+    teardown(ca, c);                 /* releases the reservation, wipes SK and R */
 refuse:
     OPENSSL_cleanse(auth, sizeof auth);
     OPENSSL_cleanse(wrap, sizeof wrap);
-    send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, NULL);
+    send_rej(s, me, (unsigned)peer, 0, q->local_comm_id, IB_CM_REJ_MSG_REQ, r, kx.nonce,
+             KD_NONCE_LEN);
     return r;
 }
 
@@ -706,11 +841,11 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
     if (c == NULL || !c->initiator || c->state != SETUP_ST_REQ_SENT ||
         s->ca[c->peer].keys.guid != p->local_ca_guid)
         return SECM_R_UNSOLICITED;      /* no REJ: we would answer an attacker */
-    if (pair_keys(ca, p->local_ca_guid, auth, NULL) != 0)
-        return SECM_R_UNKNOWN_PEER;
-    if (!secm_tag_ok(auth, SECM_L_REP, ca->keys.guid, c->n_i, KD_NONCE_LEN, mad)) {
+    if ((r = pair_keys(ca, p->local_ca_guid, auth, NULL)) != SECM_OK)
+        return r;
+    if ((r = secm_tag_check(auth, SECM_L_REP, ca->keys.guid, c->n_i, KD_NONCE_LEN, mad)) != SECM_OK) {
         OPENSSL_cleanse(auth, sizeof auth);
-        return SECM_R_BAD_MAC;           /* a forgery must not end the real request */
+        return r;                        /* a forgery must not end the real request */
     }
     s->in_flight--;
     c->remote_comm_id = p->local_comm_id;
@@ -721,18 +856,22 @@ static enum secm_reason on_rep(setup_sim *s, unsigned me, const struct ib_cm_msg
         r = SECM_R_BAD_PDATA;
         goto fail;
     }
-    kd_agreed_random(auth, c->n_i, c->n_r, c->r);
+    if (kd_agreed_random(auth, c->n_i, c->n_r, c->r) != 0) {
+        r = SECM_R_CRYPTO;
+        goto fail;
+    }
     OPENSSL_cleanse(auth, sizeof auth);
     unreserve(ca, c);
     if ((r = program(ca, c)) != SECM_OK)
         goto fail;
     c->state = SETUP_ST_ESTABLISHED;
     c->t_established = s->now_ns;
-    send_short(s, me, c, IB_CM_ATTR_RTU, SECM_L_RTU);
+    if ((r = send_short(s, me, c, IB_CM_ATTR_RTU, SECM_L_RTU)) != SECM_OK)
+        goto fail;                       /* no RTU: the responder would never program */
     return SECM_OK;
 fail:
     OPENSSL_cleanse(auth, sizeof auth);
-    send_rej(s, me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_REP, r, c);
+    send_rej_conn(s, me, c, IB_CM_REJ_MSG_REP, r, true);
     c->end_reason = r;
     teardown(ca, c);
     s->failed++;
@@ -748,20 +887,21 @@ static enum secm_reason short_check(setup_sim *s, unsigned me, const struct ib_c
     setup_conn *c = setup_find(s, me, local_id);
     uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
     enum secm_reason r;
-    bool ok;
 
     if ((r = secm_short_get(m->pdata, m->pdata_len)) != SECM_OK)
         return r;
-    if (c == NULL || c->state != want || c->remote_comm_id != remote_id)
+    /* a DREQ also ends a connection whose own DREQ is out (the two crossed) */
+    if (c == NULL || c->remote_comm_id != remote_id ||
+        (c->state != want && !(l == SECM_L_DREQ && c->state == SETUP_ST_DREQ_SENT)))
         return SECM_R_UNKNOWN_CONN;
-    if (pair_keys(&s->ca[me], s->ca[c->peer].keys.guid, auth, NULL) != 0)
-        return SECM_R_UNKNOWN_PEER;
+    if ((r = pair_keys(&s->ca[me], s->ca[c->peer].keys.guid, auth, NULL)) != SECM_OK)
+        return r;
     memcpy(chal, c->n_i, KD_NONCE_LEN);
     memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
-    ok = secm_tag_ok(auth, l, s->ca[me].keys.guid, chal, sizeof chal, mad);
+    r = secm_tag_check(auth, l, s->ca[me].keys.guid, chal, sizeof chal, mad);
     OPENSSL_cleanse(auth, sizeof auth);
-    if (!ok)
-        return SECM_R_BAD_MAC;
+    if (r != SECM_OK)
+        return r;
     *out = c;
     return SECM_OK;
 }
@@ -781,7 +921,7 @@ static enum secm_reason on_rtu(setup_sim *s, unsigned me, const struct ib_cm_msg
     unreserve(&s->ca[me], c);
     if ((r = program(&s->ca[me], c)) != SECM_OK) {
         c->end_reason = r;
-        send_rej(s, me, c->peer, c->local_comm_id, c->remote_comm_id, IB_CM_REJ_MSG_OTHER, r, c);
+        send_rej_conn(s, me, c, IB_CM_REJ_MSG_OTHER, r, true);
         teardown(&s->ca[me], c);
         s->failed++;
         return r;
@@ -804,9 +944,13 @@ static enum secm_reason on_dreq(setup_sim *s, unsigned me, const struct ib_cm_ms
         return r;
     if (m->u.dreq.remote_qpn != c->local_qpn)
         return SECM_R_UNKNOWN_CONN;
-    teardown(&s->ca[me], c);
-    send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
-    return SECM_OK;
+    /* DREQs crossed: both sides answer and tear down; the connection counts once */
+    if (c->state == SETUP_ST_DREQ_SENT && c->initiator)
+        s->torn_down++;
+    enum secm_reason td = teardown(&s->ca[me], c);
+    /* torn down either way; without a DREP the peer's deadline ends its side */
+    r = send_short(s, me, c, IB_CM_ATTR_DREP, SECM_L_DREP);
+    return td != SECM_OK ? td : r;
 }
 
 static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
@@ -818,9 +962,8 @@ static enum secm_reason on_drep(setup_sim *s, unsigned me, const struct ib_cm_ms
                                      SECM_L_DREP, &c);
     if (r != SECM_OK)
         return r;
-    teardown(&s->ca[me], c);
     s->torn_down++;
-    return SECM_OK;
+    return teardown(&s->ca[me], c);
 }
 
 static int retry_push(setup_sim *s, unsigned tag)
@@ -837,28 +980,47 @@ static int retry_push(setup_sim *s, unsigned tag)
     return 0;
 }
 
-/* REJ (secm.h): an untagged one can only end a setup still in progress; one tagged over
- * N_i || N_r can also end a connection this side has programmed (its RTU was lost, or the
- * responder could not program its engines). */
+/* Whether a REJ's tag verifies over the challenge N_i (chal_len 16) or N_i || N_r (32). */
+static bool rej_tag_ok(setup_sim *s, unsigned me, const setup_conn *c, const uint8_t *mad,
+                       size_t chal_len)
+{
+    uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
+    bool ok;
+
+    if (conn_auth_key(s, me, c, auth) != 0)
+        return false;
+    memcpy(chal, c->n_i, KD_NONCE_LEN);
+    memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
+    ok = secm_tag_ok(auth, SECM_L_REJ, s->ca[me].keys.guid, chal, chal_len, mad);
+    OPENSSL_cleanse(auth, sizeof auth);
+    return ok;
+}
+
+/* REJ (secm.h): only a tagged one that verifies is believed.  A waiting initiator
+ * (REQ_SENT) takes one tagged over N_i (the responder refused the REQ); a responder
+ * waiting for the RTU (REP_SENT) one over N_i (the initiator's deadline) or N_i || N_r; an
+ * initiator that has programmed its engines one over N_i || N_r (the RTU was lost, or the
+ * responder could not program).  Anything else is dropped: the deadlines cover it. */
 static enum secm_reason on_rej(setup_sim *s, unsigned me, const struct ib_cm_msg *m,
                                const uint8_t *mad)
 {
     setup_conn *c = setup_find(s, me, m->u.rej.remote_comm_id);
-    uint8_t auth[KD_KEY_LEN], chal[2 * KD_NONCE_LEN];
-    bool tag_ok = false;
+    bool tagged, ok = false;
 
     if (c == NULL)
         return SECM_R_UNSOLICITED;
-    if (c->state == SETUP_ST_ESTABLISHED && c->initiator &&
-        secm_rej_has_tag(m->pdata, m->pdata_len) && m->u.rej.local_comm_id == c->remote_comm_id &&
-        conn_auth_key(s, me, c, auth) == 0) {
-        memcpy(chal, c->n_i, KD_NONCE_LEN);
-        memcpy(chal + KD_NONCE_LEN, c->n_r, KD_NONCE_LEN);
-        tag_ok = secm_tag_ok(auth, SECM_L_REJ, s->ca[me].keys.guid, chal, sizeof chal, mad);
-        OPENSSL_cleanse(auth, sizeof auth);
-    }
-    if (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT && !tag_ok)
+    if (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT &&
+        !(c->state == SETUP_ST_ESTABLISHED && c->initiator))
         return SECM_R_UNSOLICITED;
+    if (c->state != SETUP_ST_REQ_SENT && m->u.rej.local_comm_id != c->remote_comm_id)
+        return SECM_R_UNSOLICITED;
+    tagged = secm_rej_has_tag(m->pdata, m->pdata_len);
+    if (tagged && c->state != SETUP_ST_ESTABLISHED)
+        ok = rej_tag_ok(s, me, c, mad, KD_NONCE_LEN);
+    if (tagged && !ok && c->state != SETUP_ST_REQ_SENT)
+        ok = rej_tag_ok(s, me, c, mad, 2 * KD_NONCE_LEN);
+    if (!ok)
+        return SECM_R_BAD_MAC;
     bool was_request = c->state == SETUP_ST_REQ_SENT;
     if (was_request)
         s->in_flight--;
@@ -906,14 +1068,17 @@ static enum secm_reason deliver_at(setup_sim *s, unsigned to, const uint8_t *mad
     count(s, to, r);
     if (g_hook_conn != NULL) {
         setup_conn *cr = g_hook_conn, *ci = setup_find(s, cr->peer, cr->remote_comm_id);
-        unsigned rsp = g_hook_ca;
+        unsigned rsp = g_hook_ca, ini = cr->peer;
+        uint32_t ci_id = cr->remote_comm_id;
         g_hook_conn = NULL;
         s->established++;
         s->t_last_established = s->ca[rsp].cpu_free_ns;
         if (s->on_established != NULL && ci != NULL)
-            s->on_established(s, cr->peer, ci, rsp, cr, s->hook_arg);
+            s->on_established(s, ini, ci, rsp, cr, s->hook_arg);
+        /* the hook may have set up or torn down connections: look the record up again */
+        ci = setup_find(s, ini, ci_id);
         if (s->auto_teardown && ci != NULL && ci->state == SETUP_ST_ESTABLISHED)
-            setup_disconnect(s, cr->peer, ci);
+            setup_disconnect(s, ini, ci);
     }
     return r;
 }
@@ -932,29 +1097,53 @@ int setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c)
     start = handler_start(s, ca, s->now_ns);
     t0 = cpu_ns();
     c->state = SETUP_ST_DREQ_SENT;
-    send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
+    /* IBA TimeWait: if no DREP (or crossing DREQ) comes by the deadline, tear down anyway;
+     * if the DREQ cannot be made or the deadline armed, tear down now */
+    enum secm_reason r = send_short(s, ca, c, IB_CM_ATTR_DREQ, SECM_L_DREQ);
+    if (r == SECM_OK && timer_arm(s, ca, c) != 0)
+        r = SECM_R_LOCAL;
+    if (r != SECM_OK) {
+        c->end_reason = r;
+        teardown(&s->ca[ca], c);
+        s->torn_down++;
+        count(s, ca, r);
+    }
     handler_end(s, ca, start, cpu_ns() - t0, 1);
     return 0;
 }
 
 /* ---- deadlines --------------------------------------------------------------------- */
 
+/* States a deadline ends: waiting for a REP, an RTU or a DREP. */
+static bool timed_state(enum setup_state st)
+{
+    return st == SETUP_ST_REQ_SENT || st == SETUP_ST_REP_SENT || st == SETUP_ST_DREQ_SENT;
+}
+
 static void expire_one(setup_sim *s, const setup_timer *t)
 {
     setup_conn *c = setup_find(s, t->ca, t->local_comm_id);
     uint64_t start, t0;
 
-    if (c == NULL || (c->state != SETUP_ST_REQ_SENT && c->state != SETUP_ST_REP_SENT))
+    if (c == NULL || !timed_state(c->state) || c->state != t->state)
         return;
     start = handler_start(s, t->ca, t->deadline);
     t0 = cpu_ns();
+    if (c->state == SETUP_ST_DREQ_SENT) {
+        /* no DREP: the peer is gone or the DREQ was lost; nothing to tell it */
+        c->end_reason = SECM_R_TIMEOUT;
+        teardown(&s->ca[t->ca], c);
+        s->torn_down++;
+        count(s, t->ca, SECM_R_TIMEOUT);
+        handler_end(s, t->ca, start, cpu_ns() - t0, 2);
+        return;
+    }
     if (c->state == SETUP_ST_REQ_SENT)
         s->in_flight--;
-    /* no REP came: the peer's state is unknown, an untagged REJ; no RTU came: the peer
-     * may have programmed its engines, a tagged one */
-    send_rej(s, t->ca, c->peer, c->local_comm_id, c->remote_comm_id,
-             c->state == SETUP_ST_REQ_SENT ? IB_CM_REJ_MSG_OTHER : IB_CM_REJ_MSG_REP,
-             SECM_R_TIMEOUT, c->state == SETUP_ST_REP_SENT ? c : NULL);
+    /* no REP came: tagged over N_i (the responder may hold a setup for it); no RTU came:
+     * tagged over N_i || N_r (the initiator may have programmed its engines) */
+    send_rej_conn(s, t->ca, c, c->state == SETUP_ST_REQ_SENT ? IB_CM_REJ_MSG_OTHER : IB_CM_REJ_MSG_REP,
+                  SECM_R_TIMEOUT, c->state == SETUP_ST_REP_SENT);
     c->end_reason = SECM_R_TIMEOUT;
     teardown(&s->ca[t->ca], c);
     s->failed++;
@@ -971,7 +1160,7 @@ unsigned setup_expire(setup_sim *s, uint64_t t)
         s->tq_head++;
         s->tq_len--;
         setup_conn *c = setup_find(s, tm.ca, tm.local_comm_id);
-        if (c != NULL && (c->state == SETUP_ST_REQ_SENT || c->state == SETUP_ST_REP_SENT)) {
+        if (c != NULL && timed_state(c->state) && c->state == tm.state) {
             expire_one(s, &tm);
             n++;
         }

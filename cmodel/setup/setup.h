@@ -45,6 +45,13 @@
 #define SETUP_CTX_SLOTS     256u
 #define SETUP_SERVICE_ID    0x1000000000000A5Eull /* outside the RDMA-IP CM range */
 #define SETUP_COMM_INDEX_MASK 0xFFFFFu            /* comm ID bits holding index + 1 */
+#define SETUP_COMM_GEN_SHIFT  20u                 /* comm ID bits 31:20: the slot's generation */
+#define SETUP_CONN_CHUNK    64u     /* connection records are allocated in fixed chunks of */
+#define SETUP_CONN_CHUNKS   1024u   /* ... at most this many per CA (65536 records) */
+#define SETUP_CONN_REUSE_LAG 16u    /* a closed record is reused only once this many more
+                                       closed ones wait behind it (FIFO) */
+#define SETUP_PEER_PENDING  8u      /* setups one peer may hold at a responder (REP sent,
+                                       RTU not yet in): each holds a reservation */
 #define SETUP_TIMEOUT_NS    4294967296ull  /* 4.096 us x 2^20 (CM Response Timeout 20) */
 
 enum setup_state {
@@ -78,6 +85,10 @@ typedef struct setup_conn {
     uint32_t app_tag;               /* the caller's request number */
     uint32_t pkts_sent;             /* setup_traffic: packets sealed on this side */
     bool     reserved;              /* holds a reservation of engine room (setup_ca) */
+    uint32_t slot;                  /* its index at its CA */
+    uint32_t gen;                   /* generation of the slot: comm ID bits 31:20 */
+    uint32_t next_free;             /* free list link (index + 1, 0: none) */
+    bool     on_free;               /* closed and waiting to be reused */
 } setup_conn;
 
 /* One channel adapter: its keys, its two engines (C model behind the register map),
@@ -88,13 +99,23 @@ typedef struct setup_ca {
     ibsec_engine     seal_e, open_e;
     ibsec_regmodel   seal_rm, open_rm;
     ibsec_drv_engine seal, open;
-    setup_conn *conn;
-    unsigned n_conn, cap_conn;
+    setup_conn *chunk[SETUP_CONN_CHUNKS]; /* records, SETUP_CONN_CHUNK each, never moved
+                                       (setup_conn_at): a pointer to one stays valid */
+    unsigned n_conn;                /* records ever allocated */
+    uint32_t free_head, free_tail;  /* closed records, oldest first (index + 1, 0: none) */
+    unsigned n_free;
+    uint32_t last_new;              /* index of the record conn_new returned last */
+    unsigned pending_from[SETUP_MAX_CA]; /* REP_SENT setups per peer (SETUP_PEER_PENDING) */
+    uint64_t req_ctr_out[SETUP_MAX_CA];  /* last REQ TransactionID sent to each peer */
+    uint64_t req_ctr_in[SETUP_MAX_CA];   /* highest REQ TransactionID accepted from each */
     uint32_t next_qpn;
     uint64_t replay_guid[SETUP_REPLAY_CACHE];
     uint8_t  replay_nonce[SETUP_REPLAY_CACHE][KD_NONCE_LEN];
     unsigned replay_next, replay_fill;
-    uint64_t count[SECM_R_COUNT];   /* messages refused, by reason (count[0]: accepted) */
+    uint64_t count[SECM_R_COUNT];   /* messages refused, by reason (count[0]: accepted);
+                                       count[driver] also counts teardowns an engine
+                                       refused or timed out */
+    uint64_t drv_quarantine_events; /* teardowns that left a slot quarantined in an engine */
     uint64_t cpu_free_ns;
     uint32_t psn_out;               /* BTH PSN of QP1 packets it sends (pcap) */
     unsigned reserved;              /* setups in progress (REQ sent or REP sent) that will
@@ -118,11 +139,12 @@ struct setup_sim;
 typedef void (*setup_established_fn)(struct setup_sim *s, unsigned ini, setup_conn *ci,
                                      unsigned rsp, setup_conn *cr, void *arg);
 
-/* A setup's deadline: the REP (initiator) or the RTU (responder) must come by then. */
+/* A deadline: the REP (initiator), the RTU (responder) or the DREP must come by then. */
 typedef struct setup_timer {
     uint64_t deadline;
     unsigned ca;
     uint32_t local_comm_id;
+    enum setup_state state;   /* the wait it ends: fires only if still in that state */
 } setup_timer;
 
 /* A connection the application asks for. */
@@ -185,10 +207,16 @@ int  setup_connect(setup_sim *s, const setup_request *r, uint32_t app_tag);
 /* Deliver one MAD to CA `to` now; returns SECM_OK or the reason it was refused (also
  * counted in ca[to].count). */
 enum secm_reason setup_deliver(setup_sim *s, unsigned to, const uint8_t *mad, size_t len);
-/* Send DREQ for an established connection of CA `ca` (state DREQ_SENT). */
+/* Send DREQ for an established connection of CA `ca` (state DREQ_SENT) and arm its
+ * deadline (IBA TimeWait): torn down when the DREP comes, when the peer's own DREQ
+ * crosses it (answered with a DREP), or when the deadline passes. */
 int  setup_disconnect(setup_sim *s, unsigned ca, setup_conn *c);
 /* The connection of CA ca with local communication ID id, or NULL. */
 setup_conn *setup_find(setup_sim *s, unsigned ca, uint32_t local_comm_id);
+/* CA ca's connection record number index (setup_connect's return value, setup_ca.last_new),
+ * or NULL.  A closed record is reused for a later connection (with a new generation in
+ * its comm ID), so a pointer to a closed connection may later show another one. */
+setup_conn *setup_conn_at(setup_sim *s, unsigned ca, uint32_t index);
 
 /* ---- traffic through the engines ------------------------------------------------- */
 
@@ -225,7 +253,8 @@ void setup_run(setup_sim *s, const setup_request *req, unsigned n, unsigned wind
 
 /* Expire every setup step whose deadline is at or before t: a REQ_SENT or REP_SENT
  * connection still in that state is closed (SECM_R_TIMEOUT), its engine reservation
- * released, and a REJ with Reason 4 (Timeout) sent to the peer (IBA §12.6.7).  Returns
+ * released, and a REJ with Reason 4 (Timeout) sent to the peer (IBA §12.6.7); a
+ * DREQ_SENT one is torn down (keys zeroized) without a message.  Returns
  * how many expired.  setup_run calls it as the simulated clock passes the deadlines. */
 unsigned setup_expire(setup_sim *s, uint64_t t);
 

@@ -3,8 +3,9 @@
  *
  *   1. CM MADs: encode/parse round trips of REQ, REP, RTU, REJ, DREQ, DREP; every field
  *      at its IBA offset (Tables 99, 103-107); the named parse and encode errors.
- *   2. HMAC: the library's tag and derived keys against HMAC-SHA-256 computed here
- *      through OpenSSL's EVP_MAC interface from the layout in secm.h.
+ *   2. HMAC: the library's tag of every message kind and the derived keys against
+ *      HMAC-SHA-256 computed here through OpenSSL's EVP_MAC interface from the layout in
+ *      secm.h; every byte outside the tag window flipped makes the tag fail.
  *   3. Key hierarchy (Lee & Kim §5.1.3-5.1.5): SM_SK, P_SK (one subnet and across
  *      subnets), pair keys; blobs for another CA, of another kind or altered are
  *      refused; RFC 3394 known answers; the §6.1 random number; Q_Key-bound keys.
@@ -15,11 +16,17 @@
  *      (inside and beyond the replay cache), replayed REP, REP never asked for, session
  *      key under the wrong pair key, truncated and over-long MADs, bad PrivateData
  *      length, replayed and re-addressed RTU, forged DREQ: each refused with its named reason, counted, and no engine changed; a REJ
- *      naming no setup is refused, one naming a setup in progress ends it.
+ *      naming no setup is refused, an untagged or mis-tagged one naming a setup in
+ *      progress is refused (bad_mac), one tagged over N_i ends it.
  *   5b. Deadlines (a lost RTU, a lost REQ), the tagged REJ that ends a programmed
  *      connection (and untagged or badly tagged ones that cannot), engine room: a REQ
  *      to a CA whose key slots are all in use is refused (no_resources) at once; the
  *      loop issues such requests again and they all end established.
+ *   4b. Driver teardown against an engine that refuses or never finishes a clear: the
+ *      slot stays quarantined, the error is reported, a retry frees it.
+ *   5c. Teardown: crossing DREQs, a lost DREP (TimeWait deadline), a refused clear.
+ *   5d. State per peer (pending cap), record reuse with generations, the QPN clash.
+ *   5e. RNG and libcrypto failures (kd_fault_inject): each aborts with a named reason.
  *   6. End to end: 3 CAs and an SM, keys distributed, --conns N connections set up
  *      through the pipelined loop, both engines programmed, traffic sealed and opened
  *      on every connection, torn down, every engine empty at the end.
@@ -345,6 +352,70 @@ static void test_hmac(void)
         check_true(&C, !secm_tag_ok(key, SECM_L_RTU, guid, chal, 32, mad), "any MAD byte changed: tag fails");
         mad[i] ^= 0x10;
     }
+    /* every message kind: the tag against HMAC-SHA-256 computed here from the layout in
+     * secm.h (label bytes spelled out, the DREQ and DREP labels filling all 16), and every
+     * MAD byte outside the tag window flipped makes it fail */
+    {
+        static const struct { enum secm_label l; uint16_t attr; size_t pdata_len, chal_len;
+                              const char *label; } kinds[] = {
+            { SECM_L_REQ,  IB_CM_ATTR_REQ,  SECM_KEYX_LEN,     0,  "ibsec-cm REQ v1\0" },
+            { SECM_L_REP,  IB_CM_ATTR_REP,  SECM_KEYX_LEN,     16, "ibsec-cm REP v1\0" },
+            { SECM_L_RTU,  IB_CM_ATTR_RTU,  SECM_SHORT_LEN,    32, "ibsec-cm RTU v1\0" },
+            { SECM_L_DREQ, IB_CM_ATTR_DREQ, SECM_SHORT_LEN,    32, "ibsec-cm DREQ v1" },
+            { SECM_L_DREP, IB_CM_ATTR_DREP, SECM_SHORT_LEN,    32, "ibsec-cm DREP v1" },
+            { SECM_L_REJ,  IB_CM_ATTR_REJ,  SECM_REJ_AUTH_LEN, 16, "ibsec-cm REJ v1\0" },
+            { SECM_L_REJ,  IB_CM_ATTR_REJ,  SECM_REJ_AUTH_LEN, 32, "ibsec-cm REJ v1\0" },
+        };
+        for (size_t k = 0; k < sizeof kinds / sizeof kinds[0]; k++) {
+            struct ib_cm_msg km;
+            uint8_t kmad[IB_MAD_LEN];
+            size_t toff = secm_tag_off(kinds[k].attr);
+            unsigned bad = 0;
+            char what[96];
+
+            memset(&km, 0, sizeof km);
+            if (kinds[k].attr == IB_CM_ATTR_REQ)
+                sample_req(&km);
+            ib_cm_hdr_init(&km.hdr, kinds[k].attr, 0x0102030405060708ull + k);
+            fill_bytes(km.pdata, kinds[k].pdata_len, (uint8_t)(0x41 + k));
+            km.pdata_len = kinds[k].pdata_len;
+            if (kinds[k].attr == IB_CM_ATTR_REP) {
+                km.u.rep.local_comm_id = 0x11;
+                km.u.rep.local_qpn = 0x222;
+                km.u.rep.local_ca_guid = 0x0002c90300000009ull;
+            }
+            check_int(&C, "sample message encodes", IB_CM_OK, ib_cm_encode(&km, kmad));
+            memset(msg, 0, sizeof msg);
+            memcpy(msg, kinds[k].label, 16);
+            n = 16;
+            for (int i = 7; i >= 0; i--)
+                msg[n++] = (uint8_t)(guid >> (8 * i));
+            memcpy(msg + n, chal, kinds[k].chal_len);
+            n += kinds[k].chal_len;
+            memcpy(msg + n, kmad, IB_MAD_LEN);
+            memset(msg + n + toff, 0, 32);
+            n += IB_MAD_LEN;
+            ref_hmac(key, 32, msg, n, want);
+            check_int(&C, "secm_tag_put", 0, secm_tag_put(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad));
+            snprintf(what, sizeof what, "%s tag (challenge %zu bytes) = HMAC-SHA-256 (EVP_MAC)",
+                     ib_cm_attr_name(kinds[k].attr), kinds[k].chal_len);
+            check_bytes(&C, what, want, kmad + toff, 32);
+            for (size_t i = 0; i < IB_MAD_LEN; i++) {
+                if (i >= toff && i < toff + 32)
+                    continue;
+                kmad[i] ^= 0x01;
+                bad += secm_tag_ok(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad);
+                kmad[i] ^= 0x80;
+                bad += secm_tag_ok(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad);
+                kmad[i] ^= 0x81;
+            }
+            snprintf(what, sizeof what, "%s: every byte outside the tag flipped fails (%zu bytes)",
+                     ib_cm_attr_name(kinds[k].attr), (size_t)(IB_MAD_LEN - 32));
+            check_int(&C, what, 0, bad);
+            check_true(&C, secm_tag_ok(key, kinds[k].l, guid, chal, kinds[k].chal_len, kmad),
+                       "and the untouched MAD still verifies");
+        }
+    }
     /* derived keys: PRF = HMAC-SHA-256(key, label) */
     kd_pair_auth_key(key, out);
     ref_hmac(key, 32, (const uint8_t *)"ibsec cm auth", 13, want);
@@ -396,6 +467,34 @@ static void test_keydist(void)
     check_bytes(&C, "A holds SM_SK", sm.sm_sk, a.sm_sk, 32);
     blob.kind = KD_KIND_P_SK;
     check_int(&C, "SM_SK blob relabelled P_SK: auth", KD_ERR_AUTH, kd_ca_accept_p_sk(&a, &blob));
+    {
+        /* a forged blob leaves the SM_SK held; an older version is refused; the version
+         * is under the tag */
+        kd_blob v0, forged, v1, bumped;
+        uint8_t sm_sk0[32];
+        memcpy(sm_sk0, sm.sm_sk, 32);
+        kd_sm_issue_sm_sk(&sm, 0xA, &v0);
+        forged = v0;
+        forged.sealed[KD_GCM_IV_LEN + 3] ^= 0x40;
+        check_int(&C, "forged SM_SK blob: auth", KD_ERR_AUTH, kd_ca_accept_sm_sk(&a, &forged));
+        kd_random(forged.sealed, KD_BLOB_LEN);
+        forged.version = 7;
+        check_int(&C, "random SM_SK blob of a higher version: auth", KD_ERR_AUTH, kd_ca_accept_sm_sk(&a, &forged));
+        check_true(&C, a.have_sm_sk && memcmp(a.sm_sk, sm_sk0, 32) == 0,
+                   "forged SM_SK blobs leave the valid SM_SK in place");
+        check_int(&C, "the same SM_SK version again: stale", KD_ERR_STALE, kd_ca_accept_sm_sk(&a, &v0));
+        kd_random(sm.sm_sk, 32);               /* the SM changes SM_SK: version 1 */
+        sm.sm_sk_version++;
+        check_int(&C, "SM_SK version 1 issued", KD_OK, kd_sm_issue_sm_sk(&sm, 0xA, &v1));
+        check_int(&C, "SM_SK version 1 accepted", KD_OK, kd_ca_accept_sm_sk(&a, &v1));
+        check_true(&C, a.sm_sk_version == 1 && memcmp(a.sm_sk, sm.sm_sk, 32) == 0, "A holds SM_SK version 1");
+        check_int(&C, "old SM_SK blob (version 0) replayed: stale", KD_ERR_STALE, kd_ca_accept_sm_sk(&a, &v0));
+        bumped = v0;
+        bumped.version = 2;
+        check_int(&C, "old blob relabelled version 2: auth", KD_ERR_AUTH, kd_ca_accept_sm_sk(&a, &bumped));
+        check_true(&C, a.sm_sk_version == 1 && memcmp(a.sm_sk, sm.sm_sk, 32) == 0,
+                   "A still holds SM_SK version 1");
+    }
     kd_sm_issue_sm_sk(&sm, 0xB, &blob);
     kd_ca_accept_sm_sk(&b, &blob);
 
@@ -573,6 +672,107 @@ static void test_driver(void)
     ibsec_engine_free(&oe);
 }
 
+/* ---- 4b. driver teardown when the engine refuses or hangs ---------------------------- */
+
+/* A bus in front of the register model that can make one kind of clear command fail:
+ * the command is not passed on and STATUS answers ERR (refused) or BUSY for ever. */
+typedef struct {
+    ibsec_drv_bus inner;
+    uint32_t fail_reg;      /* DRV_REG_KEY_CMD or DRV_REG_CTX_CMD; 0: none */
+    bool     hang;          /* BUSY for ever instead of ERR */
+    bool     failing;       /* the last command was swallowed */
+} fault_bus;
+
+static void fb_write(void *ctx, uint32_t addr, uint32_t data)
+{
+    fault_bus *f = ctx;
+    if (addr == DRV_REG_KEY_CMD || addr == DRV_REG_CTX_CMD) {
+        f->failing = addr == f->fail_reg && (data >> 16) == 2u;   /* a CLEAR */
+        if (f->failing)
+            return;
+    }
+    f->inner.write(f->inner.ctx, addr, data);
+}
+
+static uint32_t fb_read(void *ctx, uint32_t addr)
+{
+    fault_bus *f = ctx;
+    if (addr == DRV_REG_STATUS && f->failing)
+        return f->hang ? DRV_STATUS_BUSY : (DRV_STATUS_ERR | (5u << 8));
+    return f->inner.read(f->inner.ctx, addr);
+}
+
+static void test_driver_quarantine(void)
+{
+    ibsec_engine se, oe;
+    ibsec_regmodel sr, orm;
+    ibsec_drv_engine sd, od;
+    ibsec_drv_bus sb, ob;
+    fault_bus fs;
+    ibsec_drv_conn_cfg cfg;
+    ibsec_drv_conn conn, more[4];
+    unsigned ok = 0;
+
+    ibsec_engine_init(&se, 4, 4, 1);
+    ibsec_engine_init(&oe, 4, 4, 1);
+    ibsec_regmodel_init(&sr, &se, false);
+    ibsec_regmodel_init(&orm, &oe, true);
+    memset(&fs, 0, sizeof fs);
+    fs.inner = ibsec_regmodel_bus(&sr);
+    sb = (ibsec_drv_bus){ .ctx = &fs, .write = fb_write, .read = fb_read };
+    ob = ibsec_regmodel_bus(&orm);
+    ibsec_drv_attach(&sd, &sb, false);
+    ibsec_drv_attach(&od, &ob, true);
+    memset(&cfg, 0, sizeof cfg);
+    cfg.mode = IBSEC_MODE_STH_AEAD;
+    cfg.sth_code = 2;
+    fill_bytes(cfg.key, 32, 0x33);
+    cfg.key_len = 16;
+    cfg.local_qpn = 0x10;
+    cfg.remote_qpn = 0x20;
+    check_int(&C, "quarantine: program", DRV_OK, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
+    unsigned sctx = conn.seal_ctx, skey = conn.seal_key;
+    /* the seal engine refuses the context clear */
+    fs.fail_reg = DRV_REG_CTX_CMD;
+    check_int(&C, "refused context clear: reported", DRV_ERR_REFUSED, ibsec_drv_conn_teardown(&sd, &od, &conn));
+    check_true(&C, !conn.live && sd.ctx_used[sctx] && sd.ctx_quarantine[sctx] && sd.n_quarantined == 1,
+               "refused context clear: that context stays allocated, quarantined");
+    check_true(&C, !(sd.key_used & (1u << skey)) && od.n_quarantined == 0 && od.key_used == 0,
+               "refused context clear: the rest is freed");
+    check_int(&C, "one connection fewer fits", 3, ibsec_drv_free_conns(&sd, &od));
+    fs.fail_reg = 0;
+    for (unsigned i = 0; i < 4; i++) {
+        cfg.local_qpn = 0x30 + i;
+        cfg.remote_qpn = 0x40 + i;
+        ok += ibsec_drv_conn_program(&sd, &od, &cfg, &more[i]) == DRV_OK &&
+              more[i].seal_ctx != sctx;
+    }
+    check_int(&C, "the quarantined context is never handed out", 3, ok);
+    check_int(&C, "quarantine retried once the engine answers", DRV_OK, ibsec_drv_retry_quarantine(&sd));
+    check_true(&C, !sd.ctx_used[sctx] && !sd.ctx_quarantine[sctx] && sd.n_quarantined == 0,
+               "retry: the context is freed");
+    for (unsigned i = 0; i < 3; i++)
+        ibsec_drv_conn_teardown(&sd, &od, &more[i]);
+    /* the seal engine never finishes a key clear */
+    cfg.local_qpn = 0x50;
+    cfg.remote_qpn = 0x60;
+    check_int(&C, "quarantine: program again", DRV_OK, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
+    skey = conn.seal_key;
+    fs.fail_reg = DRV_REG_KEY_CMD;
+    fs.hang = true;
+    check_int(&C, "key clear never finishes: reported", DRV_ERR_BUSY_TIMEOUT, ibsec_drv_conn_teardown(&sd, &od, &conn));
+    check_true(&C, (sd.key_used & (1u << skey)) && (sd.key_quarantine & (1u << skey)) && sd.n_quarantined == 1,
+               "key clear never finishes: that key slot stays allocated, quarantined");
+    check_int(&C, "retry while it still hangs: still quarantined", DRV_ERR_BUSY_TIMEOUT, ibsec_drv_retry_quarantine(&sd));
+    fs.fail_reg = 0;
+    fs.failing = false;
+    check_int(&C, "retry after: cleared", DRV_OK, ibsec_drv_retry_quarantine(&sd));
+    check_true(&C, sd.key_used == 0 && sd.key_quarantine == 0 && key_entry_zero(&se.keys[skey]),
+               "retry: key slot freed and zeroized");
+    ibsec_engine_free(&se);
+    ibsec_engine_free(&oe);
+}
+
 /* ---- 5. attacks ------------------------------------------------------------------- */
 
 /* What the engines of every CA hold: key bitmaps and context counts. */
@@ -628,6 +828,7 @@ static void attack(setup_sim *s, const char *name, unsigned to, const uint8_t *m
                        m.u.rej.reason == (want == SECM_R_NO_RESOURCES ? IB_CM_REJ_NO_RESOURCES
                                                                       : IB_CM_REJ_CONSUMER) &&
                        secm_rej_get(m.pdata, m.pdata_len) == want &&
+                       secm_rej_has_tag(m.pdata, m.pdata_len) &&
                        strcmp((const char *)m.pdata + SECM_OFF_REJ_NAME, secm_reason_name(want)) == 0,
                    what);
     } else {
@@ -642,6 +843,15 @@ static void retag_req(setup_sim *s, unsigned from, unsigned to, uint8_t *mad)
     uint8_t auth[32];
     kd_pair_auth_key(kd_ca_pair_key(&s->ca[from].keys, s->ca[to].keys.guid), auth);
     secm_tag_put(auth, SECM_L_REQ, s->ca[to].keys.guid, NULL, 0, mad);
+}
+
+/* Tag a MAD with the pair key of CA from with CA to, as from would for to. */
+static void tag_with_pair(setup_sim *s, unsigned from, unsigned to, enum secm_label l,
+                          const uint8_t *chal, size_t chal_len, uint8_t *mad)
+{
+    uint8_t auth[32];
+    kd_pair_auth_key(kd_ca_pair_key(&s->ca[from].keys, s->ca[to].keys.guid), auth);
+    secm_tag_put(auth, l, s->ca[to].keys.guid, chal, chal_len, mad);
 }
 
 static void test_attacks(void)
@@ -670,11 +880,20 @@ static void test_attacks(void)
     check_true(&C, v1.keys[0][0] == 1 && v1.keys[0][1] == 1 && v1.keys[1][0] == 1 && v1.keys[1][1] == 1 &&
                    v1.ctx[0][0] == 1 && v1.ctx[1][1] == 1,
                "both sides programmed after REQ, REP, RTU");
-    setup_conn *ci = &s.ca[0].conn[0], *cr = &s.ca[1].conn[0];
+    setup_conn *ci = setup_conn_at(&s, 0, 0), *cr = setup_conn_at(&s, 1, 0);
     check_true(&C, ci && cr && ci->state == SETUP_ST_ESTABLISHED && cr->state == SETUP_ST_ESTABLISHED,
                "both sides established");
-    check_true(&C, ci && cr && memcmp(ci->sk, cr->sk, 16) == 0 && memcmp(ci->r, cr->r, 16) == 0,
-               "both sides hold the same session key and R");
+    check_true(&C, ci && cr && memcmp(ci->r, cr->r, 16) == 0, "both sides hold the same R");
+    {
+        static const uint8_t zero[32];
+        const ibsec_key_entry *k0 = &s.ca[0].seal_e.keys[ci->drv.seal_key],
+                              *k1 = &s.ca[1].open_e.keys[cr->drv.open_key];
+        check_true(&C, k0->key_len == 16 && k1->key_len == 16 && memcmp(k0->key, k1->key, 16) == 0 &&
+                       memcmp(k0->key, zero, 16) != 0,
+                   "CA 0's seal engine and CA 1's open engine hold the same session key");
+        check_true(&C, memcmp(ci->sk, zero, sizeof ci->sk) == 0 && memcmp(cr->sk, zero, sizeof cr->sk) == 0,
+                   "neither connection record keeps the session key once programmed");
+    }
     setup_traffic_stats st = { 0 };
     setup_traffic(&s, 0, ci, 1, cr, 4, 1, &st);
     check_true(&C, st.opened == 8 && st.mismatched == 0 && st.refused == 0, "traffic on the step-by-step connection");
@@ -687,7 +906,7 @@ static void test_attacks(void)
         kd_random(bogus, 32);
         secm_tag_put(bogus, SECM_L_REQ, s.ca[1].keys.guid, NULL, 0, mad);
     }
-    attack(&s, "forged REQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    attack(&s, "forged REQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     /* an insider: CA 2 (which holds CA_SK_21) sends a REQ that names CA 0 as its sender,
      * tagged with the key it shares with CA 1 */
     {
@@ -696,7 +915,7 @@ static void test_attacks(void)
         mad[pd + SECM_OFF_NONCE] ^= 0x33;
         kd_pair_auth_key(kd_ca_pair_key(&s.ca[2].keys, s.ca[1].keys.guid), auth21);
         secm_tag_put(auth21, SECM_L_REQ, s.ca[1].keys.guid, NULL, 0, mad);
-        attack(&s, "CA 2 posing as CA 0", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+        attack(&s, "CA 2 posing as CA 0", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     }
     /* a REQ of 0 -> 2 delivered to 1 (tag for another responder) */
     {
@@ -704,17 +923,17 @@ static void test_attacks(void)
         r2.rsp = 2;
         setup_connect(&s, &r2, 0);
         pop(&s, 2, IB_CM_ATTR_REQ, mad);
-        attack(&s, "REQ meant for another CA", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+        attack(&s, "REQ meant for another CA", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     }
     /* altered QPN, altered PSN (a fresh legitimate REQ each time) */
     setup_connect(&s, &rq, 0);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     mad[IB_MAD_HDR_LEN + 34] ^= 0x01;
-    attack(&s, "REQ with altered QPN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    attack(&s, "REQ with altered QPN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     setup_connect(&s, &rq, 0);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     mad[IB_MAD_HDR_LEN + 46] ^= 0x80;
-    attack(&s, "REQ with altered starting PSN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, 0);
+    attack(&s, "REQ with altered starting PSN", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
     /* replayed old REQ */
     attack(&s, "replayed REQ", 1, req_a, IB_MAD_LEN, SECM_R_REPLAY, 0);
     /* replayed REP: the connection is established, no request waits for it */
@@ -724,7 +943,7 @@ static void test_attacks(void)
         int idx = setup_connect(&s, &rq, 0);
         pop(&s, 1, IB_CM_ATTR_REQ, mad); /* the new REQ is lost on the way */
         memcpy(mad, rep_a, IB_MAD_LEN);
-        uint32_t id = s.ca[0].conn[idx].local_comm_id;
+        uint32_t id = setup_conn_at(&s, 0, (uint32_t)idx)->local_comm_id;
         mad[IB_MAD_HDR_LEN + 4] = (uint8_t)(id >> 24);
         mad[IB_MAD_HDR_LEN + 5] = (uint8_t)(id >> 16);
         mad[IB_MAD_HDR_LEN + 6] = (uint8_t)(id >> 8);
@@ -776,16 +995,20 @@ static void test_attacks(void)
         m3[IB_MAD_HDR_LEN + IB_CM_RTU_PDATA_OFF + 100] = 1;
         attack(&s, "RTU with bytes after its block", 1, m3, IB_MAD_LEN, SECM_R_BAD_PDATA_LEN, -1);
     }
-    /* replay beyond the cache: the REQ is answered, but without a fresh RTU nothing is
-     * programmed; the old RTU does not match the new connection */
+    /* replay beyond the nonce cache: the TransactionID (the pair's REQ counter, under the
+     * tag) is not above the last one accepted from CA 0, so it is refused all the same */
     s.ca[1].replay_fill = 0;
     view(&s, &v0);
-    check_int(&C, "REQ older than the replay cache: answered", SECM_OK, setup_deliver(&s, 1, req_a, IB_MAD_LEN));
-    pop(&s, 0, IB_CM_ATTR_REP, mad);
+    attack(&s, "REQ older than the replay cache", 1, req_a, IB_MAD_LEN, SECM_R_REPLAY, 0);
     attack(&s, "old RTU after an old REQ", 1, rtu_a, IB_MAD_LEN, SECM_R_UNKNOWN_CONN, -1);
     {
-        /* the old RTU with its comm IDs pointed at the new connection: tag fails */
-        setup_conn *nc = &s.ca[1].conn[s.ca[1].n_conn - 1];
+        /* the old RTU with its comm IDs pointed at a setup waiting for its RTU: tag fails */
+        setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        check_int(&C, "a fresh REQ after the replays: accepted", SECM_OK, setup_deliver(&s, 1, mad, IB_MAD_LEN));
+        pop(&s, 0, IB_CM_ATTR_REP, mad);
+        view(&s, &v0);
+        setup_conn *nc = setup_conn_at(&s, 1, s.ca[1].last_new);
         uint8_t m4[IB_MAD_LEN];
         memcpy(m4, rtu_a, IB_MAD_LEN);
         uint32_t id = nc->local_comm_id;
@@ -793,8 +1016,12 @@ static void test_attacks(void)
         m4[IB_MAD_HDR_LEN + 5] = (uint8_t)(id >> 16);
         m4[IB_MAD_HDR_LEN + 6] = (uint8_t)(id >> 8);
         m4[IB_MAD_HDR_LEN + 7] = (uint8_t)id;
-        attack(&s, "old RTU re-addressed to the replayed REQ", 1, m4, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
-        check_true(&C, nc->state == SETUP_ST_REP_SENT && !nc->drv.live, "replayed REQ never programmed");
+        m4[IB_MAD_HDR_LEN + 0] = (uint8_t)(nc->remote_comm_id >> 24);
+        m4[IB_MAD_HDR_LEN + 1] = (uint8_t)(nc->remote_comm_id >> 16);
+        m4[IB_MAD_HDR_LEN + 2] = (uint8_t)(nc->remote_comm_id >> 8);
+        m4[IB_MAD_HDR_LEN + 3] = (uint8_t)nc->remote_comm_id;
+        attack(&s, "old RTU re-addressed to a setup in progress", 1, m4, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+        check_true(&C, nc->state == SETUP_ST_REP_SENT && !nc->drv.live, "that setup not programmed");
     }
     view(&s, &v1);
     check_true(&C, memcmp(&v0, &v1, sizeof v0) == 0, "engines unchanged by the old REQ and RTU");
@@ -818,12 +1045,13 @@ static void test_attacks(void)
         attack(&s, "forged DREQ", 1, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
         check_true(&C, cr->state == SETUP_ST_ESTABLISHED && cr->drv.live, "connection survives a forged DREQ");
     }
-    /* REJ: one naming no setup is unsolicited; one naming a setup in progress ends it
-     * (REJ is not authenticated, docs/setup.md §10), with nothing programmed */
+    /* REJ: one naming no setup is unsolicited; an untagged one, or one tagged over the
+     * wrong challenge, naming a setup in progress is dropped (bad_mac) and the setup goes
+     * on; one tagged over N_i under the pair key ends it, with nothing programmed */
     {
         struct ib_cm_msg m;
         int idx = setup_connect(&s, &rq, 0);
-        setup_conn *pc = &s.ca[0].conn[idx];
+        setup_conn *pc = setup_conn_at(&s, 0, (uint32_t)idx);
         unsigned inflight = s.in_flight, failed = s.failed;
         pop(&s, 1, IB_CM_ATTR_REQ, mad);
         memset(&m, 0, sizeof m);
@@ -836,7 +1064,23 @@ static void test_attacks(void)
         attack(&s, "REJ naming no setup", 0, mad, IB_MAD_LEN, SECM_R_UNSOLICITED, -1);
         m.u.rej.remote_comm_id = pc->local_comm_id;
         ib_cm_encode(&m, mad);
-        attack(&s, "REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_REJECTED, -1);
+        attack(&s, "untagged REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+        check_true(&C, pc->state == SETUP_ST_REQ_SENT && s.in_flight == inflight,
+                   "the setup goes on after an untagged REJ");
+        secm_rej_put_auth(SECM_R_NO_RESOURCES, m.pdata);
+        m.pdata_len = SECM_REJ_AUTH_LEN;
+        ib_cm_encode(&m, mad);
+        {
+            uint8_t chal[32];
+            memcpy(chal, pc->n_i, 16);
+            memset(chal + 16, 0, 16);
+            tag_with_pair(&s, 1, 0, SECM_L_REJ, chal, 32, mad);
+            attack(&s, "REJ of a setup in progress tagged over N_i || 0", 0, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+            tag_with_pair(&s, 2, 0, SECM_L_REJ, chal, 16, mad);
+            attack(&s, "REJ of a setup in progress tagged by another CA", 0, mad, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
+            tag_with_pair(&s, 1, 0, SECM_L_REJ, chal, 16, mad);
+        }
+        attack(&s, "tagged REJ of a setup in progress", 0, mad, IB_MAD_LEN, SECM_R_REJECTED, -1);
         check_true(&C, pc->state == SETUP_ST_CLOSED && pc->end_reason == SECM_R_NO_RESOURCES &&
                        s.in_flight == inflight - 1 && s.failed == failed + 1,
                    "the REJ ended the setup with the reason it named");
@@ -877,10 +1121,10 @@ static void test_deadlines_and_room(void)
     /* the RTU is lost: the responder's deadline passes, it sends a tagged REJ (Timeout),
      * and the initiator, which had programmed its engines, tears the connection down */
     int idx = setup_connect(&s, &rq, 0);
-    setup_conn *ci = &s.ca[0].conn[idx];
+    setup_conn *ci = setup_conn_at(&s, 0, (uint32_t)idx);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
     setup_deliver(&s, 1, mad, IB_MAD_LEN);
-    setup_conn *cr = &s.ca[1].conn[s.ca[1].n_conn - 1];
+    setup_conn *cr = setup_conn_at(&s, 1, s.ca[1].last_new);
     pop(&s, 0, IB_CM_ATTR_REP, mad);
     setup_deliver(&s, 0, mad, IB_MAD_LEN);
     pop(&s, 1, IB_CM_ATTR_RTU, mad);           /* lost */
@@ -903,11 +1147,11 @@ static void test_deadlines_and_room(void)
         secm_rej_put(SECM_R_TIMEOUT, f.pdata);
         f.pdata_len = SECM_SHORT_LEN;
         ib_cm_encode(&f, fm);
-        attack(&s, "untagged REJ for a programmed connection", 0, fm, IB_MAD_LEN, SECM_R_UNSOLICITED, -1);
+        attack(&s, "untagged REJ for a programmed connection", 0, fm, IB_MAD_LEN, SECM_R_BAD_MAC, -1);
         memcpy(fm, mad, IB_MAD_LEN);
         fm[IB_MAD_HDR_LEN + IB_CM_REJ_PDATA_OFF + SECM_OFF_REJ_TAG] ^= 1;
         attack(&s, "REJ with a bad tag for a programmed connection", 0, fm, IB_MAD_LEN,
-               SECM_R_UNSOLICITED, -1);
+               SECM_R_BAD_MAC, -1);
         check_true(&C, ci->state == SETUP_ST_ESTABLISHED && ci->drv.live, "connection survives both");
     }
     check_int(&C, "tagged REJ ends the programmed connection", SECM_R_REJECTED,
@@ -919,7 +1163,7 @@ static void test_deadlines_and_room(void)
 
     /* a REP that never comes: the initiator's deadline */
     idx = setup_connect(&s, &rq, 0);
-    ci = &s.ca[0].conn[idx];
+    ci = setup_conn_at(&s, 0, (uint32_t)idx);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);           /* lost */
     unsigned inflight = s.in_flight;
     check_int(&C, "the REP deadline expires", 1, setup_expire(&s, s.now_ns + 2 * SETUP_TIMEOUT_NS));
@@ -943,20 +1187,32 @@ static void test_deadlines_and_room(void)
               ibsec_regmodel_read(&s.ca[1].seal_rm, DRV_REG_KEY_VALID));
     view(&s, &v0);
     idx = setup_connect(&s, &rq, 0);
-    ci = &s.ca[0].conn[idx];
+    ci = setup_conn_at(&s, 0, (uint32_t)idx);
     pop(&s, 1, IB_CM_ATTR_REQ, mad);
-    attack(&s, "REQ to a CA with no engine room", 1, mad, IB_MAD_LEN, SECM_R_NO_RESOURCES, 0);
-    /* attack() popped and checked the REJ; deliver the same kind to the initiator */
+    check_int(&C, "REQ to a CA with no engine room: no_resources", SECM_R_NO_RESOURCES,
+              setup_deliver(&s, 1, mad, IB_MAD_LEN));
     check_true(&C, ci->state == SETUP_ST_REQ_SENT, "initiator still waiting before the REJ");
     {
-        struct ib_cm_msg r;
-        memset(&r, 0, sizeof r);
-        ib_cm_hdr_init(&r.hdr, IB_CM_ATTR_REJ, 1);
-        r.u.rej.remote_comm_id = ci->local_comm_id;
-        r.u.rej.reason = IB_CM_REJ_NO_RESOURCES;
-        secm_rej_put(SECM_R_NO_RESOURCES, r.pdata);
-        r.pdata_len = SECM_SHORT_LEN;
-        ib_cm_encode(&r, mad);
+        /* the REJ about a verified REQ is tagged over N_i: HMAC computed here */
+        uint8_t msg[16 + 8 + 16 + IB_MAD_LEN], want[32], auth[32];
+        size_t n = 0, toff = IB_MAD_HDR_LEN + IB_CM_REJ_PDATA_OFF + SECM_OFF_REJ_TAG;
+        check_true(&C, pop(&s, 0, IB_CM_ATTR_REJ, mad) && ib_cm_parse(mad, IB_MAD_LEN, &m) == IB_CM_OK &&
+                       m.u.rej.reason == IB_CM_REJ_NO_RESOURCES && secm_rej_has_tag(m.pdata, m.pdata_len) &&
+                       secm_rej_get(m.pdata, m.pdata_len) == SECM_R_NO_RESOURCES,
+                   "REJ Reason 3, tagged, naming no_resources");
+        kd_pair_auth_key(kd_ca_pair_key(&s.ca[0].keys, s.ca[1].keys.guid), auth);
+        memset(msg, 0, 16);
+        memcpy(msg, "ibsec-cm REJ v1", 15);
+        n = 16;
+        for (int i = 7; i >= 0; i--)
+            msg[n++] = (uint8_t)(s.ca[0].keys.guid >> (8 * i));
+        memcpy(msg + n, ci->n_i, 16);
+        n += 16;
+        memcpy(msg + n, mad, IB_MAD_LEN);
+        memset(msg + n + toff, 0, 32);
+        n += IB_MAD_LEN;
+        ref_hmac(auth, 32, msg, n, want);
+        check_bytes(&C, "REJ about a REQ: tag = HMAC over label, GUID, N_i, MAD", want, mad + toff, 32);
         check_int(&C, "initiator takes the REJ", SECM_R_REJECTED, setup_deliver(&s, 0, mad, IB_MAD_LEN));
     }
     check_true(&C, ci->state == SETUP_ST_CLOSED && ci->end_reason == SECM_R_NO_RESOURCES &&
@@ -992,6 +1248,282 @@ static void test_retry_for_room(void)
     check_true(&C, s.retried > 0, "some were refused for room and issued again");
     check_true(&C, s.ca[1].count[SECM_R_NO_RESOURCES] == s.retried, "each refusal counted at CA 1");
     check_int(&C, "CA 1 back to one free slot", 1, ibsec_drv_free_conns(&s.ca[1].seal, &s.ca[1].open));
+    setup_sim_free(&s);
+}
+
+/* ---- 5c. teardown: crossing DREQs, a lost DREP -------------------------------------- */
+
+/* Set up rq step by step (REQ, REP, RTU all delivered); the two sides' connections. */
+static bool establish(setup_sim *s, const setup_request *rq, setup_conn **ci, setup_conn **cr)
+{
+    uint8_t mad[IB_MAD_LEN];
+    int idx = setup_connect(s, rq, 0);
+
+    *ci = *cr = NULL;
+    if (idx < 0 || !pop(s, rq->rsp, IB_CM_ATTR_REQ, mad) ||
+        setup_deliver(s, rq->rsp, mad, IB_MAD_LEN) != SECM_OK ||
+        !pop(s, rq->ini, IB_CM_ATTR_REP, mad) ||
+        setup_deliver(s, rq->ini, mad, IB_MAD_LEN) != SECM_OK ||
+        !pop(s, rq->rsp, IB_CM_ATTR_RTU, mad) ||
+        setup_deliver(s, rq->rsp, mad, IB_MAD_LEN) != SECM_OK)
+        return false;
+    *ci = setup_conn_at(s, rq->ini, (uint32_t)idx);
+    *cr = setup_find(s, rq->rsp, (*ci)->remote_comm_id);
+    return *ci != NULL && *cr != NULL && (*cr)->state == SETUP_ST_ESTABLISHED;
+}
+
+/* Every key slot of both engines of CA ca zero, no context, no live driver handle. */
+static bool ca_engines_empty(setup_sim *s, unsigned ca)
+{
+    for (unsigned k = 0; k < SETUP_KEY_SLOTS; k++)
+        if (!key_entry_zero(&s->ca[ca].seal_e.keys[k]) || !key_entry_zero(&s->ca[ca].open_e.keys[k]))
+            return false;
+    return valid_ctx(&s->ca[ca].seal_e) == 0 && valid_ctx(&s->ca[ca].open_e) == 0;
+}
+
+static void test_teardown(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_STH_AEAD, .sth_code = 2,
+                         .aes256 = false, .pkey = 0x1234 };
+    uint8_t dreq0[IB_MAD_LEN], dreq1[IB_MAD_LEN], mad[IB_MAD_LEN];
+    setup_conn *ci, *cr;
+
+    check_int(&C, "teardown: sim init", 0, setup_sim_init(&s, 2, 1000));
+    check_int(&C, "teardown: keys", 0, setup_distribute_keys(&s, 0x1234));
+    /* both sides send a DREQ at once: each answers the other's and tears down */
+    check_true(&C, establish(&s, &rq, &ci, &cr), "crossing DREQs: established");
+    check_int(&C, "crossing DREQs: CA 0 sends DREQ", 0, setup_disconnect(&s, 0, ci));
+    check_int(&C, "crossing DREQs: CA 1 sends DREQ", 0, setup_disconnect(&s, 1, cr));
+    pop(&s, 1, IB_CM_ATTR_DREQ, dreq0);
+    pop(&s, 0, IB_CM_ATTR_DREQ, dreq1);
+    check_int(&C, "crossing DREQs: CA 1 accepts CA 0's DREQ", SECM_OK, setup_deliver(&s, 1, dreq0, IB_MAD_LEN));
+    check_int(&C, "crossing DREQs: CA 0 accepts CA 1's DREQ", SECM_OK, setup_deliver(&s, 0, dreq1, IB_MAD_LEN));
+    check_true(&C, ci->state == SETUP_ST_CLOSED && cr->state == SETUP_ST_CLOSED && !ci->drv.live && !cr->drv.live,
+               "crossing DREQs: both sides torn down");
+    check_true(&C, ca_engines_empty(&s, 0) && ca_engines_empty(&s, 1),
+               "crossing DREQs: every key slot zeroized in both CAs' engines");
+    check_int(&C, "crossing DREQs: counted once", 1, s.torn_down);
+    /* the DREPs that follow find nothing to end */
+    pop(&s, 0, IB_CM_ATTR_DREP, mad);
+    check_int(&C, "crossing DREQs: late DREP refused", SECM_R_UNKNOWN_CONN, setup_deliver(&s, 0, mad, IB_MAD_LEN));
+    pop(&s, 1, IB_CM_ATTR_DREP, mad);
+    check_int(&C, "crossing DREQs: late DREP refused (2)", SECM_R_UNKNOWN_CONN, setup_deliver(&s, 1, mad, IB_MAD_LEN));
+    setup_expire(&s, s.now_ns + s.timeout_ns);
+    /* a DREQ whose DREP never comes: torn down at the deadline (TimeWait) */
+    check_true(&C, establish(&s, &rq, &ci, &cr), "lost DREP: established");
+    check_int(&C, "lost DREP: DREQ sent", 0, setup_disconnect(&s, 0, ci));
+    pop(&s, 1, IB_CM_ATTR_DREQ, mad);   /* lost */
+    uint64_t dl = s.tq[s.tq_head + s.tq_len - 1].deadline;
+    check_true(&C, s.tq_len > 0 && s.tq[s.tq_head + s.tq_len - 1].state == SETUP_ST_DREQ_SENT,
+               "lost DREP: a deadline armed for the DREQ");
+    check_int(&C, "lost DREP: nothing before the deadline", 0, setup_expire(&s, dl - 1));
+    check_true(&C, ci->state == SETUP_ST_DREQ_SENT, "lost DREP: still waiting before the deadline");
+    check_int(&C, "lost DREP: the deadline ends it", 1, setup_expire(&s, dl));
+    check_true(&C, ci->state == SETUP_ST_CLOSED && !ci->drv.live && ca_engines_empty(&s, 0) &&
+                   ci->end_reason == SECM_R_TIMEOUT,
+               "lost DREP: initiator torn down, its key slots zeroized");
+    check_true(&C, s.q_len == 0, "lost DREP: nothing sent at the deadline");
+    /* CA 1's seal engine refuses the context clear at teardown: reported up */
+    {
+        fault_bus fs;
+        memset(&fs, 0, sizeof fs);
+        fs.inner = s.ca[1].seal.bus;
+        check_true(&C, establish(&s, &rq, &ci, &cr), "refused clear: established");
+        s.ca[1].seal.bus = (ibsec_drv_bus){ .ctx = &fs, .write = fb_write, .read = fb_read };
+        fs.fail_reg = DRV_REG_CTX_CMD;
+        unsigned qctx = cr->drv.seal_ctx;
+        check_int(&C, "refused clear: DREQ sent", 0, setup_disconnect(&s, 0, ci));
+        pop(&s, 1, IB_CM_ATTR_DREQ, mad);
+        check_int(&C, "refused clear: the DREQ's handling reports driver", SECM_R_DRIVER,
+                  setup_deliver(&s, 1, mad, IB_MAD_LEN));
+        check_true(&C, cr->state == SETUP_ST_CLOSED && s.ca[1].drv_quarantine_events == 1 &&
+                       s.ca[1].count[SECM_R_DRIVER] >= 1 && s.ca[1].seal.ctx_quarantine[qctx],
+                   "refused clear: closed, counted, the context quarantined");
+        check_true(&C, pop(&s, 0, IB_CM_ATTR_DREP, mad) && setup_deliver(&s, 0, mad, IB_MAD_LEN) == SECM_OK,
+                   "refused clear: the DREP still goes out and ends the peer's side");
+        fs.fail_reg = 0;
+        check_int(&C, "refused clear: retried later", DRV_OK, ibsec_drv_retry_quarantine(&s.ca[1].seal));
+        s.ca[1].seal.bus = fs.inner;
+    }
+    setup_sim_free(&s);
+}
+
+/* ---- 5d. state a peer can make a responder hold ------------------------------------ */
+
+static void test_replay_state(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_ICRC_MAC, .pkey = 0x1234 };
+    setup_request r2 = { .ini = 2, .rsp = 1, .mode = IBSEC_MODE_ICRC_MAC, .pkey = 0x1234 };
+    uint8_t mad[IB_MAD_LEN];
+    unsigned ok = 0;
+
+    check_int(&C, "state: sim init", 0, setup_sim_init(&s, 3, 1000));
+    check_int(&C, "state: keys", 0, setup_distribute_keys(&s, 0x1234));
+    /* one peer holds at most SETUP_PEER_PENDING setups at a responder */
+    for (unsigned i = 0; i < SETUP_PEER_PENDING; i++) {
+        setup_connect(&s, &rq, i);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        ok += setup_deliver(&s, 1, mad, IB_MAD_LEN) == SECM_OK;
+        pop(&s, 0, IB_CM_ATTR_REP, mad);                 /* REPs lost */
+    }
+    check_int(&C, "state: SETUP_PEER_PENDING REQs from CA 0 accepted", SETUP_PEER_PENDING, ok);
+    check_int(&C, "state: CA 1 holds them for CA 0", SETUP_PEER_PENDING, s.ca[1].pending_from[0]);
+    setup_connect(&s, &rq, 99);
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);
+    attack(&s, "one REQ more from the same peer", 1, mad, IB_MAD_LEN, SECM_R_NO_RESOURCES, 0);
+    setup_connect(&s, &r2, 100);
+    pop(&s, 1, IB_CM_ATTR_REQ, mad);
+    check_int(&C, "state: another peer still gets in", SECM_OK, setup_deliver(&s, 1, mad, IB_MAD_LEN));
+    pop(&s, 2, IB_CM_ATTR_REP, mad);
+    setup_expire(&s, s.now_ns + 2 * SETUP_TIMEOUT_NS);
+    while (s.q_len > 0)
+        setup_next_msg(&s, &(setup_msg){ 0 });
+    check_true(&C, s.ca[1].pending_from[0] == 0 && s.ca[1].pending_from[2] == 0 && s.ca[1].reserved == 0,
+               "state: the deadlines release every pending setup");
+    /* records are reused: a run of many setups keeps the number of records bounded, a
+     * reused record gets a new comm ID (generation), and the old ID finds nothing */
+    setup_conn *r0 = setup_conn_at(&s, 1, 0);
+    uint32_t old_id = r0->local_comm_id;
+    unsigned n_before = s.ca[1].n_conn;
+    {
+        setup_request *many = calloc(400, sizeof *many);
+        for (unsigned i = 0; i < 400; i++)
+            many[i] = rq;
+        s.auto_teardown = true;
+        setup_run(&s, many, 400, 4);
+        free(many);
+    }
+    check_true(&C, s.established >= 400, "state: 400 more setups established");
+    check_true(&C, s.ca[1].n_conn < n_before + 64, "state: CA 1's records reused (bounded)");
+    check_true(&C, setup_conn_at(&s, 1, 0) == r0, "state: a record never moves");
+    check_true(&C, r0->local_comm_id != old_id &&
+                   (r0->local_comm_id & SETUP_COMM_INDEX_MASK) == (old_id & SETUP_COMM_INDEX_MASK),
+               "state: the reused record has a new generation in its comm ID");
+    check_true(&C, setup_find(&s, 1, old_id) == NULL, "state: the old comm ID names nothing");
+    /* QPNs are each CA's own: two peers of CA 0 that use the same QPN clash in CA 0's
+     * seal engine, whose contexts are selected by the peer's QPN alone (docs §10) */
+    {
+        setup_sim q;
+        setup_conn *a, *b;
+        setup_request r01 = rq, r02 = rq;
+        r02.rsp = 2;
+        setup_sim_init(&q, 3, 1000);
+        setup_distribute_keys(&q, 0x1234);
+        q.ca[2].next_qpn = q.ca[1].next_qpn;            /* CA 2 will pick CA 1's QPN */
+        check_true(&C, establish(&q, &r01, &a, &b), "QPN clash: 0 -> 1 established");
+        int idx = setup_connect(&q, &r02, 0);
+        pop(&q, 2, IB_CM_ATTR_REQ, mad);
+        check_int(&C, "QPN clash: CA 2 accepts the REQ", SECM_OK, setup_deliver(&q, 2, mad, IB_MAD_LEN));
+        pop(&q, 0, IB_CM_ATTR_REP, mad);
+        check_int(&C, "QPN clash: CA 0 cannot program a second seal context for the same peer QPN",
+                  SECM_R_DRIVER, setup_deliver(&q, 0, mad, IB_MAD_LEN));
+        check_true(&C, setup_conn_at(&q, 0, (uint32_t)idx)->state == SETUP_ST_CLOSED && a->state == SETUP_ST_ESTABLISHED,
+                   "QPN clash: the second setup fails, the first connection stays");
+        setup_sim_free(&q);
+    }
+    setup_sim_free(&s);
+}
+
+/* ---- 5e. failures of the RNG and of libcrypto --------------------------------------- */
+
+static void test_crypto_failures(void)
+{
+    setup_sim s;
+    setup_request rq = { .ini = 0, .rsp = 1, .mode = IBSEC_MODE_STH_AEAD, .sth_code = 2,
+                         .pkey = 0x1234 };
+    uint8_t key[32], mad[IB_MAD_LEN], tag[32], out[32], r16[16];
+    static const uint8_t zero[32];
+    struct ib_cm_msg m;
+
+    /* the primitives: a failed HMAC gives -1 and a zero output, never a tag that verifies */
+    fill_bytes(key, 32, 3);
+    sample_req(&m);
+    m.pdata_len = SECM_KEYX_LEN;
+    ib_cm_encode(&m, mad);
+    memset(mad + secm_tag_off(IB_CM_ATTR_REQ), 0, 32);
+    kd_fault_inject(0, 1);
+    check_int(&C, "HMAC fails: secm_tag_compute -1", -1, secm_tag_compute(key, SECM_L_REQ, 1, NULL, 0, mad, tag));
+    check_bytes(&C, "HMAC fails: tag zeroed", zero, tag, 32);
+    kd_fault_inject(0, 1);
+    check_int(&C, "HMAC fails: a zero tag is not accepted", SECM_R_CRYPTO,
+              secm_tag_check(key, SECM_L_REQ, 1, NULL, 0, mad));
+    kd_fault_inject(0, 1);
+    check_int(&C, "HMAC fails: secm_tag_put -1", -1, secm_tag_put(key, SECM_L_REQ, 1, NULL, 0, mad));
+    kd_fault_inject(0, 1);
+    memset(out, 0xAA, 32);
+    check_true(&C, kd_pair_auth_key(key, out) == -1 && memcmp(out, zero, 32) == 0, "HMAC fails: auth key -1, zeroed");
+    kd_fault_inject(0, 1);
+    memset(r16, 0xAA, 16);
+    check_true(&C, kd_agreed_random(key, key, key + 16, r16) == -1 && memcmp(r16, zero, 16) == 0,
+               "HMAC fails: R -1, zeroed");
+    kd_fault_inject(1, 0);
+    check_int(&C, "RNG fails: kd_random -1", -1, kd_random(out, 16));
+    kd_fault_inject(0, 0);
+
+    check_int(&C, "failures: sim init", 0, setup_sim_init(&s, 3, 1000));
+    check_int(&C, "failures: keys", 0, setup_distribute_keys(&s, 0x1234));
+    /* initiator: the RNG fails at the first, second, third and fourth draw of a REQ */
+    for (unsigned nth = 1; nth <= 4; nth++) {
+        char what[96];
+        uint64_t n0 = s.ca[0].count[SECM_R_CRYPTO];
+        kd_fault_inject(nth, 0);
+        int rc = setup_connect(&s, &rq, 0);
+        kd_fault_inject(0, 0);
+        snprintf(what, sizeof what, "REQ, RNG draw %u fails: no REQ, nothing held, crypto_failed counted", nth);
+        check_true(&C, rc < 0 && s.q_len == 0 && s.in_flight == 0 && s.ca[0].reserved == 0 &&
+                       s.ca[0].count[SECM_R_CRYPTO] == n0 + 1, what);
+    }
+    /* an HMAC failure while tagging the REQ */
+    kd_fault_inject(0, 3);
+    check_true(&C, setup_connect(&s, &rq, 0) < 0 && s.q_len == 0 && s.ca[0].reserved == 0,
+               "REQ tag fails: no REQ, nothing held");
+    kd_fault_inject(0, 0);
+    /* responder: the RNG fails making the REP (comm ID, PSN or N_r): tagged REJ
+     * crypto_failed, nothing held */
+    for (unsigned nth = 1; nth <= 2; nth++) {
+        char what[96];
+        setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        kd_fault_inject(nth, 0);
+        enum secm_reason got = setup_deliver(&s, 1, mad, IB_MAD_LEN);
+        kd_fault_inject(0, 0);
+        snprintf(what, sizeof what, "REP, RNG draw %u fails: crypto_failed, nothing held", nth);
+        check_true(&C, got == SECM_R_CRYPTO && s.ca[1].reserved == 0 && s.ca[1].pending_from[0] == 0, what);
+        check_true(&C, pop(&s, 0, IB_CM_ATTR_REJ, mad) && ib_cm_parse(mad, IB_MAD_LEN, &m) == IB_CM_OK &&
+                       secm_rej_get(m.pdata, m.pdata_len) == SECM_R_CRYPTO && secm_rej_has_tag(m.pdata, m.pdata_len),
+                   "the REJ names crypto_failed");
+        check_int(&C, "the initiator takes it", SECM_R_REJECTED, setup_deliver(&s, 0, mad, IB_MAD_LEN));
+    }
+    /* responder: HMAC fails deriving the pair keys, or checking the tag: dropped */
+    for (unsigned nth = 1; nth <= 3; nth += 2) {
+        char what[96];
+        setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        kd_fault_inject(0, nth);
+        enum secm_reason got = setup_deliver(&s, 1, mad, IB_MAD_LEN);
+        kd_fault_inject(0, 0);
+        snprintf(what, sizeof what, "REQ check, HMAC %u fails: crypto_failed, no answer, nothing held", nth);
+        check_true(&C, got == SECM_R_CRYPTO && s.q_len == 0 && s.ca[1].reserved == 0, what);
+    }
+    /* initiator: HMAC fails deriving R after a good REP: aborted, engines untouched */
+    {
+        engines_view v0, v1;
+        int idx = setup_connect(&s, &rq, 0);
+        pop(&s, 1, IB_CM_ATTR_REQ, mad);
+        setup_deliver(&s, 1, mad, IB_MAD_LEN);
+        pop(&s, 0, IB_CM_ATTR_REP, mad);
+        view(&s, &v0);
+        kd_fault_inject(0, 3);          /* pair auth key, tag check, then R */
+        enum secm_reason got = setup_deliver(&s, 0, mad, IB_MAD_LEN);
+        kd_fault_inject(0, 0);
+        view(&s, &v1);
+        setup_conn *c = setup_conn_at(&s, 0, (uint32_t)idx);
+        check_true(&C, got == SECM_R_CRYPTO && c->state == SETUP_ST_CLOSED && c->end_reason == SECM_R_CRYPTO &&
+                       memcmp(&v0, &v1, sizeof v0) == 0,
+                   "REP, R fails: setup aborted with crypto_failed, nothing programmed");
+    }
     setup_sim_free(&s);
 }
 
@@ -1087,9 +1619,13 @@ int main(int argc, char **argv)
         test_hmac();
         test_keydist();
         test_driver();
+        test_driver_quarantine();
         test_attacks();
         test_deadlines_and_room();
         test_retry_for_room();
+        test_teardown();
+        test_replay_state();
+        test_crypto_failures();
     }
     test_end_to_end(n);
     return setup_check_summary(&C);

@@ -4,7 +4,8 @@
  * not our code: every field tshark prints must be what the CA meant to send.
  *
  * The run: 3 CAs, --conns N connections (default 8) set up (REQ, REP, RTU) and torn down
- * (DREQ, DREP), and one forged REQ answered with a REJ.  Each MAD goes out as LRH + BTH
+ * (DREQ, DREP), one forged REQ (dropped unanswered) and one REQ with a good tag but a
+ * bad block, answered with a tagged REJ.  Each MAD goes out as LRH + BTH
  * (UD SEND only, DestQP 1) + DETH + MAD + ICRC + VCRC (cm_wire.h) in a LINKTYPE_INFINIBAND
  * file.
  *
@@ -74,6 +75,26 @@ static unsigned long long num(const char *s)
     return strtoull(s, NULL, 0);
 }
 
+/* Both sides' connection records as they were when established: the library reuses a
+ * closed record for a later connection, so the records are copied here for the checks. */
+typedef struct { unsigned ca; setup_conn c; } conn_copy;
+static conn_copy Copies[2 * (MAX_FRAMES / 5 + 1)];
+static unsigned NCopies;
+
+static void keep(setup_sim *s, unsigned ini, setup_conn *ci, unsigned rsp, setup_conn *cr, void *arg)
+{
+    (void)s;
+    (void)arg;
+    if (NCopies + 2 > sizeof Copies / sizeof Copies[0])
+        return;
+    Copies[NCopies].ca = ini;
+    Copies[NCopies++].c = *ci;
+    Copies[NCopies].ca = rsp;
+    Copies[NCopies++].c = *cr;
+    memset(Copies[NCopies - 1].c.sk, 0, sizeof Copies[0].c.sk);
+    memset(Copies[NCopies - 2].c.sk, 0, sizeof Copies[0].c.sk);
+}
+
 /* Run the setup and write the pcap; returns 0 on success. */
 static int write_run(const char *path, setup_sim *s, unsigned n)
 {
@@ -90,6 +111,7 @@ static int write_run(const char *path, setup_sim *s, unsigned n)
     }
     s->pcap = &w;
     s->auto_teardown = true;
+    s->on_established = keep;
     for (unsigned i = 0; i < n; i++) {
         rq[i].ini = i % 3;
         rq[i].rsp = (i + 1) % 3;
@@ -102,7 +124,7 @@ static int write_run(const char *path, setup_sim *s, unsigned n)
     free(rq);
     check_int(&C, "connections established", n, s->established);
     check_int(&C, "connections torn down", n, s->torn_down);
-    /* a forged REQ (tag under a random key) from CA 2 posing as CA 0, and its REJ */
+    /* a forged REQ (tag under a random key) from CA 2 posing as CA 0: dropped unanswered */
     {
         struct ib_cm_msg m;
         uint8_t mad[IB_MAD_LEN], bogus[32];
@@ -126,6 +148,18 @@ static int write_run(const char *path, setup_sim *s, unsigned n)
         secm_tag_put(bogus, SECM_L_REQ, s->ca[1].keys.guid, NULL, 0, mad);
         cm_wire_pcap(&w, mad, s->ca[2].lid, s->ca[1].lid, 0, s->now_ns / 1000 + 1);
         check_int(&C, "forged REQ refused", SECM_R_BAD_MAC, setup_deliver(s, 1, mad, IB_MAD_LEN));
+        check_true(&C, s->q_len == 0, "forged REQ: no answer");
+        /* a REQ with a good tag from CA 0 but a mode the block does not allow: a tagged
+         * REJ naming bad_pdata */
+        uint8_t auth[32];
+        kx.mode = IBSEC_MODE_NONE;
+        kd_random(kx.nonce, sizeof kx.nonce);
+        secm_keyx_put(&kx, m.pdata);
+        ib_cm_encode(&m, mad);
+        kd_pair_auth_key(kd_ca_pair_key(&s->ca[0].keys, s->ca[1].keys.guid), auth);
+        secm_tag_put(auth, SECM_L_REQ, s->ca[1].keys.guid, NULL, 0, mad);
+        cm_wire_pcap(&w, mad, s->ca[0].lid, s->ca[1].lid, 0, s->now_ns / 1000 + 2);
+        check_int(&C, "REQ with mode none refused", SECM_R_BAD_PDATA, setup_deliver(s, 1, mad, IB_MAD_LEN));
         setup_run(s, NULL, 0, 1); /* flush the REJ onto the wire */
     }
     s->pcap = NULL;
@@ -184,7 +218,11 @@ static int user_dlt_copy(const char *in, const char *out)
 /* The connection record of CA ca with local communication ID id. */
 static const setup_conn *rec(setup_sim *s, unsigned ca, uint32_t id)
 {
-    return ca < s->n_ca ? setup_find(s, ca, id) : NULL;
+    (void)s;
+    for (unsigned i = 0; i < NCopies; i++)
+        if (Copies[i].ca == ca && Copies[i].c.local_comm_id == id)
+            return &Copies[i].c;
+    return NULL;
 }
 
 enum { F_NUM, F_ATTR, F_DESTQP, F_QKEY, F_ICRC, F_VCRC, F_REQ_ID, F_REQ_QPN, F_REQ_PSN,
@@ -265,8 +303,9 @@ static void compare_tshark(const char *pcap, setup_sim *s)
             check_int(&C, "REJ Reason (consumer)", IB_CM_REJ_CONSUMER, num(f[F_REJ_REASON]));
             hex(m->pdata, IB_CM_REJ_PDATA_LEN, want);
             check_true(&C, strcmp(want, f[F_REJ_PD]) == 0, "REJ PrivateData");
-            check_true(&C, strcmp((const char *)m->pdata + SECM_OFF_REJ_NAME, "bad_mac") == 0,
-                       "REJ names bad_mac");
+            check_true(&C, strcmp((const char *)m->pdata + SECM_OFF_REJ_NAME, "bad_pdata") == 0,
+                       "REJ names bad_pdata");
+            check_true(&C, secm_rej_has_tag(m->pdata, m->pdata_len), "REJ carries a tag");
             break;
         case IB_CM_ATTR_DREQ:
             check_int(&C, "DREQ Remote QPN", m->u.dreq.remote_qpn, num(f[F_DREQ_QPN]));
@@ -327,17 +366,17 @@ int main(int argc, char **argv)
         return 2;
     }
     check_init(&C, "setup-pcap");
-    if (n == 0 || 5 * n + 2 > MAX_FRAMES) {
-        fprintf(stderr, "test_setup_pcap: --conns 1 .. %u\n", (MAX_FRAMES - 2) / 5);
+    if (n == 0 || 5 * n + 3 > MAX_FRAMES) {
+        fprintf(stderr, "test_setup_pcap: --conns 1 .. %u\n", (MAX_FRAMES - 3) / 5);
         return 2;
     }
     check_int(&C, "run written", 0, write_run(out, &s, n));
     read_back(out);
     for (unsigned i = 0; i < NF; i++)
         kinds[F[i].m.hdr.attr_id & 0x1F]++;
-    /* n x (REQ, REP, RTU, DREQ, DREP) + the forged REQ and its REJ */
-    check_int(&C, "frames", 5 * n + 2, NF);
-    check_int(&C, "REQs", n + 1, kinds[IB_CM_ATTR_REQ]);
+    /* n x (REQ, REP, RTU, DREQ, DREP) + the forged REQ, the REQ with a bad block and its REJ */
+    check_int(&C, "frames", 5 * n + 3, NF);
+    check_int(&C, "REQs", n + 2, kinds[IB_CM_ATTR_REQ]);
     check_int(&C, "REPs", n, kinds[IB_CM_ATTR_REP]);
     check_int(&C, "RTUs", n, kinds[IB_CM_ATTR_RTU]);
     check_int(&C, "DREQs", n, kinds[IB_CM_ATTR_DREQ]);
