@@ -34,13 +34,17 @@
  *   tap_* one cycle later, for one cycle (tap_valid). issue_last says that the beat up
  *   for issue is the running job's last (from registers only, so issue_ok may use it).
  *   The consumer grants issue_ok against its own free space (one beat is in flight
- *   behind it). job_ready is high when no job is running or the running job issues its
- *   last beat in this cycle.
+ *   behind it). job_ready is high while no job waits (a register: the producer's
+ *   handshake never depends on issue_ok). A job taken while another runs waits in a
+ *   register stage (J), with its realignment computed, until the running job issues its
+ *   last beat; a job taken while none runs, or in the cycle the running one issues its
+ *   last beat, starts at once. job_side is held with the job and shown on act_side while
+ *   it runs, for the consumer's issue_ok (e.g. the ring base it reads).
  *
  * Latency / throughput
- *   Job taken -> first beat on tap: 2 cycles (job register, ring read). Then one beat per
- *   clock while issue_ok stays high, across job boundaries: ceil(total_end / W) cycles a
- *   job in steady state, no bubble between jobs.
+ *   Job taken into an idle composer -> first beat on tap: 2 cycles (job register, ring
+ *   read). Then one beat per clock while issue_ok stays high, across job boundaries:
+ *   ceil(total_end / W) cycles a job in steady state, no bubble between jobs.
  *
  * Byte order
  *   AXI4-Stream order everywhere: byte j of a beat at [8*j +: 8]; front byte i at
@@ -64,7 +68,9 @@ module ibsec_compose #(
     // address width of the source ring (beats)
     parameter AW = 9,
     // bits of the job tag
-    parameter TAG_W = 1
+    parameter TAG_W = 1,
+    // bits of the job's side information (act_side)
+    parameter SIDE_W = 1
 ) (
     input  wire                         clk,
     input  wire                         rst,
@@ -86,8 +92,13 @@ module ibsec_compose #(
     input  wire [12:0]                  job_aad_end,
     input  wire [12:0]                  job_crc_end,
     input  wire [TAG_W-1:0]             job_tag,
-    // no job running and no beat on tap
+    // anything the consumer needs about the running job while it issues (e.g. its ring
+    // base for a flow-control check), held with the job and shown on act_side
+    input  wire [SIDE_W-1:0]            job_side,
+    // no job running, none waiting and no beat on tap
     output wire                         idle,
+    // job_side of the running job (valid while one runs)
+    output wire [SIDE_W-1:0]            act_side,
 
     /*
      * Flow control from the consumer
@@ -177,8 +188,25 @@ endfunction
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
+// the waiting job (J): a job taken while another runs, with its realignment computed
+reg                       jv_reg, jv_next;
+reg [8*FRONT_BYTES-1:0]   j_front_reg, j_front_next;
+reg [7:0]                 j_front_len_reg, j_front_len_next;
+reg [8*AUX_BYTES-1:0]     j_aux0_reg, j_aux0_next;
+reg [8*AUX_BYTES-1:0]     j_aux1_reg, j_aux1_next;
+reg [12:0]                j_dst_off_reg, j_dst_off_next;
+reg [12:0]                j_dst_end_reg, j_dst_end_next;
+reg [12:0]                j_total_end_reg, j_total_end_next;
+reg [12:0]                j_aad_end_reg, j_aad_end_next;
+reg [12:0]                j_crc_end_reg, j_crc_end_next;
+reg [TAG_W-1:0]           j_tag_reg, j_tag_next;
+reg [SIDE_W-1:0]          j_side_reg, j_side_next;
+reg [NW-1:0]              j_shift_reg, j_shift_next;
+reg [AW-1:0]              j_ra_reg, j_ra_next;
+reg                       j_last_reg, j_last_next;
 // stage A: the running job
 reg                       active_reg, active_next;
+reg [SIDE_W-1:0]          side_reg, side_next;
 reg [8*FRONT_BYTES-1:0]   front_reg, front_next;
 reg [7:0]                 front_len_reg, front_len_next;
 reg [8*AUX_BYTES-1:0]     aux0_reg, aux0_next;
@@ -193,6 +221,10 @@ reg [NW-1:0]              shift_reg, shift_next;      // r
 reg [AW-1:0]              ra_reg, ra_next;            // ring beat k + q
 reg [13:0]                base_a_reg, base_a_next;    // position of the next beat
 reg [8:0]                 index_a_reg, index_a_next;  // its index
+// the next beat is the job's last: base_a + W >= total_end, kept as a register (from the
+// job's geometry on a load, one beat ahead on an issue) so that no compare lies between
+// the registers and the issue, job_ready and load decisions
+reg                       last_a_reg, last_a_next;
 // stage B: the beat on tap
 reg                       b_valid_reg;
 reg                       b_first_reg;
@@ -220,8 +252,20 @@ wire [13:0]   q_beat = q_b - BIAS_BEATS14;
 /* verilator lint_on UNUSEDSIGNAL */
 
 wire          issue = active_reg && issue_ok;
-wire          last_a = base_a_reg + W14 >= {1'b0, total_end_reg};
-wire          load = job_valid && (!active_reg || (issue && last_a));
+wire          last_a = last_a_reg;
+// last_a of the beat after this one, and of a new job's first beat
+wire          last_a_after = base_a_reg + 2 * W14 >= {1'b0, total_end_reg};
+wire          last_a_job   = W14 >= {1'b0, job_total_end};
+// A job is taken whenever none waits (job_ready, a register: the producer's handshake
+// never depends on issue_ok). The running job's place is free when none runs or its
+// last beat issues now; it is then loaded from J, or straight from the input when J is
+// empty, so that jobs still chain without a bubble. A job taken while the place is not
+// free waits in J.
+wire          free = !active_reg || (issue && last_a);
+wire          take = job_valid && !jv_reg;
+wire          load_j = jv_reg && free;
+wire          load_in = take && free;
+wire          load = load_j || load_in;
 
 wire [DW-1:0] front_word[0:NFB-1];
 wire [DW-1:0] aux0_word[0:NAB-1];
@@ -294,9 +338,10 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign job_ready     = !active_reg || (issue && last_a);
+assign job_ready     = !jv_reg;
 assign issue_last    = active_reg && last_a;
-assign idle          = !active_reg && !b_valid_reg;
+assign idle          = !active_reg && !jv_reg && !b_valid_reg;
+assign act_side      = side_reg;
 assign rd_en         = issue;
 assign rd_addr       = ra_reg;
 assign tap_valid     = b_valid_reg;
@@ -335,15 +380,50 @@ always @* begin
     ra_next        = ra_reg;
     base_a_next    = base_a_reg;
     index_a_next   = index_a_reg;
+    last_a_next    = last_a_reg;
+    side_next      = side_reg;
+    jv_next          = jv_reg;
+    j_front_next     = j_front_reg;
+    j_front_len_next = j_front_len_reg;
+    j_aux0_next      = j_aux0_reg;
+    j_aux1_next      = j_aux1_reg;
+    j_dst_off_next   = j_dst_off_reg;
+    j_dst_end_next   = j_dst_end_reg;
+    j_total_end_next = j_total_end_reg;
+    j_aad_end_next   = j_aad_end_reg;
+    j_crc_end_next   = j_crc_end_reg;
+    j_tag_next       = j_tag_reg;
+    j_side_next      = j_side_reg;
+    j_shift_next     = j_shift_reg;
+    j_ra_next        = j_ra_reg;
+    j_last_next      = j_last_reg;
 
     if (issue) begin
         ra_next      = ra_reg + 1'b1;
         base_a_next  = base_a_reg + W14;
         index_a_next = index_a_reg + 1'b1;
+        last_a_next  = last_a_after;
         if (last_a)
             active_next = 1'b0;
     end
-    if (load) begin
+    if (load_j) begin
+        active_next    = 1'b1;
+        front_next     = j_front_reg;
+        front_len_next = j_front_len_reg;
+        aux0_next      = j_aux0_reg;
+        aux1_next      = j_aux1_reg;
+        dst_off_next   = j_dst_off_reg;
+        dst_end_next   = j_dst_end_reg;
+        total_end_next = j_total_end_reg;
+        aad_end_next   = j_aad_end_reg;
+        crc_end_next   = j_crc_end_reg;
+        tag_next       = j_tag_reg;
+        side_next      = j_side_reg;
+        shift_next     = j_shift_reg;
+        ra_next        = j_ra_reg;
+        last_a_next    = j_last_reg;
+        jv_next        = 1'b0;
+    end else if (load_in) begin
         active_next    = 1'b1;
         front_next     = job_front;
         front_len_next = job_front_len;
@@ -355,10 +435,31 @@ always @* begin
         aad_end_next   = job_aad_end;
         crc_end_next   = job_crc_end;
         tag_next       = job_tag;
+        side_next      = job_side;
         shift_next     = r_b[NW-1:0];
         ra_next        = job_base + q_beat[AW-1:0];
+        last_a_next    = last_a_job;
+    end
+    if (load) begin
         base_a_next    = 14'd0;
         index_a_next   = 9'd0;
+    end
+    if (take && !load_in) begin
+        jv_next          = 1'b1;
+        j_front_next     = job_front;
+        j_front_len_next = job_front_len;
+        j_aux0_next      = job_aux0;
+        j_aux1_next      = job_aux1;
+        j_dst_off_next   = job_dst_off;
+        j_dst_end_next   = job_dst_end;
+        j_total_end_next = job_total_end;
+        j_aad_end_next   = job_aad_end;
+        j_crc_end_next   = job_crc_end;
+        j_tag_next       = job_tag;
+        j_side_next      = job_side;
+        j_shift_next     = r_b[NW-1:0];
+        j_ra_next        = job_base + q_beat[AW-1:0];
+        j_last_next      = last_a_job;
     end
 end
 
@@ -378,6 +479,23 @@ always @(posedge clk) begin
     ra_reg        <= ra_next;
     base_a_reg    <= base_a_next;
     index_a_reg   <= index_a_next;
+    last_a_reg    <= last_a_next;
+    side_reg      <= side_next;
+    jv_reg          <= jv_next;
+    j_front_reg     <= j_front_next;
+    j_front_len_reg <= j_front_len_next;
+    j_aux0_reg      <= j_aux0_next;
+    j_aux1_reg      <= j_aux1_next;
+    j_dst_off_reg   <= j_dst_off_next;
+    j_dst_end_reg   <= j_dst_end_next;
+    j_total_end_reg <= j_total_end_next;
+    j_aad_end_reg   <= j_aad_end_next;
+    j_crc_end_reg   <= j_crc_end_next;
+    j_tag_reg       <= j_tag_next;
+    j_side_reg      <= j_side_next;
+    j_shift_reg     <= j_shift_next;
+    j_ra_reg        <= j_ra_next;
+    j_last_reg      <= j_last_next;
 
     b_valid_reg <= issue;
     if (issue) begin
@@ -403,6 +521,7 @@ always @(posedge clk) begin
 
     if (rst) begin
         active_reg  <= 1'b0;
+        jv_reg      <= 1'b0;
         b_valid_reg <= 1'b0;
     end
 end

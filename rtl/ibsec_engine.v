@@ -27,7 +27,9 @@
  *              header edited here (ib_hdr_edit) and carried on in the descriptor, and
  *              a packet decided before its frame's end holds the next decision until
  *              its late parse is known (a reject takes its tx_next commit back)
- *     crypt    (secured modes) the crypt composer feeds gcm_core: AAD = the masked header
+ *     crypt    the DQ head registered in CJ with its GCM message prepared (H, lengths,
+ *              the message's end and beats); (secured modes) the crypt composer feeds
+ *              gcm_core: AAD = the masked header
  *              string H of ib_hdr_mask, then payload + pad as data (icrc-mac, sth-aead) or
  *              as more AAD (sth-pkt) or not at all (sth-hdr); the output goes into the
  *              crypt ring, the tag into the tag FIFO; it reads the input ring behind the
@@ -158,7 +160,7 @@ localparam [LEN_W-1:0] LEN_MAX = {LEN_W{1'b1}};
 // + 3 + 4 + 2 = 4275 bytes; longer frames are consumed, never parsed as valid
 localparam MAX_FRAME = 4275;
 // bits of a GCM message's byte counts in gcm_core (ALEN_WIDTH, CLEN_WIDTH): the crypt
-// stage addresses a message in 13 bits (d_msg_end), so a message, AAD and data together,
+// stage addresses a message in 13 bits (dh_msg_end), so a message, AAD and data together,
 // is at most the header (< 128 bytes) + the largest payload and pad, far below 2^13
 localparam GCM_LEN_W = 13;
 localparam BUF_BEATS = (MAX_FRAME + W - 1) / W;
@@ -196,10 +198,10 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
 // open: check results (ibsec_rx_check), one per frame from the end of its arrival to the
-// egress register, which reads them: such a packet is in IQ, PR, CQ, LQ, DQ or XQ (the
-// places summed in KR_PLACES, 32), so the results FIFO never overflows and needs no
-// back-pressure
-localparam KR_PLACES = IQ_DEPTH + 1 + CQ_DEPTH + 1 + DQ_DEPTH + XQ_DEPTH;
+// egress register, which reads them: such a packet is in IQ, PR, CQ, LQ, DQ, CJ or XQ
+// (the places summed in KR_PLACES, 33; 64 as a power of two), so the results FIFO never
+// overflows and needs no back-pressure
+localparam KR_PLACES = IQ_DEPTH + 1 + CQ_DEPTH + 1 + DQ_DEPTH + 1 + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
 // 2, 0 at LANES = 1, 4, 12). A frame that goes on after it enters IQ with this beat,
@@ -247,6 +249,19 @@ localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
 // where the input ring beats of the packet lie in a descriptor word (behind the header,
 // the link and the ring address); egress replaces them with the late parse's
 localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
+// the fields the crypt job register (CJ) reads from the DQ head: the parse results
+// (shape, lengths) and the decision (apply mode, MASK_MF), from the word's low end:
+// crypted (1), crypt ring beats and base (2 x RAW), ICRC check (1), MASK_MF (1), EPSN
+// (63), dir (1), salt (32), key (KEY_W), STH code (3), apply mode (3), ...; and above
+// the decision and the check flag, P_Key (16), DestQP (24), PSN (24), STHSZ (3), packet
+// mode (3), packet end (13), payload + pad (13), STH length (7), header length (7), BTH
+// offset (7), shape (2)
+localparam DS_MF_LSB      = 2 * RAW + 2;
+localparam DS_APPLY_LSB   = DS_MF_LSB + 1 + 63 + 1 + 32 + KEY_W + 3;
+localparam DS_PP_LEN_LSB  = DS_DESTQP_LSB + 24 + 24 + 3 + 3 + 13;
+localparam DS_STH_LEN_LSB = DS_PP_LEN_LSB + 13;
+localparam DS_HDR_LEN_LSB = DS_STH_LEN_LSB + 7;
+localparam DS_SHAPE_LSB   = DS_HDR_LEN_LSB + 7 + 7;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
 // crypt), the ICRC field is the tag (seal icrc-mac: its 4 bytes come from PTQ, below)
 localparam ET_W = 1 + 1 + 2 * RAW + 1;
@@ -268,6 +283,14 @@ localparam EP_W = 1 + 1;
 localparam LT_DEPTH = 64;
 
 generate
+    // the field positions above must add up to the descriptor word
+    if (DS_SHAPE_LSB + 2 != DS_NB_LSB ||
+        DS_APPLY_LSB + 3 + 3 + CTX_W + 1 + 6 + 1 != DS_PKEY_LSB) begin : g_bad_fields
+        initial begin
+            $error("Error: ibsec_engine descriptor field positions inconsistent (instance %m)");
+            $finish;
+        end
+    end
     if (OPEN != 0 && OPEN != 1) begin : g_bad_open
         initial begin
             $error("Error: ibsec_engine OPEN must be 0 or 1 (instance %m)");
@@ -796,32 +819,83 @@ reg              n_dir;
 reg [62:0]       n_epsn;
 reg              n_ichk;           // open: the ICRC check applies (a bad ICRC is the verdict)
 
-// ---- crypt stage (DQ head) ----
-wire [8*HDR_BYTES-1:0] d_win = d_hdr[8*HDR_BYTES-1:0];
-wire [8*HDR_BYTES-1:0] d_aad;
-wire [6:0]  d_aad_len;
+// ---- crypt job register (CJ): the DQ head with its GCM message prepared ----
+// H (ib_hdr_mask) and the message geometry (AAD length, payload offsets, the message's
+// end and beats) are computed from the DQ head, which comes from a register, and
+// registered with the packet in CJ, so that the crypt composer's job and the ring room
+// check start at registers. CJ takes the DQ head when it is empty or hands its packet
+// on (to the composer, or past it to XQ) in the same cycle.
+wire [8*HDR_BYTES-1:0] dh_hdr;            // DQ head: the fields H and the geometry need
+wire [1:0]  dh_shape;
+wire [6:0]  dh_hdr_len, dh_sth_len;
+wire [12:0] dh_pp_len;
+wire [2:0]  dh_apply;
+wire        dh_mf;
+assign dh_hdr     = dq_m_data[DS_W-8*CAP_BYTES +: 8*HDR_BYTES];
+assign dh_shape   = dq_m_data[DS_SHAPE_LSB +: 2];
+assign dh_hdr_len = dq_m_data[DS_HDR_LEN_LSB +: 7];
+assign dh_sth_len = dq_m_data[DS_STH_LEN_LSB +: 7];
+assign dh_pp_len  = dq_m_data[DS_PP_LEN_LSB +: 13];
+assign dh_apply   = dq_m_data[DS_APPLY_LSB +: 3];
+assign dh_mf      = dq_m_data[DS_MF_LSB];
+wire [8*HDR_BYTES-1:0] dh_aad;
+wire [6:0]  dh_aad_len;
 /* verilator lint_off UNUSEDSIGNAL */
 // the crypt stage needs H only; the variant bits are the check and egress stages'
-wire [HDR_BYTES-1:0]   d_variant;
-wire [8*HDR_BYTES-1:0] d_ones;
+wire [HDR_BYTES-1:0]   dh_variant;
+wire [8*HDR_BYTES-1:0] dh_ones;
 /* verilator lint_on UNUSEDSIGNAL */
-wire        d_enc = mode_encrypts(d_apply);
-wire        d_crypt = d_apply != M_NONE;
-wire [12:0] d_aad13 = {6'd0, d_aad_len};
-wire [12:0] d_aad_blk = round16(d_aad13);
-wire [12:0] d_pp_src = {6'd0, d_hdr_len} + {6'd0, d_sth_len};
-wire [12:0] d_msg_end = d_enc ? d_aad_blk + d_pp_len
-                      : (d_apply == M_STH_PKT) ? d_aad13 + d_pp_len : d_aad13;
+wire        dh_enc = mode_encrypts(dh_apply);
+wire [12:0] dh_aad13 = {6'd0, dh_aad_len};
+wire [12:0] dh_aad_blk = round16(dh_aad13);
+wire [12:0] dh_msg_end = dh_enc ? dh_aad_blk + dh_pp_len
+                      : (dh_apply == M_STH_PKT) ? dh_aad13 + dh_pp_len : dh_aad13;
 /* verilator lint_off UNUSEDSIGNAL */ // a message has fewer beats than a ring
-wire [12:0] d_msg_beats = (d_msg_end + W[12:0] - 13'd1) / W[12:0];
+wire [12:0] dh_msg_beats = (dh_msg_end + W[12:0] - 13'd1) / W[12:0];
 /* verilator lint_on UNUSEDSIGNAL */
-wire [RAW-1:0] d_mb = d_msg_beats[RAW-1:0];
+
+reg                    cj_valid_reg = 1'b0;
+reg  [DS_W-1:0]        cj_desc_reg;
+reg  [8*HDR_BYTES-1:0] cj_aad_reg;         // H
+reg  [6:0]             cj_aad_len_reg;
+reg  [12:0]            cj_pp_src_reg;      // payload offset in the frame
+reg  [12:0]            cj_dst_off_reg;     // payload offset in the message
+reg  [12:0]            cj_dst_end_reg;     // end of the payload in the message
+reg  [12:0]            cj_msg_end_reg;     // end of the message
+reg  [12:0]            cj_aad_end_reg;     // end of the AAD in the message
+reg  [RAW-1:0]         cj_mb_reg;          // beats of the message
+wire                   cj_take;            // CJ's packet leaves (composer or XQ)
+wire                   cj_load = dq_m_valid && (!cj_valid_reg || cj_take);
+always @(posedge clk) begin
+    if (cj_load) begin
+        cj_desc_reg    <= dq_m_data;
+        cj_aad_reg     <= dh_aad;
+        cj_aad_len_reg <= dh_aad_len;
+        cj_pp_src_reg  <= {6'd0, dh_hdr_len} + {6'd0, dh_sth_len};
+        cj_dst_off_reg <= dh_enc ? dh_aad_blk : dh_aad13;
+        cj_dst_end_reg <= (dh_enc || dh_apply == M_STH_PKT) ? dh_msg_end : dh_aad13;
+        cj_msg_end_reg <= dh_msg_end;
+        cj_aad_end_reg <= dh_enc ? dh_aad13 : dh_msg_end;
+        cj_mb_reg      <= dh_msg_beats[RAW-1:0];
+    end
+    if (cj_load)
+        cj_valid_reg <= 1'b1;
+    else if (cj_take)
+        cj_valid_reg <= 1'b0;
+    if (rst)
+        cj_valid_reg <= 1'b0;
+end
+
+// ---- crypt stage (CJ) ----
+wire        d_crypt = d_apply != M_NONE;
+wire [RAW-1:0] d_mb = cj_mb_reg;
 wire [RAW:0]   c_used = ca_reg - cf_reg;
 wire           c_room = {1'b0, c_used} + {2'b00, d_mb} <= {1'b0, RING_BEATS};
-wire           cz_job_valid = dq_m_valid && d_crypt && xq_s_ready && c_room;
+wire           cz_job_valid = cj_valid_reg && d_crypt && xq_s_ready && c_room;
 wire           cz_job_ready;
 wire           cz_take = cz_job_valid && cz_job_ready;
-wire           d_pass = dq_m_valid && !d_crypt && xq_s_ready;
+wire           d_pass = cj_valid_reg && !d_crypt && xq_s_ready;
+assign         cj_take = cz_take || d_pass;
 wire [CT_W-1:0] cz_tag_in = {d_key, d_salt, d_dir, d_epsn};
 
 // crypt composer and gcm_core
@@ -1035,18 +1109,15 @@ assign {et_link, et_crypt, et_rel_in, et_rel_cr, et_use_tag} = ez_tap_tag;
 // the payload comes from the input ring): its last beat is issued only once the whole
 // message is written, so that no beat is freed before gcm_core has written it (the open
 // core's tag of a short frame comes before its message's last beats).
-reg            ez_crd_reg;           // the running egress job reads the crypt ring
-reg            ez_cmsg_reg;          // it has a message in the crypt ring
-reg  [RAW:0]   ez_cb_reg;            // its message's base, counted as cw is
-reg  [RAW-1:0] ez_mb_reg;            // its message's beats
-always @(posedge clk) begin
-    if (ez_take) begin
-        ez_crd_reg  <= x_enc;
-        ez_cmsg_reg <= x_crypted;
-        ez_cb_reg   <= cf_reg + {1'b0, x_cb_off};
-        ez_mb_reg   <= x_mb;
-    end
-end
+// (the egress composer holds them with the job: its side, EZ_SIDE_W bits)
+localparam EZ_SIDE_W = 1 + 1 + (RAW + 1) + RAW;
+wire           ez_crd_reg;           // the running egress job reads the crypt ring
+wire           ez_cmsg_reg;          // it has a message in the crypt ring
+wire [RAW:0]   ez_cb_reg;            // its message's base, counted as cw is
+wire [RAW-1:0] ez_mb_reg;            // its message's beats
+wire [EZ_SIDE_W-1:0] ez_side_in = {x_enc, x_crypted, cf_reg + {1'b0, x_cb_off}, x_mb};
+wire [EZ_SIDE_W-1:0] ez_side;
+assign {ez_crd_reg, ez_cmsg_reg, ez_cb_reg, ez_mb_reg} = ez_side;
 wire [RAW-1:0] ez_rel     = ez_rd_addr - ez_cb_reg[RAW-1:0];   // lo beat in the message
 wire [RAW-1:0] ez_rel2    = ez_rel + {{(RAW-2){1'b0}}, 2'd2};    // one past the hi beat
 wire [RAW:0]   ez_written = cw_reg - ez_cb_reg;                 // beats written
@@ -1105,9 +1176,9 @@ wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
 wire                    out_valid = oq_m_valid && (!o_need || o_have);
 wire                    out_beat = out_valid && m_axis_tready;
 
-// pipe_busy: a decided packet is still in DQ, XQ or EQ (seal: it may not have entered
+// pipe_busy: a decided packet is still in DQ, CJ, XQ or EQ (seal: it may not have entered
 // gcm_core; open: it is not committed)
-assign pipe_busy = dq_m_valid || xq_m_valid || eq_valid_reg || ur_valid_reg;
+assign pipe_busy = dq_m_valid || cj_valid_reg || xq_m_valid || eq_valid_reg || ur_valid_reg;
 
 // ----------------------------------------------------------------------------
 // Port assignments
@@ -1145,7 +1216,7 @@ always @* begin
     {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
     d_pkt_end, d_pmode, d_sthsz, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
     d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_ichk, d_cbase, d_mb_field,
-    d_crypted} = dq_m_data;
+    d_crypted} = cj_desc_reg;
 end
 always @* begin
     {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
@@ -1179,7 +1250,7 @@ assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
                     n_epsn, cfg_mask_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 // crypt -> XQ: the crypt ring beats of the message
-assign xq_s_data = {dq_m_data[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
+assign xq_s_data = {cj_desc_reg[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
                     cz_take ? d_mb : {RAW{1'b0}}, cz_take};
 
 // ----------------------------------------------------------------------------
@@ -1417,15 +1488,15 @@ ibsec_regs #(
 // ----------------------------------------------------------------------------
 // H: seal, of the wire header after sealing (the descriptor carries it from the
 // decision on); open, of the header as received
-ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) d_hdr_mask (
-    .hdr     (d_win),
-    .shape   (d_shape),
-    .hdr_len (d_hdr_len),
-    .mask_mf (d_mf),
-    .aad     (d_aad),
-    .aad_len (d_aad_len),
-    .variant (d_variant),
-    .ones    (d_ones)
+ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) dh_hdr_mask (
+    .hdr     (dh_hdr),
+    .shape   (dh_shape),
+    .hdr_len (dh_hdr_len),
+    .mask_mf (dh_mf),
+    .aad     (dh_aad),
+    .aad_len (dh_aad_len),
+    .variant (dh_variant),
+    .ones    (dh_ones)
 );
 
 ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
@@ -1442,35 +1513,47 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
 // every beat may be read: a frame shorter than its header says is rejected by the late
 // parse, and what its message read is discarded at egress. No deadlock: the arrival waits
 // only for ring space, which the packets before this one free without the crypt stage.
+// The test of the read against the arrival is registered, one beat ahead, so that no
+// subtraction or compare lies between the registers and issue_ok: cz_ahead_reg says, in
+// the cycle after it is computed, that the pair of the beat after the running job's
+// current one (rd_addr + 1, rd_addr + 2) was written then, for the job whose base it
+// records (cz_ahead_base_reg). Beats are only ever added to the frame and rd_addr moves
+// by at most one a cycle, so a true answer stays true for whichever beat is up next;
+// a job just started (another base) is held back by it until the register is its own,
+// one cycle, and only while its frame is arriving.
 wire cz_behind;
-reg  [RAW-1:0] cz_base_reg;           // ring base of the running crypt job
-always @(posedge clk) begin
-    if (cz_take)
-        cz_base_reg <= d_base;
-end
-wire [RAW-1:0] cz_rel      = cz_rd_addr - ing_base_reg;       // beat in the frame
-wire [RAW-1:0] ing_written = wp_reg[RAW-1:0] - ing_base_reg;  // beats written
-// a frame holds at most BUF_BEATS < RING / 2 beats, so cz_rel's top bit set is a
+wire [RAW-1:0] cz_base_reg;           // ring base of the running crypt job (its side)
+wire [RAW-1:0] cz_rel1     = cz_rd_addr + 1'b1 - ing_base_reg; // next beat in the frame
+wire [RAW-1:0] ing_written = wp_reg[RAW-1:0] - ing_base_reg;   // beats written
+reg            cz_ahead_reg = 1'b0;
+reg  [RAW-1:0] cz_ahead_base_reg;
+// a frame holds at most BUF_BEATS < RING / 2 beats, so cz_rel1's top bit set is a
 // beat before the frame's base
-assign cz_behind = !ing_early_reg || cz_base_reg != ing_base_reg || cz_rel[RAW-1] ||
-                   {1'b0, cz_rel} + {{(RAW-1){1'b0}}, 2'd2} <= {1'b0, ing_written};
+always @(posedge clk) begin
+    cz_ahead_reg      <= cz_rel1[RAW-1] ||
+                         {1'b0, cz_rel1} + {{(RAW-1){1'b0}}, 2'd2} <= {1'b0, ing_written};
+    cz_ahead_base_reg <= cz_base_reg;
+end
+assign cz_behind = !ing_early_reg || cz_base_reg != ing_base_reg ||
+                   (cz_ahead_reg && cz_ahead_base_reg == cz_base_reg);
 
 // GCM message: H, then payload + pad as data (from the next block) or as AAD
 ibsec_compose #(
     .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
-    .TAG_W (CT_W)
+    .TAG_W (CT_W), .SIDE_W (RAW)
 ) c_compose (
     .clk (clk), .rst (rst),
     .job_valid (cz_job_valid), .job_ready (cz_job_ready),
-    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, d_aad}),
-    .job_front_len ({1'b0, d_aad_len}),
+    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, cj_aad_reg}),
+    .job_front_len ({1'b0, cj_aad_len_reg}),
     .job_aux0 ({8*HDR_BYTES{1'b0}}), .job_aux1 ({8*HDR_BYTES{1'b0}}),
-    .job_base (d_base), .job_src_off (d_pp_src),
-    .job_dst_off (d_enc ? d_aad_blk : d_aad13),
-    .job_dst_end ((d_enc || d_apply == M_STH_PKT) ? d_msg_end : d_aad13),
-    .job_total_end (d_msg_end),
-    .job_aad_end (d_enc ? d_aad13 : d_msg_end),
+    .job_base (d_base), .job_src_off (cj_pp_src_reg),
+    .job_dst_off (cj_dst_off_reg),
+    .job_dst_end (cj_dst_end_reg),
+    .job_total_end (cj_msg_end_reg),
+    .job_aad_end (cj_aad_end_reg),
     .job_crc_end (13'd0), .job_tag (cz_tag_in),
+    .job_side (d_base), .act_side (cz_base_reg),
     .idle (cz_idle), .issue_ok ((gq_count <= GQ_ROOM_MAX) && cz_behind),
     .issue_last (cz_issue_last_unused),
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),
@@ -1643,7 +1726,7 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) e_ring (
 // headers and STH, payload + pad, ICRC/VCRC placeholders
 ibsec_compose #(
     .LANES (LANES), .FRONT_BYTES (FRONT_BYTES), .AUX_BYTES (HDR_BYTES), .AW (RAW),
-    .TAG_W (ET_W)
+    .TAG_W (ET_W), .SIDE_W (EZ_SIDE_W)
 ) e_compose (
     .clk (clk), .rst (rst),
     .job_valid (ez_job_valid), .job_ready (ez_job_ready),
@@ -1652,6 +1735,7 @@ ibsec_compose #(
     .job_base (x_enc ? x_cbase : x_base), .job_src_off (x_enc ? x_aad_blk : x_pp_src),
     .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (x_icrc_off + x_trailer),
     .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
+    .job_side (ez_side_in), .act_side (ez_side),
     .idle (ez_idle), .issue_ok ((oq_count <= OQ_ROOM_MAX) && ez_behind),
     .issue_last (ez_issue_last),
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr),
@@ -1877,10 +1961,9 @@ always @* begin
     end
 
     // ---- crypt: start the GCM message, or pass the packet on ----
-    if (cz_take || d_pass) begin
-        dq_m_ready = 1'b1;
+    dq_m_ready = cj_load;
+    if (cj_take)
         xq_s_valid = 1'b1;
-    end
     if (cz_take)
         ca_next = ca_reg + {1'b0, d_mb};
     // gcm_core's output into the crypt ring

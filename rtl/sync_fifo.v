@@ -11,12 +11,24 @@
  * Latency / throughput
  *   One word per clock in and out; write to read 1 cycle.
  *
+ * Timing
+ *   Every output comes from a register: the head word (m_data), m_valid, s_ready and
+ *   count. A consumer's logic therefore starts at flip-flops, not behind the read
+ *   pointer and the distributed RAM's read (the engine's descriptor FIFOs feed wide
+ *   decision and composer logic from their heads). What remains in the FIFO's own paths:
+ *   m_ready selects the head register's next word (the RAM word at the read pointer, or
+ *   s_data when the RAM is empty), and s_valid and m_ready update the fill level.
+ *
  * Implementation
- *   The storage is an array written synchronously and read asynchronously at the read
- *   pointer, the form that synthesis maps to distributed (LUT) RAM: on ECP5 Yosys infers
- *   TRELLIS_DPR16X4 cells (16 words x 4 bits each), so a deep and wide FIFO costs about
- *   WIDTH/4 * DEPTH/16 of them and no flip-flops for the words. The pointers carry one
- *   extra bit to tell full from empty. Reset empties the FIFO; the words are not cleared.
+ *   The oldest word is held in the head register; the others in an array written
+ *   synchronously and read asynchronously at its read pointer, the form that synthesis
+ *   maps to distributed (LUT) RAM: on ECP5 Yosys infers TRELLIS_DPR16X4 cells (16 words
+ *   x 4 bits each), so a deep and wide FIFO costs about WIDTH/4 * DEPTH/16 of them and
+ *   WIDTH flip-flops for the head. A word written while the head register is empty, or
+ *   is being popped with the array empty, goes straight into the head register. The
+ *   pointers carry one extra bit to tell full from empty. The behaviour at the ports is
+ *   cycle for cycle that of a FIFO read straight from the array. Reset empties the FIFO;
+ *   the words are not cleared.
  */
 
 `resetall
@@ -77,46 +89,82 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
+// words behind the head
 reg [WIDTH-1:0]      mem[0:DEPTH-1];
 reg [ADDR_WIDTH:0]   wr_ptr_reg = 0, wr_ptr_next;
 reg [ADDR_WIDTH:0]   rd_ptr_reg = 0, rd_ptr_next;
+// the head word
+reg [WIDTH-1:0]      head_reg, head_next;
+reg                  head_valid_reg = 1'b0, head_valid_next;
+// words held (head included) and full
+reg [ADDR_WIDTH:0]   count_reg = 0, count_next;
+reg                  full_reg = 1'b0, full_next;
 
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-wire full  = (wr_ptr_reg[ADDR_WIDTH] != rd_ptr_reg[ADDR_WIDTH]) &&
-             (wr_ptr_reg[ADDR_WIDTH-1:0] == rd_ptr_reg[ADDR_WIDTH-1:0]);
-wire empty = (wr_ptr_reg == rd_ptr_reg);
-wire write = s_valid && !full;
-wire read  = m_ready && !empty;
+wire write     = s_valid && !full_reg;
+wire read      = m_ready && head_valid_reg;
+wire mem_empty = (wr_ptr_reg == rd_ptr_reg);
+// the head register takes the new word: it is empty, or popped with the array empty
+wire to_head   = !head_valid_reg || (read && mem_empty);
 
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign s_ready = !full;
-assign m_valid = !empty;
-assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
-assign count   = wr_ptr_reg - rd_ptr_reg;
+assign s_ready = !full_reg;
+assign m_valid = head_valid_reg;
+assign m_data  = head_reg;
+assign count   = count_reg;
 
 // ----------------------------------------------------------------------------
-// Pointer update
+// Next state
 // ----------------------------------------------------------------------------
 always @* begin
-    wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, write};
-    rd_ptr_next = rd_ptr_reg + {{ADDR_WIDTH{1'b0}}, read};
+    head_next       = head_reg;
+    head_valid_next = head_valid_reg;
+    wr_ptr_next     = wr_ptr_reg;
+    rd_ptr_next     = rd_ptr_reg;
+
+    if (read && !mem_empty) begin
+        // the next word moves up from the array
+        head_next   = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+        rd_ptr_next = rd_ptr_reg + 1'b1;
+    end else if (read) begin
+        head_valid_next = 1'b0;
+    end
+
+    if (write) begin
+        if (to_head) begin
+            head_next       = s_data;
+            head_valid_next = 1'b1;
+        end else begin
+            wr_ptr_next = wr_ptr_reg + 1'b1;
+        end
+    end
+
+    count_next = count_reg + {{ADDR_WIDTH{1'b0}}, write} - {{ADDR_WIDTH{1'b0}}, read};
+    full_next  = count_next[ADDR_WIDTH];   // count_next == DEPTH (DEPTH a power of two)
 end
 
 always @(posedge clk) begin
-    if (write) begin
+    if (write && !to_head) begin
         mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
     end
 
-    wr_ptr_reg <= wr_ptr_next;
-    rd_ptr_reg <= rd_ptr_next;
+    head_reg       <= head_next;
+    head_valid_reg <= head_valid_next;
+    wr_ptr_reg     <= wr_ptr_next;
+    rd_ptr_reg     <= rd_ptr_next;
+    count_reg      <= count_next;
+    full_reg       <= full_next;
 
     if (rst) begin
-        wr_ptr_reg <= 0;
-        rd_ptr_reg <= 0;
+        head_valid_reg <= 1'b0;
+        wr_ptr_reg     <= 0;
+        rd_ptr_reg     <= 0;
+        count_reg      <= 0;
+        full_reg       <= 1'b0;
     end
 end
 
