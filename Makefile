@@ -37,6 +37,7 @@ help:
 	@echo "  vectors SEED=n  write build/vectors/ (pcap files, key file, harness vectors)"
 	@echo "  bench         latency, throughput and simulation-speed figures"
 	@echo "  regress-long  the million-message/packet regressions"
+	@echo "  depth-check   logic depth of the engine blocks and engines against fpga/depth_ceilings.txt (Yosys only)"
 	@echo "  fpga          synthesis and place-and-route (build/fpga/)"
 	@echo "  report        regenerate docs/performance.md and its plots"
 	@echo "  deps          install Debian packages and the project venv (run by the others)"

@@ -198,7 +198,7 @@ fpga-pnr-L1: $(NEXTPNR) | deps
 #              KEY_SLOTS = 4, CTX_SLOTS = 16): what the simulations build
 #   fpga       the packet engine as an LFE5U-85F can hold it: block RAM S-boxes
 #              (SBOX_IMPL = 1, STAGES_PER_ROUND = 2), KEY_SLOTS = 2, CTX_SLOTS = 4
-#              (docs/fpga.md, "The packet engine on the 85F": the key and context tables
+#              (docs/fpga.md, "Design choices and their reasons": the key and context tables
 #              are flip-flops with AND-OR read multiplexers, so their LUTs grow with the
 #              slot counts, and at the defaults engine plus core exceed the device)
 #   bram-tables the block RAM core with the default tables (KEY_SLOTS = 4, CTX_SLOTS = 16):
@@ -264,21 +264,16 @@ PNR_OPTS    ?=
 # every run): the open engine does not route with router2 (seeds 1 to 3, and seeds 1
 # and 2 without timing weights, stop between 451 and 18,300 overused wires and diverge);
 # router1 routes it with seed 2, the seed with which router2 had come closest
-# (docs/fpga.md, "The open engine routed: router1")
+# (docs/fpga.md, "Design choices and their reasons")
 FPGA_PNR_ROUTER_ibsec_open  ?= router1
 FPGA_PNR_SEED_ibsec_open    ?= 2
-# router1 needs 45 to 60 minutes of one core for it (3,688 s of nextpnr with a second job
-# on the machine): more than PNR_TIMEOUT's 3600 s, so this run gets three hours
+# router1 has needed 1,962 to 6,314 s of nextpnr for it here (with a second job on the
+# machine): more than PNR_TIMEOUT's 3600 s, so this run gets three hours
 FPGA_PNR_TIMEOUT_ibsec_open ?= 10800
-# the seal engine routed with router2 and seed 1 up to session 16 (40.8 MHz); with the
-# RTL of session 17 (a descriptor 31 bits narrower) router2 diverged with seeds 1 and 2
-# (overused wires down to 226 and 476, then rising past 1,000), router1 still had
-# 194,867 overused wires after 1,386 s, and seed 3 converged at 37.9 MHz (docs/fpga.md,
-# "The open decision without the check results"). With session 21's RTL router2 and
-# seed 3 stalled at about 7,300 overused wires (iterations 11 to 16), and router1 with
-# seed 2, the open engine's setting, routed it at 43.1 MHz in 2,634 s of nextpnr
-# (docs/fpga.md, "Routed again (session 21)"), so the seal engine now routes as the open
-# one does
+# the seal engine: router2 diverged or stalled on it with seeds 1 to 3 (overused wires
+# from a few hundred to about 7,300, no longer falling), and router1 with seed 2, the open
+# engine's setting, routed it (43.1 MHz with 0641075, 2,634 s of nextpnr), so the seal
+# engine routes as the open one does (docs/fpga.md, "Design choices and their reasons")
 FPGA_PNR_ROUTER_ibsec_seal  ?= router1
 FPGA_PNR_SEED_ibsec_seal    ?= 2
 FPGA_PNR_TIMEOUT_ibsec_seal ?= 10800
@@ -368,3 +363,6 @@ report: | deps
 	@$(PYTHON) scripts/report.py gcm-json $(REPORT_BENCH)/bench-gcm-bram.txt $(REPORT_BENCH) bram || true
 	$(PYTHON) scripts/report.py render --fpga $(FPGA_BUILD)/fpga.json --bench $(REPORT_BENCH) \
 	  --out docs/performance.md --img docs/img
+
+# make depth-check (in make test): logic depth against committed ceilings
+include fpga/depth.mk
