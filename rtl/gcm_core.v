@@ -212,16 +212,28 @@ module gcm_core #(
 // cycles through aes_pipeline
 localparam AES_LATENCY = 14 * STAGES_PER_ROUND;
 // output FIFO depth (power of two covering the credit round trip)
-localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + 12);
+// ghash_engine: register stages inside each GF(2^128) product, the Y loop's cycles (its
+// interleaved accumulators) and its latency from a last beat to S
+localparam GHASH_CLMUL_STAGES = 1;
+localparam GHASH_INTERLEAVE = GHASH_CLMUL_STAGES + 2;
+localparam GHASH_LATENCY = 2 * GHASH_INTERLEAVE + 1;
+// output FIFO depth (power of two covering the credit round trip: I, AES, X, the last
+// beat's wait for its tag through GHASH, the FIFOs and the credit's return)
+localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + GHASH_LATENCY + 9);
 localparam OUT_AW = $clog2(OUT_DEPTH);
 // EARLY_GHASH's join of S and E_K(J0): the places each side can wait for (at the tag)
 localparam S_DEPTH = 1 << $clog2(AES_LATENCY + 4);
-localparam J_DEPTH = 16;
-// H powers per bank: H^1..H^(LANES+1) (LANES blocks plus the trailing zero block of the
-// last beat, which stands for the length block)
+localparam J_DEPTH = 1 << $clog2(GHASH_LATENCY + 9);
+// blocks per GHASH beat: LANES, and on the last beat the trailing zero block that stands
+// for the length block (ghash_engine's s_count, at most NPOW)
 localparam NPOW = LANES + 1;
-localparam POW_WIDTH = $clog2(NPOW + 1);
-localparam [POW_WIDTH-1:0] NPOW_IDX = NPOW[POW_WIDTH-1:0];
+localparam CNT_WIDTH = $clog2(NPOW + 1);
+// H powers per bank: H^1..H^HPOW, the largest sum of the counts of GHASH_INTERLEAVE
+// consecutive beats of a message (ghash_engine's window: LANES blocks per beat, one more
+// on the last)
+localparam HPOW = GHASH_INTERLEAVE * LANES + 1;
+localparam POW_WIDTH = $clog2(HPOW + 1);
+localparam [POW_WIDTH-1:0] HPOW_IDX = HPOW[POW_WIDTH-1:0];
 // H banks: two per slot, bank b of slot s is set 2*s + b
 localparam NSETS = 2 * KEY_SLOTS;
 localparam SET_WIDTH = SLOT_WIDTH + 1;
@@ -229,7 +241,7 @@ localparam SET_WIDTH = SLOT_WIDTH + 1;
 // banks (a power of two, so that aes_pipeline derives the same index width)
 localparam RK_SETS = 1 << SET_WIDTH;
 // coefficients per clock of the install's digit-serial multiplier (gf128_mul_serial):
-// each of H^2..H^NPOW takes 128 / INST_DIGIT_WIDTH + 2 cycles (start, load, one step per
+// each of H^2..H^HPOW takes 128 / INST_DIGIT_WIDTH + 2 cycles (start, load, one step per
 // digit, write)
 localparam INST_DIGIT_WIDTH = 8;
 // cycles after the last beat of a message until it has read its H bank (I + AES + X)
@@ -386,9 +398,9 @@ reg  [OF_WIDTH-1:0]    x_out_word_reg, x_out_word_next;
 reg                    x_g_valid_reg = 1'b0, x_g_valid_next;
 reg                    x_g_first_reg, x_g_first_next;
 reg                    x_g_last_reg, x_g_last_next;
-reg  [POW_WIDTH-1:0]   x_g_count_reg, x_g_count_next;
+reg  [CNT_WIDTH-1:0]   x_g_count_reg, x_g_count_next;
 reg  [LANES*128-1:0]   x_g_block_reg, x_g_block_next;
-reg  [NPOW*128-1:0]    x_g_hpow_reg, x_g_hpow_next;
+reg  [HPOW*128-1:0]    x_g_hpow_reg, x_g_hpow_next;
 reg  [128:0]           x_g_user_reg, x_g_user_next;         // {E_K(J0), nokey}
 // per message, at the X stage
 reg  [127:0]           x_ekj0_reg, x_ekj0_next;
@@ -401,13 +413,13 @@ reg  [CLEN_WIDTH-1:0]  x_clen_reg, x_clen_next;             // data bytes
 // ----------------------------------------------------------------------------
 // key table storage (the round keys are in aes_pipeline's table)
 // one array element per register (no flat vector: a simulator would assemble the
-// NSETS*NPOW*128 bits anew every cycle)
-wire [127:0]               hset_mem [0:NSETS*NPOW-1];   // set s, power p+1 at NPOW*s+p
+// NSETS*HPOW*128 bits anew every cycle)
+wire [127:0]               hset_mem [0:NSETS*HPOW-1];   // set s, power p+1 at HPOW*s+p
 // the install's set: the slot's inactive bank (round keys and H powers)
 wire [SET_WIDTH-1:0]       inst_set = {inst_slot_reg, !slot_bank_reg[inst_slot_reg]};
 reg                        hp_we;              // write one H power
 reg  [SET_WIDTH-1:0]       hp_wset;
-reg  [POW_WIDTH-1:0]       hp_widx;            // 1..NPOW
+reg  [POW_WIDTH-1:0]       hp_widx;            // 1..HPOW
 reg  [127:0]               hp_wdata;
 
 // aes_pipeline output
@@ -474,7 +486,7 @@ assign m_axis_nokey  = tf_m_data[0];
 genvar gs, gp;
 generate
     for (gs = 0; gs < NSETS; gs = gs + 1) begin : g_hset
-        for (gp = 0; gp < NPOW; gp = gp + 1) begin : g_pow
+        for (gp = 0; gp < HPOW; gp = gp + 1) begin : g_pow
             reg [127:0] h_reg;
 
             always @(posedge clk) begin
@@ -483,7 +495,7 @@ generate
                 end
             end
 
-            assign hset_mem[NPOW*gs + gp] = h_reg;
+            assign hset_mem[HPOW*gs + gp] = h_reg;
         end
     end
 endgenerate
@@ -741,7 +753,7 @@ end
 reg  [LANES-1:0]      g_lane_valid;
 reg  [BCNT_WIDTH-1:0] g_abytes;
 reg  [BCNT_WIDTH-1:0] g_cbytes;
-reg  [POW_WIDTH-1:0]  g_nblk;
+reg  [CNT_WIDTH-1:0]  g_nblk;
 reg  [ALEN_WIDTH-1:0] g_alen;
 reg  [CLEN_WIDTH-1:0] g_clen;
 reg  [127:0]          g_mask;
@@ -755,7 +767,7 @@ always @* begin
     g_lane_valid = {LANES{1'b0}};
     g_abytes     = {BCNT_WIDTH{1'b0}};
     g_cbytes     = {BCNT_WIDTH{1'b0}};
-    g_nblk       = {POW_WIDTH{1'b0}};
+    g_nblk       = {CNT_WIDTH{1'b0}};
     x_g_block_next = {LANES*128{1'b0}};
 
     for (gl = 0; gl < LANES; gl = gl + 1) begin
@@ -772,7 +784,7 @@ always @* begin
             g_cbytes = g_cbytes +
                        {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
         end
-        g_nblk = g_nblk + {{(POW_WIDTH-1){1'b0}}, g_lane_valid[gl]};
+        g_nblk = g_nblk + {{(CNT_WIDTH-1){1'b0}}, g_lane_valid[gl]};
     end
 
     // message lengths including this beat, for the length block (SP 800-38D §7.1
@@ -793,17 +805,17 @@ always @* begin
     x_g_valid_next = gu_beat;
     x_g_first_next = gu_first;
     x_g_last_next  = gu_last;
-    x_g_count_next = g_nblk + {{(POW_WIDTH-1){1'b0}}, gu_last};   // + the zero block
+    x_g_count_next = g_nblk + {{(CNT_WIDTH-1){1'b0}}, gu_last};   // + the zero block
     // E_K(J0) rides with the beat when GHASH runs behind the X stage; with EARLY_GHASH
     // it is not out yet and joins the GHASH result at the tag (jq below)
     x_g_user_next  = {(EARLY_GHASH != 0) ? 128'd0 : x_ekj0, gu_nokey};
 
-    // the message's H bank: H^1..H^NPOW of set (slot, bank)
-    x_g_hpow_next = {NPOW*128{1'b0}};
+    // the message's H bank: H^1..H^HPOW of set (slot, bank)
+    x_g_hpow_next = {HPOW*128{1'b0}};
     for (gbs = 0; gbs < NSETS; gbs = gbs + 1) begin
         if ({{(32-SET_WIDTH){1'b0}}, gu_set} == gbs) begin
-            for (gbp = 0; gbp < NPOW; gbp = gbp + 1)
-                x_g_hpow_next[128*gbp +: 128] = hset_mem[NPOW*gbs + gbp];
+            for (gbp = 0; gbp < HPOW; gbp = gbp + 1)
+                x_g_hpow_next[128*gbp +: 128] = hset_mem[HPOW*gbs + gbp];
         end
     end
 end
@@ -912,7 +924,7 @@ always @* begin
                 hp_we         = 1'b1;
                 inst_pow_next = inst_mul_y;
                 inst_idx_next = inst_idx_reg + 1'b1;
-                if (inst_idx_reg == NPOW_IDX) begin
+                if (inst_idx_reg == HPOW_IDX) begin
                     inst_state_next = INST_COMMIT;
                 end else begin
                     inst_state_next = INST_POW_MUL;
@@ -1023,6 +1035,10 @@ len_mul_inst (
 ghash_engine #(
     .LANES(LANES),
     .NPOW(NPOW),
+    .CLMUL_STAGES(GHASH_CLMUL_STAGES),
+    .INTERLEAVE(GHASH_INTERLEAVE),
+    .HPOW(HPOW),
+    .LATENCY(GHASH_LATENCY),
     .USER_WIDTH(257)
 )
 ghash_engine_inst (

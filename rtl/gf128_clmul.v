@@ -26,7 +26,10 @@
  *   quarter), and LEVELS = 4 is the smallest measured; LEVELS = 5 was not measured.
  *
  * Latency / throughput
- *   Combinational. Logic, in LUT inputs: a leaf operand bit is the XOR of up to
+ *   STAGES = 0: combinational. STAGES = 1: the leaf products are registered, p follows a
+ *   and b by one clock (a new pair every clock); the cut leaves the pre-additions and the
+ *   leaf products (AND + XOR of 8) before it and the post-additions after it, so that
+ *   ghash_engine's Y loop is three short cycles instead of one long one. Logic, in LUT inputs: a leaf operand bit is the XOR of up to
  *   2^LEVELS = 16 operand bits (the (a0 + a1) path at every level); a leaf product bit
  *   is AND + an XOR of up to 8 terms; a result bit is the XOR of up to 4 bits of the
  *   level below at each level of the post-additions. ABC maps these XOR trees into
@@ -74,8 +77,13 @@
  */
 module gf128_clmul #(
     // Karatsuba splits from 128 bits (0 = one 128 x 128 schoolbook product; 0..5)
-    parameter LEVELS = 4
+    parameter LEVELS = 4,
+    // register stages inside the product: 0 = combinational; 1 = a register on the leaf
+    // products (p follows a and b one clock later)
+    parameter STAGES = 0
 ) (
+    // clock of the STAGES registers (unused when STAGES = 0)
+    input  wire         clk,
     input  wire [127:0] a,
     input  wire [127:0] b,
     output wire [254:0] p
@@ -91,6 +99,12 @@ generate
     if (LEVELS < 0 || LEVELS > 5) begin : g_bad_levels
         initial begin
             $error("Error: gf128_clmul LEVELS must be 0..5 (instance %m)");
+            $finish;
+        end
+    end
+    if (STAGES != 0 && STAGES != 1) begin : g_bad_stages
+        initial begin
+            $error("Error: gf128_clmul STAGES must be 0 or 1 (instance %m)");
             $finish;
         end
     end
@@ -158,6 +172,9 @@ localparam NLEAF   = pow3(LEVELS);
 wire [OP_BITS-1:0] op_a /* verilator split_var */;  // operands of every node, a side
 wire [OP_BITS-1:0] op_b /* verilator split_var */;  // operands of every node, b side
 wire [PR_BITS-1:0] pr /* verilator split_var */;    // products of every node
+// leaf products as computed, and as the post-additions take them (registered or not)
+wire [NLEAF*2*LEAF_WIDTH-1:0] leaf_prod;
+wire [NLEAF*2*LEAF_WIDTH-1:0] leaf_post;
 
 // ----------------------------------------------------------------------------
 // Pre-additions: the operands of each node, level by level from the top
@@ -193,7 +210,27 @@ generate
         localparam LO = op_off(LEVELS) + gk * LEAF_WIDTH;
         localparam LP = pr_off(LEVELS) + gk * 2 * LEAF_WIDTH;
 
-        assign pr[LP +: 2*LEAF_WIDTH] = clmul_leaf(op_a[LO +: LEAF_WIDTH], op_b[LO +: LEAF_WIDTH]);
+        assign leaf_prod[gk * 2 * LEAF_WIDTH +: 2*LEAF_WIDTH] =
+            clmul_leaf(op_a[LO +: LEAF_WIDTH], op_b[LO +: LEAF_WIDTH]);
+        assign pr[LP +: 2*LEAF_WIDTH] = leaf_post[gk * 2 * LEAF_WIDTH +: 2*LEAF_WIDTH];
+    end
+
+    if (STAGES == 1) begin : g_leaf_reg
+        // the cut between the leaf products and the post-additions (datapath: no reset)
+        reg [NLEAF*2*LEAF_WIDTH-1:0] leaf_reg;
+
+        always @(posedge clk) begin
+            leaf_reg <= leaf_prod;
+        end
+
+        assign leaf_post = leaf_reg;
+    end else begin : g_leaf_comb
+        assign leaf_post = leaf_prod;
+
+        /* verilator lint_off UNUSEDSIGNAL */
+        // combinational: the clock is not used
+        wire unused_clk = clk;
+        /* verilator lint_on UNUSEDSIGNAL */
     end
 endgenerate
 
