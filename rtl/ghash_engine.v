@@ -3,11 +3,13 @@
  *
  * Function
  *   A message is a sequence of beats; beat n carries k_n blocks (0 <= k_n <= LANES) in
- *   lanes 0..k_n-1 and the hash-key powers H^1..H^NPOW of that message. Per beat:
+ *   lanes 0..k_n-1 and the hash-key powers H^1..H^HPOW of that message. The result is
+ *   what the beat-by-beat rule gives,
  *     Y = (Y ^ X_0)*H^k ^ X_1*H^(k-1) ^ ... ^ X_(k-1)*H         (Y = 0 before the first beat)
- *   with ONE reduction per beat: the k+1 products are XORed unreduced (255 bits) and the sum
- *   is reduced once. This is ibsec_ghash_fold_beat of the C model, step for step. After the
- *   beat flagged s_last, m_ghash = Y = GHASH_H(X_0 .. X_(m-1)) with a one-cycle m_valid.
+ *   (ibsec_ghash_fold_beat of the C model), computed by interleaved accumulators (see
+ *   "The interleaved Y loop") with one reduction per cycle: the products of a cycle are
+ *   XORed unreduced (255 bits) and the sum is reduced once. After the beat flagged
+ *   s_last, m_ghash = GHASH_H(X_0 .. X_(m-1)) with a one-cycle m_valid.
  *   Blocks of a message are absorbed in order: lane 0 of a beat before lane 1, and every
  *   lane of a beat before the next beat; a beat with fewer than LANES blocks may appear
  *   anywhere in a message, so any split of the block sequence into beats gives the same S.
@@ -17,9 +19,9 @@
  *   free lane of the last beat or alone in an extra last beat (k = 1). A beat with k = 0
  *   leaves Y unchanged (an empty message, s_first and s_last with k = 0, gives S = 0).
  *
- *   Every message may use a different key: s_hpow is sampled with each beat and used for
- *   that beat only; the caller keeps it constant within a message (the engine does not
- *   check). H^i for i > NPOW is never needed.
+ *   Every message may use a different key: s_hpow is sampled with each valid beat and
+ *   used for that beat and the idle cycles after it; the caller keeps it constant within
+ *   a message (the engine does not check).
  *
  *   Trailing zero blocks (NPOW > LANES): s_count may exceed the blocks a beat carries.
  *   Lanes 0..min(k, LANES)-1 take part, lane i multiplied by H^(k-i); lanes below k that
@@ -37,45 +39,56 @@
  *   both may be set on the same beat. Back-to-back messages need no idle beat. A message
  *   that starts without the previous one having seen s_last simply abandons the old one.
  *
+ * The interleaved Y loop
+ *   The recurrence above needs Y before the next beat's product can start, i.e. one
+ *   full GF(2^128) multiply and reduction per cycle (gcm_core's critical path when it
+ *   was built that way: 56.9 MHz routed in the block RAM configuration). Instead the loop
+ *   is INTERLEAVE = CLMUL_STAGES + 2 cycles long (the product with CLMUL_STAGES registers
+ *   inside, a product register, the reduction into the operand register), and cycle t
+ *   (every cycle, idle ones included, counts) updates accumulator t mod INTERLEAVE:
+ *     A_t = ((fresh_t ? 0 : A_(t-I)) ^ X_0) * H^S_t  ^  X_1 * H^(S_t-1) ^ ...
+ *   with I = INTERLEAVE, X_i the blocks of cycle t (none on an idle cycle) and
+ *     S_t = k_t + k_(t+1) + ... + k_(t+I-1),
+ *   the blocks of cycle t and of the I - 1 cycles after it, counted up to the message's
+ *   last beat (k = 0 for idle cycles). Each accumulator is thus multiplied by exactly the
+ *   powers of H the blocks absorbed after it need. fresh_t: cycle t lies within the first
+ *   I cycles of its message (no cycle of the message I cycles before it). After the last
+ *   beat T the result is
+ *     S = A_T ^ A_(T-1) ^ ... ^ A_(T-I+1),
+ *   each term only if its cycle belongs to the message. This is the same GHASH as the
+ *   serial rule for any split into beats and any idle cycles (checked against the C
+ *   model by the ghash bench). To know S_t, beat t waits I - 1 cycles for the counts
+ *   behind it (look-ahead stages Q); an idle cycle inside a message multiplies by the
+ *   powers of the last valid beat (held in the Q stages).
+ *
+ * Powers of H
+ *   S_t is at most the sum of I consecutive counts of a message, so s_hpow carries
+ *   H^1..H^HPOW, HPOW = I * NPOW by default. gcm_core's beats carry at most LANES blocks
+ *   and only the last one LANES + 1, so it passes HPOW = I * LANES + 1.
+ *
  * Latency / throughput
- *   One beat per clock. LATENCY = 3: a last beat with s_valid in cycle t gives m_valid and
- *   m_ghash in cycle t+3 (for one cycle; m_user is s_user of that last beat).
- *     stage A: per-lane power select H^(k-i) for lanes 1..LANES-1 (0 for idle lanes),
- *              the multiplier H^k of Y and X_0 (the element 1 when k = 0), lane 0's
- *              block (0 when k = 0), the first-beat flag                      -> registers
- *     stage B: LANES - 1 carry-less products X_i * H^(k-i), i >= 1, XOR of them
- *              (unreduced); lane 0's block and H^k passed on                    -> registers
- *     stage C: ((first ? 0 : Y) ^ X_0) * H^k (carry-less) ^ stage-B sum, one
- *              reduction                                                       -> Y register
+ *   One beat per clock. LATENCY = 2 * INTERLEAVE + 1 (7 with CLMUL_STAGES = 1, 11 with
+ *   3): a last beat with s_valid in cycle t gives m_valid and m_ghash in cycle t + LATENCY
+ *   (for one cycle; m_user is s_user of that last beat).
+ *     Q1..Q(I-1): look-ahead stages (count, last, age, block, held powers)
+ *     D:   S_t of the oldest Q stage and the input, decoded one-hot        -> register
+ *     then, in the loop's reduction cycle of the accumulator's previous turn:
+ *          power select H^S_t (the element 1 for S_t = 0) and, lanes >= 1,
+ *          H^(S_t-i) (0 beyond the beat's count); the operand
+ *          (fresh ? 0 : A) ^ X_0                                          -> registers
+ *     product: gf128_clmul with CLMUL_STAGES registers (loop and lanes)   -> register
+ *          (the lanes' products XORed, unreduced)
+ *     reduction of loop product ^ lanes' sum: the accumulator A_t; on the last beat
+ *          the result XOR A_(t-1) .. A_(t-I+1) (kept in I - 1 registers)    -> m_ghash
+ *   gcm_core uses CLMUL_STAGES = 3: each loop cycle is about two LUT4 levels (the
+ *   pre-additions; the leaf products; two levels of post-additions; two more; the
+ *   reduction with the operand's XOR).
  *
  * Area: LANES carry-less multipliers (gf128_clmul; one was about 5,800 TRELLIS_COMB of
- *   the ECP5 in either packet engine, docs/fpga.md). Lane 0's block shares Y's
- *   multiplier, since both are multiplied by H^k: (Y ^ X_0)*H^k. At LANES = 1 that is
- *   one multiplier instead of two.
- *
- * Timing: the Y recurrence
- *   Only the product with H^k depends on Y; the products of lanes 1..LANES-1 are
- *   computed a cycle earlier (stage B), so the loop is the same for every LANES:
- *     y_reg -> the operand (first ? 0 : Y) ^ X_0 (one LUT4 level: Y bit, X_0 bit, the
- *     flag) -> gf128_clmul (Karatsuba: pre-additions, 81 leaf products of 8 x 8 bits,
- *     post-additions) -> XOR with the stage-B sum -> reduction XOR (<= 13 inputs)
- *     -> y_reg,
- *   i.e. one full GF(2^128) multiply per cycle. Mapped by Yosys (synth_ecp5), the
- *   multiplier's longest path is 14 cells, 4 of them LUT4 and 10 slice multiplexers
- *   (the schoolbook product before it: 10 cells, 2 LUT4), then the sum and the reduction.
- *   This loop is the Fmax limit of the GHASH side; stages A and B are feed-forward and
- *   can be pipelined further without changing the result. H^k is a registered input.
- *   Lane 0 in the loop costs the operand's LUT level; a separate multiplier for it
- *   (X_0 * H^k in stage B, the loop Y * H^k with H^k forced to 0 on a first beat) keeps
- *   that level out of the loop at the price of a whole multiplier, which the engines at
- *   LANES = 1 cannot spare (docs/fpga.md).
- *   What would break the loop (not implemented): a 2-cycle loop (unreduced product
- *   registered, reduction in the next cycle) serving two interleaved accumulators that
- *   take alternate cycles. Each accumulator must then be multiplied by H^(k_(t-1) + k_t)
- *   (the blocks absorbed by the other accumulator in between plus its own; the power is
- *   a feed-forward product H^(k_(t-1)) * H^(k_t)), idle cycles count as k = 0, and the two
- *   are combined after the last beat T as S = A_T ^ A_(T-1) * H^(k_T), a further
- *   feed-forward multiply (about 3 more cycles of latency and 2 more multipliers).
+ *   the ECP5 in either packet engine, docs/fpga.md) and their pipeline registers. Lane
+ *   0's block shares the loop's multiplier, since both are multiplied by H^S_t:
+ *   (A ^ X_0)*H^S_t. At LANES = 1 that is one multiplier instead of two. The held powers
+ *   travel through the Q and D stages (I * HPOW * 128 flip-flops).
  *
  * DATA FORMATS
  *   Blocks and powers are 128-bit vectors in GCM bit order (docs/conventions.md): bit b_i
@@ -100,8 +113,8 @@ module ghash_engine #(
     parameter LANES = 1,
     // the largest s_count (LANES or more: see "Trailing zero blocks")
     parameter NPOW = LANES,
-    // register stages inside each GF(2^128) product (gf128_clmul STAGES): 0 or 1
-    parameter CLMUL_STAGES = 1,
+    // register stages inside each GF(2^128) product (gf128_clmul STAGES): 0..3
+    parameter CLMUL_STAGES = 3,
     // cycles of the Y loop, i.e. accumulators interleaved (derived; do not override)
     parameter INTERLEAVE = CLMUL_STAGES + 2,
     // powers of H on s_hpow, H^1..H^HPOW: at least the largest sum of s_count over
@@ -169,9 +182,9 @@ generate
             $finish;
         end
     end
-    if (CLMUL_STAGES != 0 && CLMUL_STAGES != 1) begin : g_bad_stages
+    if (CLMUL_STAGES < 0 || CLMUL_STAGES > 3) begin : g_bad_stages
         initial begin
-            $error("Error: CLMUL_STAGES must be 0 or 1 (instance %m)");
+            $error("Error: CLMUL_STAGES must be 0..3 (instance %m)");
             $finish;
         end
     end

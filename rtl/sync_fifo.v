@@ -9,7 +9,14 @@
  *   no path runs from m_ready to s_ready.
  *
  * Latency / throughput
- *   One word per clock in and out; write to read 1 cycle.
+ *   One word per clock in and out; write to read 1 cycle (OUT_REG = 0) or 2 (OUT_REG = 1).
+ *
+ * Output register (OUT_REG = 1)
+ *   The head word is moved from the array into a register (m_data) and m_valid is a
+ *   register too, so that nothing the reader computes from m_valid and m_data starts at
+ *   the array's read multiplexer; the array is read while the register is empty or being
+ *   popped. The FIFO then holds DEPTH + 1 words (count includes the register's); s_ready
+ *   still depends on the array's fill level only.
  *
  * Implementation
  *   The storage is an array written synchronously and read asynchronously at the read
@@ -30,7 +37,10 @@ module sync_fifo #(
     // bits per word
     parameter WIDTH = 8,
     // number of words, a power of two >= 2
-    parameter DEPTH = 16
+    parameter DEPTH = 16,
+    // 1: the head word in an output register (see "Output register"); 0: read from the
+    // array
+    parameter OUT_REG = 0
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -66,6 +76,12 @@ generate
             $finish;
         end
     end
+    if (OUT_REG != 0 && OUT_REG != 1) begin : g_bad_out_reg
+        initial begin
+            $error("Error: sync_fifo OUT_REG must be 0 or 1 (instance %m)");
+            $finish;
+        end
+    end
     if (WIDTH < 1) begin : g_bad_width
         initial begin
             $error("Error: sync_fifo WIDTH must be at least 1 (instance %m)");
@@ -88,15 +104,45 @@ wire full  = (wr_ptr_reg[ADDR_WIDTH] != rd_ptr_reg[ADDR_WIDTH]) &&
              (wr_ptr_reg[ADDR_WIDTH-1:0] == rd_ptr_reg[ADDR_WIDTH-1:0]);
 wire empty = (wr_ptr_reg == rd_ptr_reg);
 wire write = s_valid && !full;
-wire read  = m_ready && !empty;
+wire read;                       // the array's head word is taken this cycle
 
 // ----------------------------------------------------------------------------
-// Port assignments
+// Port assignments and the output register
 // ----------------------------------------------------------------------------
 assign s_ready = !full;
-assign m_valid = !empty;
-assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
-assign count   = wr_ptr_reg - rd_ptr_reg;
+
+generate
+    if (OUT_REG == 1) begin : g_out_reg
+        reg             out_valid_reg = 1'b0, out_valid_next;
+        reg [WIDTH-1:0] out_data_reg, out_data_next;
+
+        // the register takes the array's head while it is empty or being popped
+        assign read = !empty && (!out_valid_reg || m_ready);
+
+        always @* begin
+            out_valid_next = read || (out_valid_reg && !m_ready);
+            out_data_next  = read ? mem[rd_ptr_reg[ADDR_WIDTH-1:0]] : out_data_reg;
+        end
+
+        always @(posedge clk) begin
+            out_valid_reg <= out_valid_next;
+            out_data_reg  <= out_data_next;
+
+            if (rst) begin
+                out_valid_reg <= 1'b0;
+            end
+        end
+
+        assign m_valid = out_valid_reg;
+        assign m_data  = out_data_reg;
+        assign count   = (wr_ptr_reg - rd_ptr_reg) + {{ADDR_WIDTH{1'b0}}, out_valid_reg};
+    end else begin : g_out_mem
+        assign read    = m_ready && !empty;
+        assign m_valid = !empty;
+        assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+        assign count   = wr_ptr_reg - rd_ptr_reg;
+    end
+endgenerate
 
 // ----------------------------------------------------------------------------
 // Pointer update

@@ -53,7 +53,7 @@ static unsigned ghash_latency;
 #define GHASH_LATENCY ghash_latency
 /* powers H^1..H^n the engine takes per beat (from the test top), at most MAX_HPOW */
 static unsigned hpow_n;
-#define MAX_HPOW (4 * IBSEC_MAX_LANES + 1)
+#define MAX_HPOW (6 * IBSEC_MAX_LANES + 1)
 /* data blocks per random message: 0..MAX_DATA_BLOCKS, plus the length block and a
  * trailing zero block */
 #define MAX_DATA_BLOCKS 300

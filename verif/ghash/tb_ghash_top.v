@@ -30,7 +30,7 @@ module tb_ghash_top #(
     // the engine as gcm_core builds it: register stages per product, the interleaved
     // Y loop's cycles, and the powers of H it needs (INTERLEAVE beats of at most LANES
     // blocks, the last with one trailing zero block more)
-    parameter CLMUL_STAGES = 1,
+    parameter CLMUL_STAGES = 3,
     parameter INTERLEAVE = CLMUL_STAGES + 2,
     parameter HPOW = INTERLEAVE * LANES + 1
 ) (
@@ -166,6 +166,7 @@ gcm_len_mul #(
     .ALEN_WIDTH(13),
     .CLEN_WIDTH(13)
 ) gcm_len_mul13_inst (
+    .clk(clk),
     .alen(len_alen_all[12:0]),
     .clen(len_clen_all[12:0]),
     .h(len_h),
@@ -176,6 +177,7 @@ gcm_len_mul #(
     .ALEN_WIDTH(32),
     .CLEN_WIDTH(32)
 ) gcm_len_mul32_inst (
+    .clk(clk),
     .alen(len_alen),
     .clen(len_clen),
     .h(len_h),
