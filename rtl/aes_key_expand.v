@@ -160,9 +160,10 @@ always @* begin
             rot_next   = !aes256_reg || !round_reg[0];
             first_next = 1'b0;
         end
-    end else if (s_valid) begin
-        // rk[0] is the key's first half; a holds the second half
-        busy_next   = 1'b1;
+    end else begin
+        // idle: the state follows s_key, so that only busy depends on s_valid (rk[0] is
+        // the key's first half; a holds the second half)
+        busy_next   = s_valid;
         round_next  = 4'd0;
         aes256_next = s_aes256;
         a_next      = s_key[127:0];
