@@ -47,9 +47,16 @@
  *               SBOX_IMPL = 1 (with STAGES_PER_ROUND = 2 only): ROMs read synchronously
  *               (aes_sbox_rom2, two S-boxes per dual-port block RAM); their read register
  *               is the mid-round register of the data and of the key step's SubWord, so
- *               LATENCY is unchanged. Rounds 11..14 then register the block entering the
- *               round beside the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and
- *               2 for the key step per round, 112 * LANES + 28 in all (112 * LANES with
+ *               LATENCY is unchanged. Retimed (RETIMED = 1): the block RAM's output
+ *               (about 4.1 ns after the clock on the ECP5, REGMODE = NOREG as Yosys
+ *               infers it) goes straight into a flip-flop, the round's second register,
+ *               and round r's MixColumns/AddRoundKey/bypass run in the stage after it, in
+ *               front of round r+1's block RAM address; round 14's is combinational on
+ *               m_block (one LUT level behind the last registers). The round key is read
+ *               (KEY_TABLE = 1) or registered (KEY_TABLE = 0) a stage later to match.
+ *               Rounds 11..14 delay the block entering the round by two stages beside
+ *               the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and 2 for the
+ *               key step per round, 112 * LANES + 28 in all (112 * LANES with
  *               KEY_TABLE = 1).
  *
  * Key source (KEY_TABLE)
