@@ -93,6 +93,10 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
+// distributed (LUT) RAM, read asynchronously: with OUT_REG = 1 the read feeds a register,
+// and Yosys would otherwise fold that register into a block RAM's synchronous read,
+// whose output (REGMODE NOREG) comes about 4.1 ns after the clock on the ECP5
+(* ram_style = "distributed" *)
 reg [WIDTH-1:0]      mem[0:DEPTH-1];
 reg [ADDR_WIDTH:0]   wr_ptr_reg = 0, wr_ptr_next;
 reg [ADDR_WIDTH:0]   rd_ptr_reg = 0, rd_ptr_next;
