@@ -11,24 +11,28 @@
  * Latency / throughput
  *   One word per clock in and out; write to read 1 cycle.
  *
- * Timing
+ * Head register (OUT_REG = 1)
  *   Every output comes from a register: the head word (m_data), m_valid, s_ready and
- *   count. A consumer's logic therefore starts at flip-flops, not behind the read
- *   pointer and the distributed RAM's read (the engine's descriptor FIFOs feed wide
- *   decision and composer logic from their heads). What remains in the FIFO's own paths:
- *   m_ready selects the head register's next word (the RAM word at the read pointer, or
- *   s_data when the RAM is empty), and s_valid and m_ready update the fill level.
+ *   count, so that a consumer's logic starts at flip-flops, not behind the read pointer
+ *   and the distributed RAM's read. What remains in the FIFO's own paths: m_ready selects
+ *   the head register's next word (the array's word at the read pointer, or s_data when
+ *   the array is empty), and s_valid and m_ready update the fill level. The behaviour at
+ *   the ports is cycle for cycle that of OUT_REG = 0, at the price of WIDTH flip-flops
+ *   and a 2:1 multiplexer per bit: worth it for a narrow FIFO whose head feeds deep
+ *   logic, not for the engine's 1.2 to 1.4 kbit descriptor FIFOs (about 6,000 LUT4 and
+ *   6,000 flip-flops more in the LANES = 1 open engine).
  *
  * Implementation
- *   The oldest word is held in the head register; the others in an array written
- *   synchronously and read asynchronously at its read pointer, the form that synthesis
- *   maps to distributed (LUT) RAM: on ECP5 Yosys infers TRELLIS_DPR16X4 cells (16 words
- *   x 4 bits each), so a deep and wide FIFO costs about WIDTH/4 * DEPTH/16 of them and
- *   WIDTH flip-flops for the head. A word written while the head register is empty, or
- *   is being popped with the array empty, goes straight into the head register. The
- *   pointers carry one extra bit to tell full from empty. The behaviour at the ports is
- *   cycle for cycle that of a FIFO read straight from the array. Reset empties the FIFO;
- *   the words are not cleared.
+ *   The words are held in an array written synchronously and read asynchronously at the
+ *   read pointer, the form that synthesis maps to distributed (LUT) RAM: on ECP5 Yosys
+ *   infers TRELLIS_DPR16X4 cells (16 words x 4 bits each), so a deep and wide FIFO costs
+ *   about WIDTH/4 * DEPTH/16 of them and no flip-flops for the words (the array is marked
+ *   distributed: with OUT_REG = 1 Yosys would otherwise fold the head register into a
+ *   block RAM's synchronous read, whose output comes about 4.1 ns after the clock). With
+ *   OUT_REG = 1 the oldest word is held in the head register instead; a word written
+ *   while the head register is empty, or is being popped with the array empty, goes
+ *   straight into it. The pointers carry one extra bit to tell full from empty. Reset
+ *   empties the FIFO; the words are not cleared.
  */
 
 `resetall
@@ -42,7 +46,10 @@ module sync_fifo #(
     // bits per word
     parameter WIDTH = 8,
     // number of words, a power of two >= 2
-    parameter DEPTH = 16
+    parameter DEPTH = 16,
+    // 1: every output from a register (see "Head register"); 0: the head read from the
+    // array
+    parameter OUT_REG = 0
 ) (
     input  wire             clk,
     input  wire             rst,
@@ -78,6 +85,12 @@ generate
             $finish;
         end
     end
+    if (OUT_REG != 0 && OUT_REG != 1) begin : g_bad_out_reg
+        initial begin
+            $error("Error: sync_fifo OUT_REG must be 0 or 1 (instance %m)");
+            $finish;
+        end
+    end
     if (WIDTH < 1) begin : g_bad_width
         initial begin
             $error("Error: sync_fifo WIDTH must be at least 1 (instance %m)");
@@ -89,84 +102,110 @@ endgenerate
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
-// words behind the head
+// the words (with OUT_REG = 1: behind the head)
+(* ram_style = "distributed" *)
 reg [WIDTH-1:0]      mem[0:DEPTH-1];
 reg [ADDR_WIDTH:0]   wr_ptr_reg = 0, wr_ptr_next;
 reg [ADDR_WIDTH:0]   rd_ptr_reg = 0, rd_ptr_next;
-// the head word
-reg [WIDTH-1:0]      head_reg, head_next;
-reg                  head_valid_reg = 1'b0, head_valid_next;
-// words held (head included) and full
-reg [ADDR_WIDTH:0]   count_reg = 0, count_next;
-reg                  full_reg = 1'b0, full_next;
 
-// ----------------------------------------------------------------------------
-// Wires
-// ----------------------------------------------------------------------------
-wire write     = s_valid && !full_reg;
-wire read      = m_ready && head_valid_reg;
-wire mem_empty = (wr_ptr_reg == rd_ptr_reg);
-// the head register takes the new word: it is empty, or popped with the array empty
-wire to_head   = !head_valid_reg || (read && mem_empty);
+generate
+    if (OUT_REG == 1) begin : g_head_reg
+        // the head word, the fill level (head included) and full, all registers
+        reg [WIDTH-1:0]    head_reg, head_next;
+        reg                head_valid_reg = 1'b0, head_valid_next;
+        reg [ADDR_WIDTH:0] count_reg = 0, count_next;
+        reg                full_reg = 1'b0, full_next;
 
-// ----------------------------------------------------------------------------
-// Port assignments
-// ----------------------------------------------------------------------------
-assign s_ready = !full_reg;
-assign m_valid = head_valid_reg;
-assign m_data  = head_reg;
-assign count   = count_reg;
+        wire write     = s_valid && !full_reg;
+        wire read      = m_ready && head_valid_reg;
+        wire mem_empty = (wr_ptr_reg == rd_ptr_reg);
+        // the head register takes the new word: it is empty, or popped with the array empty
+        wire to_head   = !head_valid_reg || (read && mem_empty);
 
-// ----------------------------------------------------------------------------
-// Next state
-// ----------------------------------------------------------------------------
-always @* begin
-    head_next       = head_reg;
-    head_valid_next = head_valid_reg;
-    wr_ptr_next     = wr_ptr_reg;
-    rd_ptr_next     = rd_ptr_reg;
+        assign s_ready = !full_reg;
+        assign m_valid = head_valid_reg;
+        assign m_data  = head_reg;
+        assign count   = count_reg;
 
-    if (read && !mem_empty) begin
-        // the next word moves up from the array
-        head_next   = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
-        rd_ptr_next = rd_ptr_reg + 1'b1;
-    end else if (read) begin
-        head_valid_next = 1'b0;
-    end
+        always @* begin
+            head_next       = head_reg;
+            head_valid_next = head_valid_reg;
+            wr_ptr_next     = wr_ptr_reg;
+            rd_ptr_next     = rd_ptr_reg;
 
-    if (write) begin
-        if (to_head) begin
-            head_next       = s_data;
-            head_valid_next = 1'b1;
-        end else begin
-            wr_ptr_next = wr_ptr_reg + 1'b1;
+            if (read && !mem_empty) begin
+                // the next word moves up from the array
+                head_next   = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+                rd_ptr_next = rd_ptr_reg + 1'b1;
+            end else if (read) begin
+                head_valid_next = 1'b0;
+            end
+
+            if (write) begin
+                if (to_head) begin
+                    head_next       = s_data;
+                    head_valid_next = 1'b1;
+                end else begin
+                    wr_ptr_next = wr_ptr_reg + 1'b1;
+                end
+            end
+
+            count_next = count_reg + {{ADDR_WIDTH{1'b0}}, write} - {{ADDR_WIDTH{1'b0}}, read};
+            full_next  = count_next[ADDR_WIDTH];   // count_next == DEPTH (a power of two)
+        end
+
+        always @(posedge clk) begin
+            if (write && !to_head) begin
+                mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
+            end
+
+            head_reg       <= head_next;
+            head_valid_reg <= head_valid_next;
+            wr_ptr_reg     <= wr_ptr_next;
+            rd_ptr_reg     <= rd_ptr_next;
+            count_reg      <= count_next;
+            full_reg       <= full_next;
+
+            if (rst) begin
+                head_valid_reg <= 1'b0;
+                wr_ptr_reg     <= 0;
+                rd_ptr_reg     <= 0;
+                count_reg      <= 0;
+                full_reg       <= 1'b0;
+            end
+        end
+    end else begin : g_head_mem
+        wire full  = (wr_ptr_reg[ADDR_WIDTH] != rd_ptr_reg[ADDR_WIDTH]) &&
+                     (wr_ptr_reg[ADDR_WIDTH-1:0] == rd_ptr_reg[ADDR_WIDTH-1:0]);
+        wire empty = (wr_ptr_reg == rd_ptr_reg);
+        wire write = s_valid && !full;
+        wire read  = m_ready && !empty;
+
+        assign s_ready = !full;
+        assign m_valid = !empty;
+        assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+        assign count   = wr_ptr_reg - rd_ptr_reg;
+
+        always @* begin
+            wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, write};
+            rd_ptr_next = rd_ptr_reg + {{ADDR_WIDTH{1'b0}}, read};
+        end
+
+        always @(posedge clk) begin
+            if (write) begin
+                mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
+            end
+
+            wr_ptr_reg <= wr_ptr_next;
+            rd_ptr_reg <= rd_ptr_next;
+
+            if (rst) begin
+                wr_ptr_reg <= 0;
+                rd_ptr_reg <= 0;
+            end
         end
     end
-
-    count_next = count_reg + {{ADDR_WIDTH{1'b0}}, write} - {{ADDR_WIDTH{1'b0}}, read};
-    full_next  = count_next[ADDR_WIDTH];   // count_next == DEPTH (DEPTH a power of two)
-end
-
-always @(posedge clk) begin
-    if (write && !to_head) begin
-        mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
-    end
-
-    head_reg       <= head_next;
-    head_valid_reg <= head_valid_next;
-    wr_ptr_reg     <= wr_ptr_next;
-    rd_ptr_reg     <= rd_ptr_next;
-    count_reg      <= count_next;
-    full_reg       <= full_next;
-
-    if (rst) begin
-        head_valid_reg <= 1'b0;
-        wr_ptr_reg     <= 0;
-        rd_ptr_reg     <= 0;
-        count_reg      <= 0;
-        full_reg       <= 1'b0;
-    end
-end
+endgenerate
 
 endmodule
 
