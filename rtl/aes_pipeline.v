@@ -47,9 +47,16 @@
  *               SBOX_IMPL = 1 (with STAGES_PER_ROUND = 2 only): ROMs read synchronously
  *               (aes_sbox_rom2, two S-boxes per dual-port block RAM); their read register
  *               is the mid-round register of the data and of the key step's SubWord, so
- *               LATENCY is unchanged. Rounds 11..14 then register the block entering the
- *               round beside the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and
- *               2 for the key step per round, 112 * LANES + 28 in all (112 * LANES with
+ *               LATENCY is unchanged. Retimed (RETIMED = 1): the block RAM's output
+ *               (about 4.1 ns after the clock on the ECP5, REGMODE = NOREG as Yosys
+ *               infers it) goes straight into a flip-flop, the round's second register,
+ *               and round r's MixColumns/AddRoundKey/bypass run in the stage after it, in
+ *               front of round r+1's block RAM address; round 14's is combinational on
+ *               m_block (one LUT level behind the last registers). The round key is read
+ *               (KEY_TABLE = 1) or registered (KEY_TABLE = 0) a stage later to match.
+ *               Rounds 11..14 delay the block entering the round by two stages beside
+ *               the ROMs, for the AES-128 bypass. Block RAMs: 8 per lane and 2 for the
+ *               key step per round, 112 * LANES + 28 in all (112 * LANES with
  *               KEY_TABLE = 1).
  *
  * Key source (KEY_TABLE)
@@ -142,9 +149,17 @@ localparam ROUNDS_128 = 10;
 localparam LATENCY = ROUNDS * STAGES_PER_ROUND;
 localparam DATA_WIDTH = LANES * 128;
 localparam KEY_WIDTH = 256;
+// block RAM S-boxes (SBOX_IMPL = 1): round r's MixColumns/AddRoundKey run in the stage
+// after its S-box register (the first stage of round r + 1, or behind the last register
+// for round 14; see "S-boxes" above)
+localparam RETIMED = (SBOX_IMPL == 1) ? 1 : 0;
+// stages whose beat's key size is needed: 0 .. LATENCY - 1, and LATENCY (the output) when
+// retimed
+localparam FLAG_STAGES = LATENCY + RETIMED;
 // stages that read the round-key table (KEY_TABLE = 1): each round reads in its first
-// stage with two stages per round, in its only one with one; the last reader is round 14
-localparam SET_STAGES = (ROUNDS - 1) * STAGES_PER_ROUND + 1;
+// stage with two stages per round (in its second when retimed), in its only one with
+// one; the last reader is round 14
+localparam SET_STAGES = (ROUNDS - 1) * STAGES_PER_ROUND + 1 + RETIMED;
 
 // parameter checks
 generate
@@ -191,15 +206,16 @@ endgenerate
 // stage
 // ----------------------------------------------------------------------------------
 reg  [LATENCY-1:0]            valid_reg, valid_next;
-reg  [LATENCY-2:0]            aes256_reg, aes256_next;
+reg  [FLAG_STAGES-2:0]        aes256_reg, aes256_next;
 reg  [LATENCY*USER_WIDTH-1:0] user_reg, user_next;
 
-// aes256_at[k]: key size of the beat in stage k (k cycles after it entered)
-wire [LATENCY-1:0] aes256_at = {aes256_reg, s_aes256};
+// aes256_at[k]: key size of the beat in stage k (k cycles after it entered; k = LATENCY:
+// the beat on m_*)
+wire [FLAG_STAGES-1:0] aes256_at = {aes256_reg, s_aes256};
 
 always @* begin
     valid_next  = {valid_reg[LATENCY-2:0], s_valid};
-    aes256_next = aes256_at[LATENCY-2:0];
+    aes256_next = aes256_at[FLAG_STAGES-2:0];
     user_next   = {user_reg[(LATENCY-1)*USER_WIDTH-1:0], s_user};
 end
 
@@ -277,18 +293,22 @@ generate
     end
 
     for (rnd = 1; rnd <= ROUNDS; rnd = rnd + 1) begin : g_round
-        // stages of this round: first (SubBytes) and last (AddRoundKey); equal for 1 stage
+        // stages of this round: first (SubBytes) and last (the S-box register's); equal
+        // for 1 stage. STAGE_ARK: the stage of MixColumns/AddRoundKey, the last one, or
+        // the one after it when retimed
         localparam STAGE_FIRST = (rnd - 1) * STAGES_PER_ROUND;
         localparam STAGE_LAST  = STAGE_FIRST + STAGES_PER_ROUND - 1;
+        localparam STAGE_ARK   = STAGE_LAST + RETIMED;
 
         wire [DATA_WIDTH-1:0] state_in = state_bus[DATA_WIDTH*(rnd-1) +: DATA_WIDTH];
 
         wire aes256_first = aes256_at[STAGE_FIRST];
         wire aes256_last  = aes256_at[STAGE_LAST];
+        wire aes256_ark   = aes256_at[STAGE_ARK];
         // AES-128 beats pass rounds 11..14 unchanged (the delay line)
-        wire skip_last  = (rnd > ROUNDS_128) && !aes256_last;
+        wire skip_last  = (rnd > ROUNDS_128) && !aes256_ark;
         // no MixColumns in round 14, nor in round 10 of AES-128 (FIPS-197 §5.1)
-        wire final_round = (rnd == ROUNDS) || (rnd == ROUNDS_128 && !aes256_last);
+        wire final_round = (rnd == ROUNDS) || (rnd == ROUNDS_128 && !aes256_ark);
 
         // the data's first half, and the value that crosses the mid-round cut
         wire [DATA_WIDTH-1:0] sub_shift;
@@ -308,11 +328,13 @@ generate
             end
 
             if (STAGES_PER_ROUND == 2) begin : g_rk_mid
-                // read in the first stage, registered with the mid-round register
+                // read in the first stage, registered with the mid-round register; when
+                // retimed, read in the second stage and registered with the S-box output
+                // register, for AddRoundKey in the stage after it
                 reg [127:0] rk_mid_reg, rk_mid_next;
 
                 always @* begin
-                    rk_mid_next = rk_mem[set_at[SET_WIDTH*STAGE_FIRST +: SET_WIDTH]];
+                    rk_mid_next = rk_mem[set_at[SET_WIDTH*(STAGE_FIRST + RETIMED) +: SET_WIDTH]];
                 end
 
                 always @(posedge clk) begin
@@ -327,6 +349,8 @@ generate
             // the key size in the round's first stage is the key step's (and, with LUT
             // S-boxes and two stages, the mid-round bypass's)
             wire unused_aes256_first = aes256_first;
+            // and the last stage's is the round's AddRoundKey's only when not retimed
+            wire unused_aes256_last = aes256_last;
         end else begin : g_sched
             // the on-the-fly key schedule: one aes_key_step, its mid-round registers
             // (two stages per round) and the state register at the end of the round
@@ -335,6 +359,9 @@ generate
             wire [31:0]          sub_word_mid;
             wire [KEY_WIDTH-1:0] key_mid;
             wire [KEY_WIDTH-1:0] key_out;
+
+            // the round key as the key step computes it (in the round's last stage)
+            wire [127:0]         step_key;
 
             aes_key_step #(
                 .ROUND(rnd),
@@ -348,9 +375,26 @@ generate
                 .key_mid(key_mid),
                 .aes256_mid(aes256_last),
                 .sub_word_in(sub_word_mid),
-                .round_key(round_key),
+                .round_key(step_key),
                 .key_out(key_out)
             );
+
+            if (RETIMED == 1) begin : g_rk_reg
+                // AddRoundKey runs a stage later: the round key waits in a register
+                reg [127:0] rk_reg, rk_next;
+
+                always @* begin
+                    rk_next = step_key;
+                end
+
+                always @(posedge clk) begin
+                    rk_reg <= rk_next;
+                end
+
+                assign round_key = rk_reg;
+            end else begin : g_rk_now
+                assign round_key = step_key;
+            end
 
             if (STAGES_PER_ROUND == 2) begin : g_key_mid
                 // the schedule state, and (LUT S-boxes) the SubWord result; the block
@@ -429,27 +473,42 @@ generate
         wire [DATA_WIDTH-1:0] bypass;
 
         if (STAGES_PER_ROUND == 2 && SBOX_IMPL == 1) begin : g_mid_rom
-            // mid-round register: the block RAM S-boxes register SubBytes themselves; in
-            // rounds 11..14 the block before the round is registered here, for the
-            // AES-128 bypass
+            // retimed: the block RAM's synchronous read is the mid-round register, and a
+            // register right behind it (nothing between the block RAM's output and a
+            // flip-flop) ends the round; MixColumns/AddRoundKey follow in the next stage.
+            // Rounds 11..14 delay the block entering the round by two stages beside it,
+            // for the AES-128 bypass
+            reg [DATA_WIDTH-1:0] sub_reg, sub_next;
+
+            always @* begin
+                sub_next = sub_shift;
+            end
+
+            always @(posedge clk) begin
+                sub_reg <= sub_next;
+            end
+
+            assign data_mid = sub_reg;
+
             if (rnd > ROUNDS_128) begin : g_bypass
-                reg [DATA_WIDTH-1:0] bypass_reg, bypass_next;
+                reg [DATA_WIDTH-1:0] bypass_a_reg, bypass_a_next;
+                reg [DATA_WIDTH-1:0] bypass_b_reg, bypass_b_next;
 
                 always @* begin
-                    bypass_next = state_in;
+                    bypass_a_next = state_in;
+                    bypass_b_next = bypass_a_reg;
                 end
 
                 always @(posedge clk) begin
-                    bypass_reg <= bypass_next;
+                    bypass_a_reg <= bypass_a_next;
+                    bypass_b_reg <= bypass_b_next;
                 end
 
-                assign bypass = bypass_reg;
+                assign bypass = bypass_b_reg;
             end else begin : g_no_bypass
                 // rounds 1..10 are never bypassed (skip_last is 0)
                 assign bypass = data_mid;
             end
-
-            assign data_mid = sub_shift;
         end else if (STAGES_PER_ROUND == 2) begin : g_mid
             // mid-round register: SubBytes/ShiftRows result (or the bypassed block)
             reg [DATA_WIDTH-1:0] data_mid_reg, data_mid_next;
@@ -470,19 +529,25 @@ generate
             assign bypass   = state_in;
         end
 
-        // end-of-round register (the AES-128 bypass takes the block from before the
-        // round: state_in with one stage, the bypassed mid-round register with two)
-        reg [DATA_WIDTH-1:0] state_reg, state_next;
+        if (RETIMED == 1) begin : g_out_comb
+            // retimed: the round's result is combinational after the S-box output
+            // register (the next round's block RAM address, or m_block after round 14)
+            assign state_bus[DATA_WIDTH*rnd +: DATA_WIDTH] = skip_last ? bypass : round_out;
+        end else begin : g_out_reg
+            // end-of-round register (the AES-128 bypass takes the block from before the
+            // round: state_in with one stage, the bypassed mid-round register with two)
+            reg [DATA_WIDTH-1:0] state_reg, state_next;
 
-        always @* begin
-            state_next = skip_last ? bypass : round_out;
+            always @* begin
+                state_next = skip_last ? bypass : round_out;
+            end
+
+            always @(posedge clk) begin
+                state_reg <= state_next;
+            end
+
+            assign state_bus[DATA_WIDTH*rnd +: DATA_WIDTH] = state_reg;
         end
-
-        always @(posedge clk) begin
-            state_reg <= state_next;
-        end
-
-        assign state_bus[DATA_WIDTH*rnd +: DATA_WIDTH] = state_reg;
     end
 endgenerate
 

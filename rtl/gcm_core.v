@@ -38,11 +38,16 @@
  *   output lanes on seal) and the zero-padded AAD blocks. The length block
  *   L = [len(A)]_64 || [len(C)]_64 is the message's last block, multiplied by H^1, so
  *   ghash_engine multiplies the last beat's blocks by one more power of H (a trailing
- *   zero block: s_count = blocks + 1, H^1..H^(LANES+1) per beat) and the core adds L * H
- *   to its result: GHASH = GHASH'(blocks, 0) ^ L * H. L * H comes from gcm_len_mul, whose
- *   operand L has only ALEN_WIDTH + CLEN_WIDTH bits that can be set, so it is far smaller
- *   than a full multiplier for short messages; it runs beside ghash_engine's first stage
- *   and travels with the last beat to the tag. The length block costs no beat and no lane.
+ *   zero block: s_count = blocks + 1) and the core adds L * H to its result:
+ *   GHASH = GHASH'(blocks, 0) ^ L * H. L * H comes from gcm_len_mul, whose operand L has
+ *   only ALEN_WIDTH + CLEN_WIDTH bits that can be set, so it is far smaller than a full
+ *   multiplier for short messages; it runs in two stages (LEN_MUL_STAGES) beside
+ *   ghash_engine's first ones and is delayed (LEN_DELAY registers) to meet the GHASH
+ *   result of its message at the tag. The length block costs no beat and no lane.
+ *   ghash_engine's Y loop is GHASH_INTERLEAVE = GHASH_CLMUL_STAGES + 2 = 5 cycles long
+ *   (interleaved accumulators, see its header), so every bank holds the powers
+ *   H^1..H^HPOW, HPOW = GHASH_INTERLEAVE * LANES + 1 (the blocks of five consecutive
+ *   beats, the last with its trailing zero block): 6, 21, 61 at LANES = 1, 4, 12.
  *   Lengths are counted in bytes, ALEN_WIDTH bits for the AAD and CLEN_WIDTH for the
  *   data: a message must be shorter than 2^ALEN_WIDTH bytes of AAD and 2^CLEN_WIDTH bytes
  *   of data (32 and 32 by default; the packet engine's messages fit 13 bits), or its tag
@@ -50,13 +55,13 @@
  *
  * Keys (s_key_*)
  *   Every slot has two banks, each holding the 15 round keys (in aes_pipeline's
- *   round-key table, KEY_TABLE = 1) and H^1..H^(LANES+1); one bank is current. An
+ *   round-key table, KEY_TABLE = 1) and H^1..H^HPOW; one bank is current. An
  *   install (slot, AES-128/256, key) runs in the background and fills the other bank:
- *     1. 15 cycles: aes_key_expand writes rk[0..14] of the new key into the slot's
- *        inactive bank of the round-key table, one round key per clock;
+ *     1. 29 cycles: aes_key_expand writes rk[0..14] of the new key into the slot's
+ *        inactive bank of the round-key table, one round key every two clocks;
  *     2. one cycle: the block 0^128 enters the AES pipeline with that bank; the message
  *        input is stalled for that cycle (s_axis_tready = 0);
- *     3. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^(LANES+1) are computed
+ *     3. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^HPOW are computed
  *        as H^i = H^(i-1) * H by one digit-serial multiplier (gf128_mul_serial, 8 bits
  *        of an operand per clock: 128 / 8 + 2 = 18 cycles per power, start and write
  *        included) into the slot's inactive H bank. An install is rare, so a full
@@ -70,9 +75,9 @@
  *        ever reads a bank that is being written.
  *   s_key_ready is high only in the idle state, so whoever installs a key learns that it
  *   is complete from s_key_ready coming back, never from a cycle count. An install takes
- *   AES_LATENCY + GUARD_CYCLES + 20 + 18 * LANES cycles from the s_key handshake to
- *   s_key_ready high again (68, 122, 266 at LANES = 1, 4, 12 with STAGES_PER_ROUND = 1,
- *   96 at LANES = 1 with 2; measured by the gcm_core bench) plus the guard wait.
+ *   AES_LATENCY + GUARD_CYCLES + 34 + 18 * (HPOW - 1) cycles from the s_key handshake to
+ *   s_key_ready high again (INSTALL_L1_SPR1 at LANES = 1 with STAGES_PER_ROUND = 1,
+ *   INSTALL_L1_SPR2 with 2; measured by the gcm_core bench) plus the guard wait.
  *   No message ever sees half a key: the first beat of a message copies the slot's key
  *   size, bank bit and installed flag into the message context; every beat carries the
  *   (slot, bank) pair down the AES pipeline, whose rounds read their round keys from
@@ -86,12 +91,15 @@
  *      H-power bank read, E_K(J0) capture                              1 cycle
  *   then two ways:
  *   - data:  output FIFO (OUT_DEPTH words, first-word fall-through)
- *   - tag:   ghash_engine (3 cycles) -> tag FIFO; a tlast beat leaves the output FIFO
- *            only together with its tag, so the tag is aligned with the last beat.
- *   Latency with m_axis_tready = 1: first block in -> first block out AES_LATENCY + 3
- *   cycles; last block in -> tag out AES_LATENCY + 6 cycles (measured by bench-gcm).
- *   The tag stream (m_tag_*) gives each tag once more as it enters the tag FIFO, a cycle
- *   before its tlast beat.
+ *   - tag:   ghash_engine (GHASH_LATENCY = 11 cycles) -> tag FIFO; a tlast beat leaves
+ *            the output FIFO only together with its tag, so the tag is aligned with the
+ *            last beat.
+ *   Both FIFOs hold their head word in an output register (sync_fifo OUT_REG = 1), so
+ *   that m_axis_* and the pop logic start from registers.
+ *   Latency with m_axis_tready = 1: first block in -> first block out AES_LATENCY + 4
+ *   cycles; last block in -> tag out AES_LATENCY + GHASH_LATENCY + 4 cycles (measured by
+ *   bench-gcm). The tag stream (m_tag_*) gives each tag once more as it enters the tag
+ *   FIFO, two cycles before its tlast beat.
  *
  * Early GHASH (EARLY_GHASH = 1: an open-only core)
  *   On open GHASH reads the ciphertext, the input, so it needs no key stream: the GHASH
@@ -109,7 +117,7 @@
  *   against credits: a counter holds the beats accepted and not yet popped from the
  *   output FIFO, and s_axis_tready is low when it reaches OUT_DEPTH. The FIFO can thus
  *   never overflow, and a beat in flight always has a place. OUT_DEPTH (a power of two
- *   >= AES_LATENCY + 12) covers the round trip (input register, AES, X, GHASH wait of the
+ *   >= AES_LATENCY + GHASH_LATENCY + 9) covers the round trip (input register, AES, X, GHASH wait of the
  *   last beat for its tag, credit return) so that one beat per clock is sustained when
  *   m_axis_tready stays high. The tag FIFO has the same depth: it holds at most one tag
  *   per last beat in the output FIFO.
@@ -212,16 +220,32 @@ module gcm_core #(
 // cycles through aes_pipeline
 localparam AES_LATENCY = 14 * STAGES_PER_ROUND;
 // output FIFO depth (power of two covering the credit round trip)
-localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + 12);
+// ghash_engine: register stages inside each GF(2^128) product, the Y loop's cycles (its
+// interleaved accumulators) and its latency from a last beat to S
+localparam GHASH_CLMUL_STAGES = 3;
+localparam GHASH_INTERLEAVE = GHASH_CLMUL_STAGES + 2;
+localparam GHASH_LATENCY = 2 * GHASH_INTERLEAVE + 1;
+// the length block's term: gcm_len_mul's register stages, and the registers that delay
+// its result to the GHASH result of the same message
+localparam LEN_MUL_STAGES = 1;
+localparam LEN_DELAY = GHASH_LATENCY - LEN_MUL_STAGES;
+// output FIFO depth (power of two covering the credit round trip: I, AES, X, the last
+// beat's wait for its tag through GHASH, the FIFOs and the credit's return)
+localparam OUT_DEPTH = 1 << $clog2(AES_LATENCY + GHASH_LATENCY + 9);
 localparam OUT_AW = $clog2(OUT_DEPTH);
 // EARLY_GHASH's join of S and E_K(J0): the places each side can wait for (at the tag)
 localparam S_DEPTH = 1 << $clog2(AES_LATENCY + 4);
-localparam J_DEPTH = 16;
-// H powers per bank: H^1..H^(LANES+1) (LANES blocks plus the trailing zero block of the
-// last beat, which stands for the length block)
+localparam J_DEPTH = 1 << $clog2(GHASH_LATENCY + 9);
+// blocks per GHASH beat: LANES, and on the last beat the trailing zero block that stands
+// for the length block (ghash_engine's s_count, at most NPOW)
 localparam NPOW = LANES + 1;
-localparam POW_WIDTH = $clog2(NPOW + 1);
-localparam [POW_WIDTH-1:0] NPOW_IDX = NPOW[POW_WIDTH-1:0];
+localparam CNT_WIDTH = $clog2(NPOW + 1);
+// H powers per bank: H^1..H^HPOW, the largest sum of the counts of GHASH_INTERLEAVE
+// consecutive beats of a message (ghash_engine's window: LANES blocks per beat, one more
+// on the last)
+localparam HPOW = GHASH_INTERLEAVE * LANES + 1;
+localparam POW_WIDTH = $clog2(HPOW + 1);
+localparam [POW_WIDTH-1:0] HPOW_IDX = HPOW[POW_WIDTH-1:0];
 // H banks: two per slot, bank b of slot s is set 2*s + b
 localparam NSETS = 2 * KEY_SLOTS;
 localparam SET_WIDTH = SLOT_WIDTH + 1;
@@ -229,7 +253,7 @@ localparam SET_WIDTH = SLOT_WIDTH + 1;
 // banks (a power of two, so that aes_pipeline derives the same index width)
 localparam RK_SETS = 1 << SET_WIDTH;
 // coefficients per clock of the install's digit-serial multiplier (gf128_mul_serial):
-// each of H^2..H^NPOW takes 128 / INST_DIGIT_WIDTH + 2 cycles (start, load, one step per
+// each of H^2..H^HPOW takes 128 / INST_DIGIT_WIDTH + 2 cycles (start, load, one step per
 // digit, write)
 localparam INST_DIGIT_WIDTH = 8;
 // cycles after the last beat of a message until it has read its H bank (I + AES + X)
@@ -254,7 +278,9 @@ localparam U_SLOT   = 8;                  // slot of the message
 localparam U_AAD    = U_SLOT + SLOT_WIDTH; // per-lane AAD flags (valid lanes only)
 localparam U_KEEP   = U_AAD + LANES;       // tkeep, AXI4-Stream order
 localparam U_DATA   = U_KEEP + 16 * LANES; // blocks, big-endian, masked with tkeep
-localparam USER_WIDTH = U_DATA + 128 * LANES;
+localparam U_ABYTES = U_DATA + 128 * LANES; // AAD bytes of the beat (counted at I)
+localparam U_CBYTES = U_ABYTES + BCNT_WIDTH; // data bytes of the beat
+localparam USER_WIDTH = U_CBYTES + BCNT_WIDTH;
 
 // output FIFO word: {tlast, tuser, tkeep, tdata}
 localparam OF_WIDTH = 128 * LANES + 16 * LANES + LANES + 1;
@@ -386,9 +412,9 @@ reg  [OF_WIDTH-1:0]    x_out_word_reg, x_out_word_next;
 reg                    x_g_valid_reg = 1'b0, x_g_valid_next;
 reg                    x_g_first_reg, x_g_first_next;
 reg                    x_g_last_reg, x_g_last_next;
-reg  [POW_WIDTH-1:0]   x_g_count_reg, x_g_count_next;
+reg  [CNT_WIDTH-1:0]   x_g_count_reg, x_g_count_next;
 reg  [LANES*128-1:0]   x_g_block_reg, x_g_block_next;
-reg  [NPOW*128-1:0]    x_g_hpow_reg, x_g_hpow_next;
+reg  [HPOW*128-1:0]    x_g_hpow_reg, x_g_hpow_next;
 reg  [128:0]           x_g_user_reg, x_g_user_next;         // {E_K(J0), nokey}
 // per message, at the X stage
 reg  [127:0]           x_ekj0_reg, x_ekj0_next;
@@ -401,13 +427,13 @@ reg  [CLEN_WIDTH-1:0]  x_clen_reg, x_clen_next;             // data bytes
 // ----------------------------------------------------------------------------
 // key table storage (the round keys are in aes_pipeline's table)
 // one array element per register (no flat vector: a simulator would assemble the
-// NSETS*NPOW*128 bits anew every cycle)
-wire [127:0]               hset_mem [0:NSETS*NPOW-1];   // set s, power p+1 at NPOW*s+p
+// NSETS*HPOW*128 bits anew every cycle)
+wire [127:0]               hset_mem [0:NSETS*HPOW-1];   // set s, power p+1 at HPOW*s+p
 // the install's set: the slot's inactive bank (round keys and H powers)
 wire [SET_WIDTH-1:0]       inst_set = {inst_slot_reg, !slot_bank_reg[inst_slot_reg]};
 reg                        hp_we;              // write one H power
 reg  [SET_WIDTH-1:0]       hp_wset;
-reg  [POW_WIDTH-1:0]       hp_widx;            // 1..NPOW
+reg  [POW_WIDTH-1:0]       hp_widx;            // 1..HPOW
 reg  [127:0]               hp_wdata;
 
 // aes_pipeline output
@@ -417,7 +443,11 @@ wire [USER_WIDTH-1:0]      aes_m_user;
 
 // install key expansion (aes_key_expand), written into the round-key table
 reg                        exp_s_valid;        // start expanding s_key_data this cycle
+/* verilator lint_off UNUSEDSIGNAL */
+// always high in INST_IDLE (the expansion ends before INST_INJECT), so s_key_ready does
+// not wait for it
 wire                       exp_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
 wire                       exp_m_valid;
 wire [3:0]                 exp_m_round;
 wire [127:0]               exp_m_key;
@@ -432,8 +462,10 @@ wire [127:0]               inst_mul_y;
 // GHASH result
 wire                       gh_m_valid;
 wire [127:0]               gh_m_ghash;
-wire [256:0]               gh_m_user;          // {L * H, E_K(J0), nokey}
-wire [127:0]               len_term;           // L * H of the beat in the x_g registers
+wire [128:0]               gh_m_user;          // {E_K(J0), nokey}
+wire [127:0]               len_term;           // L * H of the beat in the x_g registers a
+                                               // cycle before
+wire [127:0]               gh_len;             // L * H of the message whose S is out
 
 // output and tag FIFOs
 wire                       of_m_valid;
@@ -456,7 +488,7 @@ reg                        in_issue_j0;
 // Port assignments
 // ----------------------------------------------------------------------------
 // (aes_key_expand is always idle in INST_IDLE: its last round key comes before INJECT)
-assign s_key_ready   = (inst_state_reg == INST_IDLE) && exp_s_ready;
+assign s_key_ready   = (inst_state_reg == INST_IDLE);
 assign s_axis_tready = !in_inject_hkey && !in_need_j0 && in_credit_ok;
 
 assign m_axis_tvalid = out_valid;
@@ -474,7 +506,7 @@ assign m_axis_nokey  = tf_m_data[0];
 genvar gs, gp;
 generate
     for (gs = 0; gs < NSETS; gs = gs + 1) begin : g_hset
-        for (gp = 0; gp < NPOW; gp = gp + 1) begin : g_pow
+        for (gp = 0; gp < HPOW; gp = gp + 1) begin : g_pow
             reg [127:0] h_reg;
 
             always @(posedge clk) begin
@@ -483,7 +515,7 @@ generate
                 end
             end
 
-            assign hset_mem[NPOW*gs + gp] = h_reg;
+            assign hset_mem[HPOW*gs + gp] = h_reg;
         end
     end
 endgenerate
@@ -495,6 +527,8 @@ reg  [LANES-1:0]      in_lane_valid;
 reg  [LANES-1:0]      in_lane_aad;
 reg  [31:0]           in_n_aad;
 reg  [31:0]           in_n_data;
+reg  [BCNT_WIDTH-1:0] in_abytes;
+reg  [BCNT_WIDTH-1:0] in_cbytes;
 reg                   in_slot_ok;
 reg                   in_slot_aes256;
 reg                   in_slot_bank;
@@ -527,11 +561,21 @@ always @* begin
     in_lane_aad   = {LANES{1'b0}};
     in_n_aad      = 32'd0;
     in_n_data     = 32'd0;
+    in_abytes     = {BCNT_WIDTH{1'b0}};
+    in_cbytes     = {BCNT_WIDTH{1'b0}};
     for (il = 0; il < LANES; il = il + 1) begin
         in_lane_valid[il] = s_axis_tkeep[16*il];
         in_lane_aad[il]   = s_axis_tkeep[16*il] && s_axis_tuser[il];
         in_n_aad          = in_n_aad + {31'd0, in_lane_aad[il]};
         in_n_data         = in_n_data + {31'd0, in_lane_valid[il] && !in_lane_aad[il]};
+        // the beat's AAD and data bytes, for the length block (added up at X)
+        if (in_lane_aad[il]) begin
+            in_abytes = in_abytes +
+                        {{(BCNT_WIDTH-5){1'b0}}, popcount16(s_axis_tkeep[16*il +: 16])};
+        end else begin
+            in_cbytes = in_cbytes +
+                        {{(BCNT_WIDTH-5){1'b0}}, popcount16(s_axis_tkeep[16*il +: 16])};
+        end
     end
 
     // the slot it names (read from the table on the first beat only)
@@ -609,6 +653,8 @@ always @* begin
             i_user_next[U_DATA + 128*il +: 128] = lane_in;
         end
         i_user_next[U_KEEP +: 16*LANES]    = s_axis_tkeep;
+        i_user_next[U_ABYTES +: BCNT_WIDTH] = in_abytes;
+        i_user_next[U_CBYTES +: BCNT_WIDTH] = in_cbytes;
         i_user_next[U_AAD +: LANES]        = in_lane_aad;
         i_user_next[U_SLOT +: SLOT_WIDTH]  = ctx_slot;
         i_user_next[U_BANK]                = ctx_bank;
@@ -680,6 +726,8 @@ wire [LANES-1:0]      gu_aad;
 wire [LANES*16-1:0]   gu_keep;
 wire [LANES*128-1:0]  gu_data;
 wire [LANES*128-1:0]  gu_ks;           // the key stream of the beat (seal's ciphertext)
+wire [BCNT_WIDTH-1:0] gu_abytes;       // AAD and data bytes of the beat
+wire [BCNT_WIDTH-1:0] gu_cbytes;
 wire [SET_WIDTH-1:0]  gu_set;
 generate
     if (EARLY_GHASH != 0) begin : g_ghash_early
@@ -691,6 +739,8 @@ generate
         assign gu_aad   = i_user_reg[U_AAD +: LANES];
         assign gu_keep  = i_user_reg[U_KEEP +: 16*LANES];
         assign gu_data  = i_user_reg[U_DATA +: 128*LANES];
+        assign gu_abytes = i_user_reg[U_ABYTES +: BCNT_WIDTH];
+        assign gu_cbytes = i_user_reg[U_CBYTES +: BCNT_WIDTH];
         assign gu_ks    = {LANES*128{1'b0}};
         assign gu_set   = {i_user_reg[U_SLOT +: SLOT_WIDTH], i_user_reg[U_BANK]};
     end else begin : g_ghash_late
@@ -702,6 +752,8 @@ generate
         assign gu_aad   = xu_aad;
         assign gu_keep  = xu_keep;
         assign gu_data  = xu_data;
+        assign gu_abytes = aes_m_user[U_ABYTES +: BCNT_WIDTH];
+        assign gu_cbytes = aes_m_user[U_CBYTES +: BCNT_WIDTH];
         assign gu_ks    = aes_m_block;
         assign gu_set   = xu_set;
     end
@@ -741,7 +793,7 @@ end
 reg  [LANES-1:0]      g_lane_valid;
 reg  [BCNT_WIDTH-1:0] g_abytes;
 reg  [BCNT_WIDTH-1:0] g_cbytes;
-reg  [POW_WIDTH-1:0]  g_nblk;
+reg  [CNT_WIDTH-1:0]  g_nblk;
 reg  [ALEN_WIDTH-1:0] g_alen;
 reg  [CLEN_WIDTH-1:0] g_clen;
 reg  [127:0]          g_mask;
@@ -753,9 +805,10 @@ always @* begin
     // path, so that synthesis infers no latch for it
     gbp = 0;
     g_lane_valid = {LANES{1'b0}};
-    g_abytes     = {BCNT_WIDTH{1'b0}};
-    g_cbytes     = {BCNT_WIDTH{1'b0}};
-    g_nblk       = {POW_WIDTH{1'b0}};
+    // the beat's byte counts, counted at the I stage
+    g_abytes     = gu_abytes;
+    g_cbytes     = gu_cbytes;
+    g_nblk       = {CNT_WIDTH{1'b0}};
     x_g_block_next = {LANES*128{1'b0}};
 
     for (gl = 0; gl < LANES; gl = gl + 1) begin
@@ -763,16 +816,12 @@ always @* begin
         g_mask = keep_mask_be(gu_keep[16*gl +: 16]);
         if (gu_aad[gl]) begin
             x_g_block_next[128*gl +: 128] = gu_data[128*gl +: 128];
-            g_abytes = g_abytes +
-                       {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
         end else begin
             // the ciphertext: the input on open, the input XOR the key stream on seal
             x_g_block_next[128*gl +: 128] = gu_dec ? gu_data[128*gl +: 128] :
                 ((gu_data[128*gl +: 128] ^ gu_ks[128*gl +: 128]) & g_mask);
-            g_cbytes = g_cbytes +
-                       {{(BCNT_WIDTH-5){1'b0}}, popcount16(gu_keep[16*gl +: 16])};
         end
-        g_nblk = g_nblk + {{(POW_WIDTH-1){1'b0}}, g_lane_valid[gl]};
+        g_nblk = g_nblk + {{(CNT_WIDTH-1){1'b0}}, g_lane_valid[gl]};
     end
 
     // message lengths including this beat, for the length block (SP 800-38D §7.1
@@ -793,17 +842,17 @@ always @* begin
     x_g_valid_next = gu_beat;
     x_g_first_next = gu_first;
     x_g_last_next  = gu_last;
-    x_g_count_next = g_nblk + {{(POW_WIDTH-1){1'b0}}, gu_last};   // + the zero block
+    x_g_count_next = g_nblk + {{(CNT_WIDTH-1){1'b0}}, gu_last};   // + the zero block
     // E_K(J0) rides with the beat when GHASH runs behind the X stage; with EARLY_GHASH
     // it is not out yet and joins the GHASH result at the tag (jq below)
     x_g_user_next  = {(EARLY_GHASH != 0) ? 128'd0 : x_ekj0, gu_nokey};
 
-    // the message's H bank: H^1..H^NPOW of set (slot, bank)
-    x_g_hpow_next = {NPOW*128{1'b0}};
+    // the message's H bank: H^1..H^HPOW of set (slot, bank)
+    x_g_hpow_next = {HPOW*128{1'b0}};
     for (gbs = 0; gbs < NSETS; gbs = gbs + 1) begin
         if ({{(32-SET_WIDTH){1'b0}}, gu_set} == gbs) begin
-            for (gbp = 0; gbp < NPOW; gbp = gbp + 1)
-                x_g_hpow_next[128*gbp +: 128] = hset_mem[NPOW*gbs + gbp];
+            for (gbp = 0; gbp < HPOW; gbp = gbp + 1)
+                x_g_hpow_next[128*gbp +: 128] = hset_mem[HPOW*gbs + gbp];
         end
     end
 end
@@ -912,7 +961,7 @@ always @* begin
                 hp_we         = 1'b1;
                 inst_pow_next = inst_mul_y;
                 inst_idx_next = inst_idx_reg + 1'b1;
-                if (inst_idx_reg == NPOW_IDX) begin
+                if (inst_idx_reg == HPOW_IDX) begin
                     inst_state_next = INST_COMMIT;
                 end else begin
                     inst_state_next = INST_POW_MUL;
@@ -1007,23 +1056,48 @@ end
 // ----------------------------------------------------------------------------
 // GHASH over AAD, ciphertext and the length block; the tag
 // ----------------------------------------------------------------------------
-// the length block's term L * H (H^1 of the message's bank), beside ghash_engine's first
-// stage; it rides in ghash_engine's side-band, so the last beat's term meets its GHASH
+// the length block's term L * H (H^1 of the message's bank), in two stages
+// (LEN_MUL_STAGES) beside ghash_engine's first ones, then delayed so that the last
+// beat's term meets its GHASH result GHASH_LATENCY cycles after the beat entered
 gcm_len_mul #(
     .ALEN_WIDTH(ALEN_WIDTH),
-    .CLEN_WIDTH(CLEN_WIDTH)
+    .CLEN_WIDTH(CLEN_WIDTH),
+    .STAGES(LEN_MUL_STAGES)
 )
 len_mul_inst (
+    .clk(clk),
     .alen(x_alen_reg),
     .clen(x_clen_reg),
     .h(x_g_hpow_reg[127:0]),
     .p(len_term)
 );
 
+// LEN_DELAY registers, a shift register that moves every cycle (datapath: no reset)
+reg [LEN_DELAY*128-1:0] len_delay_reg, len_delay_next;
+integer ld;
+
+always @* begin
+    len_delay_next = len_delay_reg;
+    for (ld = LEN_DELAY - 1; ld >= 1; ld = ld - 1) begin
+        len_delay_next[128*ld +: 128] = len_delay_reg[128*(ld-1) +: 128];
+    end
+    len_delay_next[0 +: 128] = len_term;
+end
+
+always @(posedge clk) begin
+    len_delay_reg <= len_delay_next;
+end
+
+assign gh_len = len_delay_reg[128*(LEN_DELAY-1) +: 128];
+
 ghash_engine #(
     .LANES(LANES),
     .NPOW(NPOW),
-    .USER_WIDTH(257)
+    .CLMUL_STAGES(GHASH_CLMUL_STAGES),
+    .INTERLEAVE(GHASH_INTERLEAVE),
+    .HPOW(HPOW),
+    .LATENCY(GHASH_LATENCY),
+    .USER_WIDTH(129)
 )
 ghash_engine_inst (
     .clk(clk),
@@ -1034,7 +1108,7 @@ ghash_engine_inst (
     .s_hpow(x_g_hpow_reg),
     .s_first(x_g_first_reg),
     .s_last(x_g_last_reg),
-    .s_user({len_term, x_g_user_reg}),
+    .s_user(x_g_user_reg),
     .m_valid(gh_m_valid),
     .m_ghash(gh_m_ghash),
     .m_user(gh_m_user)
@@ -1046,8 +1120,8 @@ ghash_engine_inst (
 // one entry per message each, in message order: S comes first for a message shorter
 // than the AES pipeline, E_K(J0) first for a longer one. S waits only for a message
 // whose first beat is still in the AES pipeline (at most AES_LATENCY + 1 messages:
-// S_DEPTH); E_K(J0) only for a message whose last beat is at most GHASH's 5 cycles past
-// the I stage, or still to come (at most 7: J_DEPTH, one distributed RAM deep).
+// S_DEPTH); E_K(J0) only for a message whose last beat is at most GHASH_LATENCY + 2
+// cycles past the I stage, or still to come (at most GHASH_LATENCY + 4: J_DEPTH).
 wire         tag_valid;
 wire [127:0] tag_value;
 wire         tag_nokey;
@@ -1076,7 +1150,7 @@ generate
             .rst(rst),
             .s_valid(gh_m_valid),
             .s_ready(sq_s_ready),
-            .s_data({gh_m_ghash ^ gh_m_user[256:129], gh_m_user[0]}),
+            .s_data({gh_m_ghash ^ gh_len, gh_m_user[0]}),
             .m_valid(sq_m_valid),
             .m_ready(tag_valid),
             .m_data(sq_m_data),
@@ -1101,7 +1175,7 @@ generate
         assign tag_valid = gh_m_valid;
         assign tag_nokey = gh_m_user[0];
         assign tag_value = gh_m_user[0] ? 128'd0 :
-                           (gh_m_user[128:1] ^ gh_m_ghash ^ gh_m_user[256:129]);
+                           (gh_m_user[128:1] ^ gh_m_ghash ^ gh_len);
     end
 endgenerate
 
@@ -1116,7 +1190,8 @@ assign m_tag_nokey = tag_nokey;
 // (the FIFOs' s_ready and count are not needed: the credits keep them from filling)
 sync_fifo #(
     .WIDTH(OF_WIDTH),
-    .DEPTH(OUT_DEPTH)
+    .DEPTH(OUT_DEPTH),
+    .OUT_REG(1)
 )
 out_fifo_inst (
     .clk(clk),
@@ -1132,7 +1207,8 @@ out_fifo_inst (
 
 sync_fifo #(
     .WIDTH(129),
-    .DEPTH(OUT_DEPTH)
+    .DEPTH(OUT_DEPTH),
+    .OUT_REG(1)
 )
 tag_fifo_inst (
     .clk(clk),

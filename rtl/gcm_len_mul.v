@@ -24,7 +24,9 @@
  *   bits each (gcm_core's default) it is 8,192 terms, about what a full multiplier costs.
  *
  * Latency / throughput
- *   Combinational. A product bit is the XOR of at most ALEN_WIDTH + CLEN_WIDTH AND
+ *   STAGES = 0: combinational; STAGES = 1: the unreduced product is registered and p
+ *   follows the inputs by one clock (gcm_core, so that neither half is in series with
+ *   the other at its clock). A product bit is the XOR of at most ALEN_WIDTH + CLEN_WIDTH AND
  *   terms (26 at 13 bits: the copies of alen reach x^48..x^187, those of clen
  *   x^112..x^251, and both overlap on x^112..x^187), then gf128_reduce's two LUT levels.
  *
@@ -46,8 +48,13 @@ module gcm_len_mul #(
     // bits is a 64-bit field)
     parameter ALEN_WIDTH = 32,
     // bits of the data byte count (len(C) < 2^CLEN_WIDTH bytes); at most 61
-    parameter CLEN_WIDTH = 32
+    parameter CLEN_WIDTH = 32,
+    // register stages: 0 = combinational; 1 = the unreduced product registered before
+    // the reduction (p follows alen, clen and h one clock later)
+    parameter STAGES = 0
 ) (
+    // clock of the STAGES register (unused when STAGES = 0)
+    input  wire                  clk,
     input  wire [ALEN_WIDTH-1:0] alen,  // AAD bytes
     input  wire [CLEN_WIDTH-1:0] clen,  // data bytes
     input  wire [127:0]          h,     // the hash key H (GCM bit order)
@@ -58,6 +65,12 @@ generate
     if (ALEN_WIDTH < 1 || ALEN_WIDTH > 61 || CLEN_WIDTH < 1 || CLEN_WIDTH > 61) begin : g_bad_width
         initial begin
             $error("Error: ALEN_WIDTH and CLEN_WIDTH must be 1..61 (instance %m)");
+            $finish;
+        end
+    end
+    if (STAGES != 0 && STAGES != 1) begin : g_bad_stages
+        initial begin
+            $error("Error: gcm_len_mul STAGES must be 0 or 1 (instance %m)");
             $finish;
         end
     end
@@ -88,8 +101,31 @@ always @* begin
     end
 end
 
+// the product as the reduction takes it (registered or not)
+wire [254:0] prod_red;
+
+generate
+    if (STAGES == 1) begin : g_prod_reg
+        // datapath register: no reset
+        reg [254:0] prod_reg;
+
+        always @(posedge clk) begin
+            prod_reg <= prod;
+        end
+
+        assign prod_red = prod_reg;
+    end else begin : g_prod_comb
+        assign prod_red = prod;
+
+        /* verilator lint_off UNUSEDSIGNAL */
+        // combinational: the clock is not used
+        wire unused_clk = clk;
+        /* verilator lint_on UNUSEDSIGNAL */
+    end
+endgenerate
+
 gf128_reduce reduce_inst (
-    .p(prod),
+    .p(prod_red),
     .r(p)
 );
 

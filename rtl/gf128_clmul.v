@@ -26,7 +26,14 @@
  *   quarter), and LEVELS = 4 is the smallest measured; LEVELS = 5 was not measured.
  *
  * Latency / throughput
- *   Combinational. Logic, in LUT inputs: a leaf operand bit is the XOR of up to
+ *   STAGES = 0: combinational. STAGES = 1..3: p follows a and b by STAGES clocks (a new
+ *   pair every clock), with registers at the cuts: 1, after the leaf products (AND + XOR
+ *   of 8); 2, also after the first two levels of post-additions above the leaves; 3,
+ *   also after the pre-additions (the leaf operands). ghash_engine's Y loop runs through
+ *   this module, so each cut makes the loop a cycle longer and every cycle shorter: with
+ *   3 each cycle is about two LUT4 levels (measured with scripts/netlist_depth.py on
+ *   gcm_core: the loop's deepest cycle went from 22.3 units, 12 cells, to 6.0, 3 cells).
+ *   Logic, in LUT inputs: a leaf operand bit is the XOR of up to
  *   2^LEVELS = 16 operand bits (the (a0 + a1) path at every level); a leaf product bit
  *   is AND + an XOR of up to 8 terms; a result bit is the XOR of up to 4 bits of the
  *   level below at each level of the post-additions. ABC maps these XOR trees into
@@ -74,8 +81,15 @@
  */
 module gf128_clmul #(
     // Karatsuba splits from 128 bits (0 = one 128 x 128 schoolbook product; 0..5)
-    parameter LEVELS = 4
+    parameter LEVELS = 4,
+    // register stages inside the product (p follows a and b STAGES clocks later):
+    // 0 = combinational; 1 = the leaf products registered; 2 = also the products two
+    // levels of post-additions above the leaves (LEVELS >= 2); 3 = also the leaf operands
+    // (after the pre-additions)
+    parameter STAGES = 0
 ) (
+    // clock of the STAGES registers (unused when STAGES = 0)
+    input  wire         clk,
     input  wire [127:0] a,
     input  wire [127:0] b,
     output wire [254:0] p
@@ -91,6 +105,12 @@ generate
     if (LEVELS < 0 || LEVELS > 5) begin : g_bad_levels
         initial begin
             $error("Error: gf128_clmul LEVELS must be 0..5 (instance %m)");
+            $finish;
+        end
+    end
+    if (STAGES < 0 || STAGES > 3 || (STAGES >= 2 && LEVELS < 2)) begin : g_bad_stages
+        initial begin
+            $error("Error: gf128_clmul STAGES must be 0..3, 2 and 3 with LEVELS >= 2 (instance %m)");
             $finish;
         end
     end
@@ -151,6 +171,13 @@ endfunction
 localparam OP_BITS = op_off(LEVELS + 1);
 localparam PR_BITS = pr_off(LEVELS + 1);
 localparam NLEAF   = pow3(LEVELS);
+// the level of the products registered with STAGES >= 2 (two post-addition levels above
+// the leaves)
+// the leaf operands in op_a and op_b
+localparam LEAF_OFF = op_off(LEVELS);
+localparam JOIN_CUT = (LEVELS >= 2) ? LEVELS - 2 : 0;
+localparam JC_OFF   = pr_off(JOIN_CUT);
+localparam JC_BITS  = pr_off(JOIN_CUT + 1) - pr_off(JOIN_CUT);
 
 // ----------------------------------------------------------------------------
 // Wires
@@ -158,6 +185,15 @@ localparam NLEAF   = pow3(LEVELS);
 wire [OP_BITS-1:0] op_a /* verilator split_var */;  // operands of every node, a side
 wire [OP_BITS-1:0] op_b /* verilator split_var */;  // operands of every node, b side
 wire [PR_BITS-1:0] pr /* verilator split_var */;    // products of every node
+// leaf products as computed, and as the post-additions take them (registered or not)
+wire [NLEAF*2*LEAF_WIDTH-1:0] leaf_prod;
+wire [NLEAF*2*LEAF_WIDTH-1:0] leaf_post;
+// leaf operands as the leaf products take them (registered or not, STAGES = 3)
+wire [NLEAF*LEAF_WIDTH-1:0]   leaf_a;
+wire [NLEAF*LEAF_WIDTH-1:0]   leaf_b;
+// the products of level JOIN_CUT as the post-additions above them read them (registered
+// with STAGES >= 2)
+wire [JC_BITS-1:0]            jc_rd;
 
 // ----------------------------------------------------------------------------
 // Pre-additions: the operands of each node, level by level from the top
@@ -190,10 +226,59 @@ endgenerate
 // ----------------------------------------------------------------------------
 generate
     for (gk = 0; gk < NLEAF; gk = gk + 1) begin : g_leaf
-        localparam LO = op_off(LEVELS) + gk * LEAF_WIDTH;
         localparam LP = pr_off(LEVELS) + gk * 2 * LEAF_WIDTH;
 
-        assign pr[LP +: 2*LEAF_WIDTH] = clmul_leaf(op_a[LO +: LEAF_WIDTH], op_b[LO +: LEAF_WIDTH]);
+        assign leaf_prod[gk * 2 * LEAF_WIDTH +: 2*LEAF_WIDTH] =
+            clmul_leaf(leaf_a[gk * LEAF_WIDTH +: LEAF_WIDTH], leaf_b[gk * LEAF_WIDTH +: LEAF_WIDTH]);
+        assign pr[LP +: 2*LEAF_WIDTH] = leaf_post[gk * 2 * LEAF_WIDTH +: 2*LEAF_WIDTH];
+    end
+
+    // the cuts (datapath registers: no reset)
+    if (STAGES >= 3) begin : g_op_reg
+        // between the pre-additions and the leaf products
+        reg [NLEAF*LEAF_WIDTH-1:0] leaf_a_reg, leaf_b_reg;
+
+        always @(posedge clk) begin
+            leaf_a_reg <= op_a[LEAF_OFF +: NLEAF*LEAF_WIDTH];
+            leaf_b_reg <= op_b[LEAF_OFF +: NLEAF*LEAF_WIDTH];
+        end
+
+        assign leaf_a = leaf_a_reg;
+        assign leaf_b = leaf_b_reg;
+    end else begin : g_op_comb
+        assign leaf_a = op_a[LEAF_OFF +: NLEAF*LEAF_WIDTH];
+        assign leaf_b = op_b[LEAF_OFF +: NLEAF*LEAF_WIDTH];
+    end
+
+    if (STAGES >= 1) begin : g_leaf_reg
+        // between the leaf products and the post-additions
+        reg [NLEAF*2*LEAF_WIDTH-1:0] leaf_reg;
+
+        always @(posedge clk) begin
+            leaf_reg <= leaf_prod;
+        end
+
+        assign leaf_post = leaf_reg;
+    end else begin : g_leaf_comb
+        assign leaf_post = leaf_prod;
+
+        /* verilator lint_off UNUSEDSIGNAL */
+        // combinational: the clock is not used
+        wire unused_clk = clk;
+        /* verilator lint_on UNUSEDSIGNAL */
+    end
+
+    if (STAGES >= 2) begin : g_join_reg
+        // two levels of post-additions above the leaves
+        reg [JC_BITS-1:0] join_reg;
+
+        always @(posedge clk) begin
+            join_reg <= pr[JC_OFF +: JC_BITS];
+        end
+
+        assign jc_rd = join_reg;
+    end else begin : g_join_comb
+        assign jc_rd = pr[JC_OFF +: JC_BITS];
     end
 endgenerate
 
@@ -210,9 +295,17 @@ generate
             localparam PP = pr_off(gl) + gk * 2 * W;
             localparam CP = pr_off(gl + 1) + 3 * gk * W;
 
-            wire [W-1:0] prod_lo  = pr[CP +: W];
-            wire [W-1:0] prod_hi  = pr[CP + W +: W];
-            wire [W-1:0] prod_mid = pr[CP + 2*W +: W] ^ prod_lo ^ prod_hi;
+            // the children's products (low, high, sum of halves), W bits each
+            wire [3*W-1:0] kids;
+            if (gl + 1 == JOIN_CUT) begin : g_cut
+                assign kids = jc_rd[CP - JC_OFF +: 3*W];
+            end else begin : g_direct
+                assign kids = pr[CP +: 3*W];
+            end
+
+            wire [W-1:0] prod_lo  = kids[0 +: W];
+            wire [W-1:0] prod_hi  = kids[W +: W];
+            wire [W-1:0] prod_mid = kids[2*W +: W] ^ prod_lo ^ prod_hi;
 
             assign pr[PP +: 2*W] = {prod_hi, prod_lo} ^ {{H{1'b0}}, prod_mid, {H{1'b0}}};
         end

@@ -35,7 +35,9 @@ module gf128_mul (
 
 wire [254:0] prod;
 
+// combinational (STAGES = 0): no clock
 gf128_clmul clmul_inst (
+    .clk(1'b0),
     .a(a),
     .b(b),
     .p(prod)

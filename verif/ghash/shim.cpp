@@ -13,6 +13,10 @@ static Vtb_ghash_top *&top = sim.top; // the Verilated model, created by sim.sta
 
 extern "C" unsigned dut_lanes(void) { return top->lanes; }
 
+extern "C" unsigned dut_hpow(void) { return top->hpow_n; }
+
+extern "C" unsigned dut_ghash_latency(void) { return top->ghash_latency; }
+
 extern "C" void dut_set_rst(int rst) { top->rst = rst ? 1 : 0; }
 
 extern "C" void dut_set_beat(int valid, const uint32_t *block_words, unsigned count,
@@ -22,7 +26,7 @@ extern "C" void dut_set_beat(int valid, const uint32_t *block_words, unsigned co
     top->s_valid = valid ? 1 : 0;
     for (unsigned w = 0; w < nw; w++)
         top->s_block[w] = block_words[w];
-    for (unsigned w = 0; w < nw + 4; w++) // H^1..H^(LANES+1)
+    for (unsigned w = 0; w < 4 * dut_hpow(); w++) // H^1..H^HPOW
         top->s_hpow[w] = hpow_words[w];
     top->s_count = count;
     top->s_first = first ? 1 : 0;

@@ -47,14 +47,19 @@
 #include "tb_ghash.h"
 #include "tb_util.h"
 
-/* ghash_engine LATENCY: last beat in cycle t -> m_valid in cycle t + 3 */
-#define GHASH_LATENCY 3
+/* ghash_engine LATENCY (from the test top): last beat in cycle t -> m_valid in cycle
+ * t + GHASH_LATENCY */
+static unsigned ghash_latency;
+#define GHASH_LATENCY ghash_latency
+/* powers H^1..H^n the engine takes per beat (from the test top), at most MAX_HPOW */
+static unsigned hpow_n;
+#define MAX_HPOW (6 * IBSEC_MAX_LANES + 1)
 /* data blocks per random message: 0..MAX_DATA_BLOCKS, plus the length block and a
  * trailing zero block */
 #define MAX_DATA_BLOCKS 300
 #define MAX_BLOCKS      (MAX_DATA_BLOCKS + 2)
 #define MAX_BEATS       (4 * MAX_BLOCKS + 4)
-#define MAX_WORDS       (4 * (IBSEC_MAX_LANES + 1))
+#define MAX_WORDS       (4 * MAX_HPOW)
 #define QUEUE_LEN       64
 
 static const uint8_t GF_ZERO[16];
@@ -577,13 +582,21 @@ typedef struct {
     ibsec_hpow hp;
     uint8_t blocks[MAX_BLOCKS][16];
     size_t nblocks;
-    uint8_t h_next[16];     /* H^(LANES+1), beyond hp */
+    uint8_t hpow[MAX_HPOW + 1][16]; /* H^i at [i], i = 1..hpow_n: the engine's s_hpow */
     unsigned beat_k[MAX_BEATS];
     size_t nbeats;
     int tail_zero;          /* the last block is a zero block counted by the last beat */
     int abandoned;          /* no s_last: no result expected */
     uint8_t expect[16];
 } message;
+
+/* the engine's powers of the message's H, by repeated multiplication with the model */
+static void make_hpow(message *m)
+{
+    memcpy(m->hpow[1], m->H, 16);
+    for (unsigned i = 2; i <= hpow_n; i++)
+        ibsec_gf128_mul(m->hpow[i - 1], m->H, m->hpow[i]);
+}
 
 /* fills blocks: A || 0-pad || C || 0-pad || [len(A)]64 || [len(C)]64, SP 800-38D §7.1 */
 static void make_gcm_message(message *m)
@@ -684,7 +697,7 @@ static void make_message(message *m, uint32_t id)
     else
         make_random_message(m);
     ibsec_hpow_init(&m->hp, m->H, (int)lanes);
-    ibsec_gf128_mul(m->hp.h[lanes], m->H, m->h_next);
+    make_hpow(m);
     split_beats(m);
     m->tail_zero = 0;
     if (tb_chance(&rng, 50))
@@ -745,7 +758,7 @@ static void step(void)
         char what[64];
         snprintf(what, sizeof what, "ghash_engine S of message %u", (unsigned)e->id);
         if (!valid) {
-            tb_fail(&res, "message %u: no m_valid in cycle %lu (last beat + %d)", (unsigned)e->id, cycle,
+            tb_fail(&res, "message %u: no m_valid in cycle %lu (last beat + %u)", (unsigned)e->id, cycle,
                     GHASH_LATENCY);
         } else {
             uint8_t s[16];
@@ -766,7 +779,7 @@ static void step(void)
 static void drive_idle(void)
 {
     uint32_t bw[MAX_WORDS], hw[MAX_WORDS];
-    for (unsigned w = 0; w < 4 * (lanes + 1); w++) {
+    for (unsigned w = 0; w < MAX_WORDS; w++) {
         bw[w] = tb_rand32(&rng);
         hw[w] = tb_rand32(&rng);
     }
@@ -798,9 +811,8 @@ static int drive_message(const message *m, unsigned idle_pct, long reset_beat)
     uint32_t bw[MAX_WORDS], hw[MAX_WORDS];
     size_t off = 0;
     memset(hw, 0, sizeof hw);
-    for (unsigned i = 0; i < lanes; i++)
-        tb_pack_block_be(hw, i, m->hp.h[i + 1]);
-    tb_pack_block_be(hw, lanes, m->h_next);
+    for (unsigned i = 0; i < hpow_n; i++)
+        tb_pack_block_be(hw, i, m->hpow[i + 1]);
     for (size_t b = 0; b < m->nbeats; b++) {
         while (idle_pct && tb_chance(&rng, idle_pct))
             drive_idle();
@@ -833,7 +845,7 @@ static int drive_message(const message *m, unsigned idle_pct, long reset_beat)
 
 static void drain(void)
 {
-    for (int i = 0; i < GHASH_LATENCY + 4; i++)
+    for (unsigned i = 0; i < GHASH_LATENCY + 4; i++)
         drive_idle();
     if (q_count)
         tb_fail(&res, "%u results never came out", q_count);
@@ -855,7 +867,7 @@ static void known_answer(message *m)
     m->blocks[1][15] = 0x80; /* [len(A)]64 = 0 || [len(C)]64 = 128 */
     m->nblocks = 2;
     ibsec_hpow_init(&m->hp, H, (int)lanes);
-    ibsec_gf128_mul(m->hp.h[lanes], H, m->h_next);
+    make_hpow(m);
     m->nbeats = 0;
     for (size_t left = m->nblocks; left;) {
         unsigned k = left < lanes ? (unsigned)left : lanes;
@@ -881,6 +893,13 @@ int tb_ghash_main(int argc, char **argv)
             messages = strtoul(argv[++i], NULL, 0);
     }
     lanes = dut_lanes();
+    hpow_n = dut_hpow();
+    ghash_latency = dut_ghash_latency();
+    if (hpow_n < lanes + 1 || hpow_n > MAX_HPOW) {
+        fprintf(stderr, "tb_ghash: the engine takes %u powers of H, this harness %u..%u\n",
+                hpow_n, lanes + 1, MAX_HPOW);
+        return 1;
+    }
     snprintf(name, sizeof name, "ghash-L%u", lanes);
     tb_result_init(&res, name);
     tb_rng_seed(&rng, seed);

@@ -21,8 +21,11 @@ int tb_ghash_main(int argc, char **argv);
 
 /* harness -> shim */
 unsigned dut_lanes(void);
+/* number of powers H^1..H^n the engine takes per beat; its LATENCY */
+unsigned dut_hpow(void);
+unsigned dut_ghash_latency(void);
 void     dut_set_rst(int rst);
-/* block_words: LANES*4 words; hpow_words: (LANES+1)*4 words, H^1..H^(LANES+1);
+/* block_words: LANES*4 words; hpow_words: dut_hpow()*4 words, H^1..H^n;
  * count 0..LANES+1 (LANES+1: a trailing zero block beyond the lanes) */
 void     dut_set_beat(int valid, const uint32_t *block_words, unsigned count,
                       const uint32_t *hpow_words, int first, int last, uint32_t user);

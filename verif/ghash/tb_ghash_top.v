@@ -26,7 +26,13 @@
 
 module tb_ghash_top #(
     // 128-bit blocks per beat of the engine
-    parameter LANES = 1
+    parameter LANES = 1,
+    // the engine as gcm_core builds it: register stages per product, the interleaved
+    // Y loop's cycles, and the powers of H it needs (INTERLEAVE beats of at most LANES
+    // blocks, the last with one trailing zero block more)
+    parameter CLMUL_STAGES = 3,
+    parameter INTERLEAVE = CLMUL_STAGES + 2,
+    parameter HPOW = INTERLEAVE * LANES + 1
 ) (
     input  wire                        clk,
     input  wire                        rst,
@@ -37,13 +43,16 @@ module tb_ghash_top #(
     input  wire                        s_valid,
     input  wire [LANES*128-1:0]        s_block,
     input  wire [$clog2(LANES+2)-1:0]  s_count,
-    input  wire [(LANES+1)*128-1:0]    s_hpow,
+    input  wire [HPOW*128-1:0]         s_hpow,
     input  wire                        s_first,
     input  wire                        s_last,
     input  wire [31:0]                 s_user,
     output wire                        m_valid,
     output wire [127:0]                m_ghash,
     output wire [31:0]                 m_user,
+    // HPOW and the engine's LATENCY, so the harness knows what to drive and expect
+    output wire [7:0]                  hpow_n,
+    output wire [7:0]                  ghash_latency,
 
     /*
      * gf128_mul and gf128_clmul (combinational)
@@ -83,10 +92,18 @@ module tb_ghash_top #(
 );
 
 assign lanes = LANES[7:0];
+assign hpow_n = HPOW[7:0];
+// ghash_engine's LATENCY for CLMUL_STAGES
+localparam GHASH_LATENCY = 2 * INTERLEAVE + 1;
+assign ghash_latency = GHASH_LATENCY[7:0];
 
 ghash_engine #(
     .LANES(LANES),
     .NPOW(LANES + 1),
+    .CLMUL_STAGES(CLMUL_STAGES),
+    .INTERLEAVE(INTERLEAVE),
+    .HPOW(HPOW),
+    .LATENCY(GHASH_LATENCY),
     .USER_WIDTH(32)
 ) ghash_engine_inst (
     .clk(clk),
@@ -110,6 +127,7 @@ gf128_mul gf128_mul_inst (
 );
 
 gf128_clmul gf128_clmul_inst (
+    .clk(clk),
     .a(mul_a),
     .b(mul_b),
     .p(mul_p)
@@ -148,6 +166,7 @@ gcm_len_mul #(
     .ALEN_WIDTH(13),
     .CLEN_WIDTH(13)
 ) gcm_len_mul13_inst (
+    .clk(clk),
     .alen(len_alen_all[12:0]),
     .clen(len_clen_all[12:0]),
     .h(len_h),
@@ -158,6 +177,7 @@ gcm_len_mul #(
     .ALEN_WIDTH(32),
     .CLEN_WIDTH(32)
 ) gcm_len_mul32_inst (
+    .clk(clk),
     .alen(len_alen),
     .clen(len_clen),
     .h(len_h),
