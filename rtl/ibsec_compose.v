@@ -158,6 +158,10 @@ localparam AIW = (NAB > 1) ? $clog2(NAB) : 1;
 localparam NW = $clog2(W + 1);
 // ICRC + VCRC field bytes (IBA Vol. 1 §7.8: 4 + 2)
 localparam [13:0] FLD_BYTES = 14'd6;
+// a job as one word: front, front_len, aux0, aux1, dst_off, dst_end, total_end, aad_end,
+// crc_end, tag, side, then its realignment (shift r, first ring beat, last_a)
+localparam JOB_W = 8 * FRONT_BYTES + 8 + 2 * 8 * AUX_BYTES + 5 * 13 + TAG_W + SIDE_W
+                   + NW + AW + 1;
 
 // ----------------------------------------------------------------------------
 // Functions
@@ -188,22 +192,10 @@ endfunction
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
-// the waiting job (J): a job taken while another runs, with its realignment computed
+// the waiting job (J): a job taken while another runs, as one word (JOB_W bits, the
+// fields of the running job below, with its realignment computed; job_word below)
 reg                       jv_reg, jv_next;
-reg [8*FRONT_BYTES-1:0]   j_front_reg, j_front_next;
-reg [7:0]                 j_front_len_reg, j_front_len_next;
-reg [8*AUX_BYTES-1:0]     j_aux0_reg, j_aux0_next;
-reg [8*AUX_BYTES-1:0]     j_aux1_reg, j_aux1_next;
-reg [12:0]                j_dst_off_reg, j_dst_off_next;
-reg [12:0]                j_dst_end_reg, j_dst_end_next;
-reg [12:0]                j_total_end_reg, j_total_end_next;
-reg [12:0]                j_aad_end_reg, j_aad_end_next;
-reg [12:0]                j_crc_end_reg, j_crc_end_next;
-reg [TAG_W-1:0]           j_tag_reg, j_tag_next;
-reg [SIDE_W-1:0]          j_side_reg, j_side_next;
-reg [NW-1:0]              j_shift_reg, j_shift_next;
-reg [AW-1:0]              j_ra_reg, j_ra_next;
-reg                       j_last_reg, j_last_next;
+reg [JOB_W-1:0]           j_word_reg, j_word_next;
 // stage A: the running job
 reg                       active_reg, active_next;
 reg [SIDE_W-1:0]          side_reg, side_next;
@@ -262,6 +254,22 @@ wire          last_a_job   = W14 >= {1'b0, job_total_end};
 // empty, so that jobs still chain without a bubble. A job taken while the place is not
 // free waits in J.
 wire          free = !active_reg || (issue && last_a);
+// the input job as a word, and the word a load takes (J's when a job waits)
+wire [JOB_W-1:0] job_word = {job_front, job_front_len, job_aux0, job_aux1, job_dst_off,
+                             job_dst_end, job_total_end, job_aad_end, job_crc_end, job_tag,
+                             job_side, r_b[NW-1:0], job_base + q_beat[AW-1:0], last_a_job};
+wire [JOB_W-1:0] load_word = jv_reg ? j_word_reg : job_word;
+wire [8*FRONT_BYTES-1:0] lw_front;
+wire [7:0]               lw_front_len;
+wire [8*AUX_BYTES-1:0]   lw_aux0, lw_aux1;
+wire [12:0]              lw_dst_off, lw_dst_end, lw_total_end, lw_aad_end, lw_crc_end;
+wire [TAG_W-1:0]         lw_tag;
+wire [SIDE_W-1:0]        lw_side;
+wire [NW-1:0]            lw_shift;
+wire [AW-1:0]            lw_ra;
+wire                     lw_last;
+assign {lw_front, lw_front_len, lw_aux0, lw_aux1, lw_dst_off, lw_dst_end, lw_total_end,
+        lw_aad_end, lw_crc_end, lw_tag, lw_side, lw_shift, lw_ra, lw_last} = load_word;
 wire          take = job_valid && !jv_reg;
 wire          load_j = jv_reg && free;
 wire          load_in = take && free;
@@ -382,21 +390,8 @@ always @* begin
     index_a_next   = index_a_reg;
     last_a_next    = last_a_reg;
     side_next      = side_reg;
-    jv_next          = jv_reg;
-    j_front_next     = j_front_reg;
-    j_front_len_next = j_front_len_reg;
-    j_aux0_next      = j_aux0_reg;
-    j_aux1_next      = j_aux1_reg;
-    j_dst_off_next   = j_dst_off_reg;
-    j_dst_end_next   = j_dst_end_reg;
-    j_total_end_next = j_total_end_reg;
-    j_aad_end_next   = j_aad_end_reg;
-    j_crc_end_next   = j_crc_end_reg;
-    j_tag_next       = j_tag_reg;
-    j_side_next      = j_side_reg;
-    j_shift_next     = j_shift_reg;
-    j_ra_next        = j_ra_reg;
-    j_last_next      = j_last_reg;
+    jv_next        = jv_reg;
+    j_word_next    = j_word_reg;
 
     if (issue) begin
         ra_next      = ra_reg + 1'b1;
@@ -406,60 +401,30 @@ always @* begin
         if (last_a)
             active_next = 1'b0;
     end
-    if (load_j) begin
-        active_next    = 1'b1;
-        front_next     = j_front_reg;
-        front_len_next = j_front_len_reg;
-        aux0_next      = j_aux0_reg;
-        aux1_next      = j_aux1_reg;
-        dst_off_next   = j_dst_off_reg;
-        dst_end_next   = j_dst_end_reg;
-        total_end_next = j_total_end_reg;
-        aad_end_next   = j_aad_end_reg;
-        crc_end_next   = j_crc_end_reg;
-        tag_next       = j_tag_reg;
-        side_next      = j_side_reg;
-        shift_next     = j_shift_reg;
-        ra_next        = j_ra_reg;
-        last_a_next    = j_last_reg;
-        jv_next        = 1'b0;
-    end else if (load_in) begin
-        active_next    = 1'b1;
-        front_next     = job_front;
-        front_len_next = job_front_len;
-        aux0_next      = job_aux0;
-        aux1_next      = job_aux1;
-        dst_off_next   = job_dst_off;
-        dst_end_next   = job_dst_end;
-        total_end_next = job_total_end;
-        aad_end_next   = job_aad_end;
-        crc_end_next   = job_crc_end;
-        tag_next       = job_tag;
-        side_next      = job_side;
-        shift_next     = r_b[NW-1:0];
-        ra_next        = job_base + q_beat[AW-1:0];
-        last_a_next    = last_a_job;
-    end
     if (load) begin
+        active_next    = 1'b1;
+        front_next     = lw_front;
+        front_len_next = lw_front_len;
+        aux0_next      = lw_aux0;
+        aux1_next      = lw_aux1;
+        dst_off_next   = lw_dst_off;
+        dst_end_next   = lw_dst_end;
+        total_end_next = lw_total_end;
+        aad_end_next   = lw_aad_end;
+        crc_end_next   = lw_crc_end;
+        tag_next       = lw_tag;
+        side_next      = lw_side;
+        shift_next     = lw_shift;
+        ra_next        = lw_ra;
+        last_a_next    = lw_last;
         base_a_next    = 14'd0;
         index_a_next   = 9'd0;
     end
+    if (load_j)
+        jv_next = 1'b0;
     if (take && !load_in) begin
-        jv_next          = 1'b1;
-        j_front_next     = job_front;
-        j_front_len_next = job_front_len;
-        j_aux0_next      = job_aux0;
-        j_aux1_next      = job_aux1;
-        j_dst_off_next   = job_dst_off;
-        j_dst_end_next   = job_dst_end;
-        j_total_end_next = job_total_end;
-        j_aad_end_next   = job_aad_end;
-        j_crc_end_next   = job_crc_end;
-        j_tag_next       = job_tag;
-        j_side_next      = job_side;
-        j_shift_next     = r_b[NW-1:0];
-        j_ra_next        = job_base + q_beat[AW-1:0];
-        j_last_next      = last_a_job;
+        jv_next     = 1'b1;
+        j_word_next = job_word;
     end
 end
 
@@ -481,21 +446,8 @@ always @(posedge clk) begin
     index_a_reg   <= index_a_next;
     last_a_reg    <= last_a_next;
     side_reg      <= side_next;
-    jv_reg          <= jv_next;
-    j_front_reg     <= j_front_next;
-    j_front_len_reg <= j_front_len_next;
-    j_aux0_reg      <= j_aux0_next;
-    j_aux1_reg      <= j_aux1_next;
-    j_dst_off_reg   <= j_dst_off_next;
-    j_dst_end_reg   <= j_dst_end_next;
-    j_total_end_reg <= j_total_end_next;
-    j_aad_end_reg   <= j_aad_end_next;
-    j_crc_end_reg   <= j_crc_end_next;
-    j_tag_reg       <= j_tag_next;
-    j_side_reg      <= j_side_next;
-    j_shift_reg     <= j_shift_next;
-    j_ra_reg        <= j_ra_next;
-    j_last_reg      <= j_last_next;
+    jv_reg        <= jv_next;
+    j_word_reg    <= j_word_next;
 
     b_valid_reg <= issue;
     if (issue) begin
