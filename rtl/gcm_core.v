@@ -96,8 +96,8 @@
  *            last beat.
  *   Both FIFOs hold their head word in an output register (sync_fifo OUT_REG = 1), so
  *   that m_axis_* and the pop logic start from registers.
- *   Latency with m_axis_tready = 1: first block in -> first block out AES_LATENCY + 4
- *   cycles; last block in -> tag out AES_LATENCY + GHASH_LATENCY + 4 cycles (measured by
+ *   Latency with m_axis_tready = 1: first block in -> first block out AES_LATENCY + 3
+ *   cycles; last block in -> tag out AES_LATENCY + GHASH_LATENCY + 3 cycles (measured by
  *   bench-gcm). The tag stream (m_tag_*) gives each tag once more as it enters the tag
  *   FIFO, two cycles before its tlast beat.
  *
