@@ -243,7 +243,10 @@ reg  [(INTERLEAVE-1)*128-1:0] l_hist_reg, l_hist_next;
 // stages E1..E(INTERLEAVE): the cycle's control beside its product, up to the result
 reg  [INTERLEAVE-1:0]            e_valid_reg = {INTERLEAVE{1'b0}}, e_valid_next;
 reg  [INTERLEAVE-1:0]            e_last_reg, e_last_next;
-reg  [INTERLEAVE*AGE_WIDTH-1:0]  e_age_reg, e_age_next;
+reg  [(INTERLEAVE-1)*AGE_WIDTH-1:0] e_age_reg, e_age_next;   // E1..E(INTERLEAVE-1)
+// the result's terms A_(T-j), j = 1..INTERLEAVE-1, that belong to the message (bit j-1),
+// decoded from the age a stage ahead, so that no multi-bit age fans out to the result
+reg  [INTERLEAVE-2:0]            e_inc_reg, e_inc_next;
 reg  [INTERLEAVE*USER_WIDTH-1:0] e_user_reg, e_user_next;
 
 // result
@@ -448,7 +451,8 @@ gf128_reduce loop_reduce_inst (
 // Result: S = A_T ^ A_(T-1) ^ ... ^ A_(T-INTERLEAVE+1), each term only if its cycle
 // belongs to the message (age)
 // ----------------------------------------------------------------------------
-wire [AGE_WIDTH-1:0] r_age = e_age_reg[(INTERLEAVE-1)*AGE_WIDTH +: AGE_WIDTH];
+// the age of the cycle entering the last E stage
+wire [AGE_WIDTH-1:0] r_age = e_age_reg[(INTERLEAVE-2)*AGE_WIDTH +: AGE_WIDTH];
 integer rj;
 
 always @* begin
@@ -463,10 +467,10 @@ always @* begin
     for (rj = INTERLEAVE - 1; rj >= 1; rj = rj - 1) begin
         e_valid_next[rj]                         = e_valid_reg[rj-1];
         e_last_next[rj]                          = e_last_reg[rj-1];
-        e_age_next[rj*AGE_WIDTH +: AGE_WIDTH]    = e_age_reg[(rj-1)*AGE_WIDTH +: AGE_WIDTH];
         e_user_next[rj*USER_WIDTH +: USER_WIDTH] = e_user_reg[(rj-1)*USER_WIDTH +: USER_WIDTH];
     end
     for (rj = INTERLEAVE - 2; rj >= 1; rj = rj - 1) begin
+        e_age_next[rj*AGE_WIDTH +: AGE_WIDTH] = e_age_reg[(rj-1)*AGE_WIDTH +: AGE_WIDTH];
         l_hist_next[rj*128 +: 128] = l_hist_reg[(rj-1)*128 +: 128];
     end
     l_hist_next[0 +: 128]        = loop_red;
@@ -477,7 +481,8 @@ always @* begin
 
     y_next = loop_red;
     for (rj = 1; rj < INTERLEAVE; rj = rj + 1) begin
-        if ({{(32-AGE_WIDTH){1'b0}}, r_age} >= rj) begin
+        e_inc_next[rj-1] = ({{(32-AGE_WIDTH){1'b0}}, r_age} >= rj);
+        if (e_inc_reg[rj-1]) begin
             y_next = y_next ^ l_hist_reg[128*(rj-1) +: 128];
         end
     end
@@ -515,6 +520,7 @@ always @(posedge clk) begin
     e_valid_reg <= e_valid_next;
     e_last_reg  <= e_last_next;
     e_age_reg   <= e_age_next;
+    e_inc_reg   <= e_inc_next;
     e_user_reg  <= e_user_next;
 
     y_reg       <= y_next;
