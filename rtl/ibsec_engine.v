@@ -55,7 +55,7 @@
  *   behind its arrival, so the wait after the last beat does not grow with the packet:
  *   seal sth-pkt and sth-aead, whose STH in front of the payload holds the tag, wait for
  *   gcm_core's latency to the tag and the egress stage (40 / 34 / 32 cycles at LANES =
- *   1 / 4 / 12); open, whose verdict needs the tag, hashes at gcm_core's input
+ *   1 / 4 / 12 before gcm_core's GHASH loop grew by 8 cycles to the tag; about 8 more now); open, whose verdict needs the tag, hashes at gcm_core's input
  *   (EARLY_GHASH) and waits 19-28 cycles; seal icrc-mac streams the ciphertext out once
  *   the frame has ended and waits for the tag only at the last beat (6 cycles from 1 KiB
  *   on at LANES = 1). On open the CRC results are at the check FIFO's head 10-14 cycles
