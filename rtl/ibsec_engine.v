@@ -55,7 +55,8 @@
  *   behind its arrival, so the wait after the last beat does not grow with the packet:
  *   seal sth-pkt and sth-aead, whose STH in front of the payload holds the tag, wait for
  *   gcm_core's latency to the tag and the egress stage (40 / 34 / 32 cycles at LANES =
- *   1 / 4 / 12 before gcm_core's GHASH loop grew by 8 cycles to the tag; about 8 more now); open, whose verdict needs the tag, hashes at gcm_core's input
+ *   1 / 4 / 12, measured before gcm_core's GHASH loop grew by 8 cycles to the tag: about
+ *   8 more now); open, whose verdict needs the tag, hashes at gcm_core's input
  *   (EARLY_GHASH) and waits 19-28 cycles; seal icrc-mac streams the ciphertext out once
  *   the frame has ended and waits for the tag only at the last beat (6 cycles from 1 KiB
  *   on at LANES = 1). On open the CRC results are at the check FIFO's head 10-14 cycles
@@ -821,9 +822,8 @@ reg              n_ichk;           // open: the ICRC check applies (a bad ICRC i
 
 // ---- crypt job register (CJ): the DQ head with its GCM message prepared ----
 // H (ib_hdr_mask) and the message geometry (AAD length, payload offsets, the message's
-// end and beats) are computed from the DQ head, which comes from a register, and
-// registered with the packet in CJ, so that the crypt composer's job and the ring room
-// check start at registers. CJ takes the DQ head when it is empty or hands its packet
+// end and beats) are computed from the DQ head and registered with the packet in CJ, so
+// that the crypt composer's job and the ring room check start at registers. CJ takes the DQ head when it is empty or hands its packet
 // on (to the composer, or past it to XQ) in the same cycle.
 wire [8*HDR_BYTES-1:0] dh_hdr;            // DQ head: the fields H and the geometry need
 wire [1:0]  dh_shape;
