@@ -18,6 +18,17 @@ COPT     ?= -O2 -g
 CFLAGS_IBSEC := $(CSTD) $(CWARN) $(COPT)
 LIBCRYPTO    := -lcrypto
 
+# The RTL, one module per file named after it, in folders by function (docs/architecture
+# in README.md): common/ (FIFOs, enums), crypto/ (AES, GHASH, GCM), ib/ (IBA headers and
+# CRCs), engine/ (the seal and open engines and their tables), switch/ (filter, marker).
+RTL_DIRS := rtl/common rtl/crypto rtl/ib rtl/engine rtl/switch
+RTL_V    := $(sort $(wildcard $(addsuffix /*.v,$(RTL_DIRS))))
+RTL_VH   := $(sort $(wildcard $(addsuffix /*.vh,$(RTL_DIRS))))
+RTL_INC  := $(addprefix -I,$(RTL_DIRS))
+# $(call rtl_files,mod1 mod2 ...): the files of the named modules, wherever they live
+rtl_files = $(foreach m,$(1),$(wildcard $(addsuffix /$(m).v,$(RTL_DIRS))))
+export RTL_DIRS
+
 TEST_TARGETS :=          # run by `make test`; each prints "N passed, N failed"
 BENCH_TARGETS :=         # run by `make bench`; print figures, assert nothing
 REGRESS_LONG_TARGETS :=  # run by `make regress-long`

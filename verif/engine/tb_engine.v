@@ -1,7 +1,7 @@
 /*
  * tb_engine — Verilator top of the packet-engine bench (verif/engine/): one seal instance
  * (OPEN = 0, endpoint A's tables) and one open instance (OPEN = 1, endpoint B = A's peer)
- * of rtl/ibsec_engine.v, side by side on one clock, each with its own AXI4-Stream input and
+ * of rtl/engine/ibsec_engine.v, side by side on one clock, each with its own AXI4-Stream input and
  * output, status port, register bus and alert interrupt brought out unchanged, so that the
  * C harness (tb_engine.c) drives exactly the ports of the engine contract.
  *

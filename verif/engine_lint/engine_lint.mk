@@ -1,5 +1,5 @@
 # verif/engine_lint/ — the packet engine's modules in `make lint` (scripts/lint.sh lints
-# each top with all of rtl/*.v at LANES = 1, 4 and 12). ibsec_engine covers the datapath
+# each top with all of the RTL at LANES = 1, 4 and 12). ibsec_engine covers the datapath
 # modules it instantiates (ibsec_compose, ibsec_pair_buffer, ibsec_pkt_buffer);
 # ibsec_compose, ibsec_pair_buffer and ibsec_rx_check (open's CRC check during the
 # arrival) are also tops of their own at every width, the wrappers fix OPEN.
