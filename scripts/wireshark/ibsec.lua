@@ -1,7 +1,7 @@
 -- ibsec.lua — Wireshark / tshark dissector for the ibsec security fields of native
 -- InfiniBand and RoCEv2 packets (docs/wire-format.md, docs/wireshark.md).
 --
--- Install: `make wireshark-install` (a link in ~/.local/lib/wireshark/plugins/), or
+-- Install: `make wireshark-install` (a copy in ~/.local/lib/wireshark/plugins/), or
 -- load it for one run: `tshark -X lua_script:scripts/wireshark/ibsec.lua ...`.
 -- Key file: preference ibsec.keyfile (`-o ibsec.keyfile:build/vectors/keys.txt`, or
 -- Edit > Preferences > Protocols > ibsec), else the environment variable IBSEC_KEYFILE.
@@ -40,7 +40,7 @@
 -- 63 bits, so it is kept as hi * 2^24 + lo with lo the PSN (24 bits) and hi < 2^39.
 --
 -- Crypto. AES-128/256 encryption and GHASH in plain Lua, on 32-bit words held in
--- numbers, XORed with bit32.bxor (a shim over the native operators on Lua 5.3+):
+-- numbers, XORed with bit32.bxor (on Lua 5.3+ a stand-in built on the ~ operator):
 --   AES: the four 256-entry round tables Te0..Te3 (FIPS-197 §5.1 SubBytes, ShiftRows
 --   and MixColumns folded into one lookup per byte), built at load time from the
 --   S-box, which is itself computed (GF(2^8) inverse and affine map) rather than typed.
@@ -56,30 +56,29 @@
 -- For older versions this file also registers a capture-file reader for exactly those
 -- files, so they open without relabelling.
 
-if rawget(_G, "ibsec_dissector_loaded") then
-    -- loaded twice (installed plugin and -X lua_script): the first one stays
+-- Loaded twice (the installed plugin and -X lua_script): the first copy stays. Wireshark
+-- gives each script globals of its own, so the mark goes where all scripts see it.
+if package.loaded["ibsec.dissector"] then
     return
 end
-ibsec_dissector_loaded = true
+package.loaded["ibsec.dissector"] = true
 
 local bit = rawget(_G, "bit32")
 if bit == nil then
-    -- Lua 5.3+ without the bit32 library: the same three functions on native integers
-    -- (compiled from a string so that this file still parses as Lua 5.2)
+    -- Lua 5.3+ without the bit32 library: its bxor on native integers (compiled from a
+    -- string so that this file still parses as Lua 5.2)
     bit = load([[
-        local function bxor(a, b, ...)
-            local r = (math.tointeger(a) or 0) ~ (math.tointeger(b) or 0)
-            for i = 1, select("#", ...) do r = r ~ math.tointeger(select(i, ...)) end
-            return r & 0xffffffff
-        end
+        local tointeger, select = math.tointeger, select
         return {
-            bxor = bxor,
-            rshift = function(a, n) return (math.tointeger(a) & 0xffffffff) >> n end,
-            lshift = function(a, n) return (math.tointeger(a) << n) & 0xffffffff end,
+            bxor = function(a, b, ...)
+                local r = tointeger(a) ~ tointeger(b)
+                for i = 1, select("#", ...) do r = r ~ tointeger((select(i, ...))) end
+                return r & 0xffffffff
+            end,
         }
     ]])()
 end
-local bxor, rshift, lshift = bit.bxor, bit.rshift, bit.lshift
+local bxor = bit.bxor
 local byte, char, sub, format = string.byte, string.char, string.sub, string.format
 local concat = table.concat
 local unpack = table.unpack or unpack
@@ -98,7 +97,7 @@ do
         if y > 255 then y = bxor(y, 0x11b) end
         XTIME[x + 1] = y
     end
-    -- powers of the generator 3 (x + 1) give exp and log tables
+    -- powers of the generator 3 (the polynomial x + 1) give exp and log tables
     local exp, log = {}, {}
     local v = 1
     for i = 0, 254 do
