@@ -51,6 +51,8 @@ help:
 	@echo "  depth-check   logic depth of the engine blocks and engines against fpga/depth_ceilings.txt (Yosys only)"
 	@echo "  fpga          synthesis and place-and-route (build/fpga/)"
 	@echo "  report        regenerate docs/performance.md and its plots"
+	@echo "  wireshark-install  the ibsec dissector into ~/.local/lib/wireshark/plugins (docs/wireshark.md)"
+	@echo "  test-dissector     tshark with the dissector on the vectors, checked with the model"
 	@echo "  deps          install Debian packages and the project venv (run by the others)"
 
 # Installs system packages and the local venv once; the stamp is per build tree.
@@ -64,6 +66,7 @@ include cmodel/cmodel.mk
 -include verif/verif.mk
 -include fpga/fpga.mk
 -include scripts/flow.mk
+-include scripts/wireshark/wireshark.mk
 
 test: deps
 	@scripts/run_tests.sh $(TEST_TARGETS)
