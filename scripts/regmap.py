@@ -63,6 +63,7 @@ class Field:
 
 class Reg:
     def __init__(self, node, parent_rf=None):
+        self.regfile = parent_rf.inst_name if parent_rf is not None else None
         if parent_rf is not None:
             self.name = "%s_%s" % (parent_rf.inst_name, node.inst_name)
             arr = parent_rf
@@ -285,7 +286,8 @@ def gen_vh(m, fname):
         " * _COUNT and _STRIDE); %s_x_f_LSB, _WIDTH, _MASK: field f of x; _RESET: a constant" % P,
         " * field's value; %s_x_f_CODE: a code of f; %s_x_BITS: the bits x defines." % (P, P),
         " * Functions of a byte address [%d:0] (bits 1:0 ignored): %s_mapped, %s_writable," % (A - 1, p, p),
-        " * %s_staged; for an array x, %s_in_x (a is one of its elements) and %s_idx_x (which);" % (p, p, p),
+        " * %s_staged; for an array x, %s_in_x (a is one of its elements) and %s_idx_x (which),"
+        " also for an array of register files;" % (p, p, p),
         " * %s_<reg>_<field>(v): the 32-bit word holding v in that field." % p,
         " * Each including module uses only some of these: the unused ones are not warnings.",
         " */",
@@ -327,9 +329,10 @@ def gen_vh(m, fname):
             cond = "regmap_a[%d:%d] == %s" % (word_hi, k, vlit(A - k, r.base >> k)) if k < A else "1'b1"
             idx = "regmap_a[%d:%d]" % (k - 1, sb) if k > sb else "1'b0"
         else:
-            cond = "{regmap_a[%d:2], 2'b00} >= %s && {regmap_a[%d:2], 2'b00} < %s" % (
-                word_hi, vlit(A, r.base), word_hi, vlit(A + 1, r.base + span))
-            idx = "(regmap_a - %s) >> %d" % (vlit(A, r.base), sb)
+            # a span that is not an aligned power of two: compare, and index by the offset
+            cond = "{1'b0, regmap_a[%d:2], 2'b00} >= %s && {1'b0, regmap_a[%d:2], 2'b00} < %s" % (
+                word_hi, vlit(A + 1, r.base), word_hi, vlit(A + 1, r.base + span))
+            idx = None
         if r.stride > 4:
             cond = "(%s) && regmap_a[%d:2] == %s" % (cond, sb - 1, vlit(sb - 2, r.offset >> 2))
         out += [
@@ -338,12 +341,27 @@ def gen_vh(m, fname):
             "    input [%d:0] regmap_a;" % word_hi,
             "    %s_in_%s = %s;" % (p, n, cond),
             "endfunction",
-            "function [%d:0] %s_idx_%s;" % (iw - 1, p, n),
-            "    input [%d:0] regmap_a;" % word_hi,
-            "    %s_idx_%s = %s;" % (p, n, idx),
-            "endfunction",
-            "",
         ]
+        if idx is not None:
+            out += [
+                "function [%d:0] %s_idx_%s;" % (iw - 1, p, n),
+                "    input [%d:0] regmap_a;" % word_hi,
+                "    %s_idx_%s = %s;" % (p, n, idx),
+                "endfunction",
+                "",
+            ]
+        else:
+            out += [
+                "function [%d:0] %s_idx_%s;" % (iw - 1, p, n),
+                "    input [%d:0] regmap_a;" % word_hi,
+                "    reg [%d:0] regmap_d;" % word_hi,
+                "    begin",
+                "        regmap_d = regmap_a - %s;" % vlit(A, r.base),
+                "        %s_idx_%s = regmap_d[%d:%d];" % (p, n, sb + iw - 1, sb),
+                "    end",
+                "endfunction",
+                "",
+            ]
 
     out.append("// fields: %s_<reg>_<field>(v) is a word holding v in the field, 0 elsewhere" % p)
     for r in m.regs:
@@ -362,6 +380,27 @@ def gen_vh(m, fname):
                     "    %s = %s;" % (fn, body),
                     "endfunction"]
     out.append("")
+
+    # an array of regfiles: one function for the whole span
+    done = set()
+    for r in m.regs:
+        if not r.count or not r.regfile or r.regfile in done:
+            continue
+        done.add(r.regfile)
+        span = r.count * r.stride
+        n = r.regfile.lower()
+        if span & (span - 1) == 0 and r.base % span == 0:
+            k = clog2(span)
+            cond = "regmap_a[%d:%d] == %s" % (word_hi, k, vlit(A - k, r.base >> k))
+        else:
+            cond = "{1'b0, regmap_a[%d:2], 2'b00} >= %s && {1'b0, regmap_a[%d:2], 2'b00} < %s" % (
+                word_hi, vlit(A + 1, r.base), word_hi, vlit(A + 1, r.base + span))
+        out += ["// %s: %d register files from 0x%03X, stride %d" % (r.regfile, r.count, r.base, r.stride),
+                "function %s_in_%s;" % (p, n),
+                "    input [%d:0] regmap_a;" % word_hi,
+                "    %s_in_%s = %s;" % (p, n, cond),
+                "endfunction",
+                ""]
 
     def decode_fn(fn, pick, what):
         singles = [r for r in m.regs if pick(r) and not r.count]

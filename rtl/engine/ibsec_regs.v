@@ -432,7 +432,7 @@ always @* begin
     rd_word     = 32'd0;
     rd_latch    = 1'b0;
     rd_latch_hi = 32'd0;
-    if (ibsec_in_cnt_lo(reg_addr) || ibsec_in_cnt_hi(reg_addr)) begin
+    if (ibsec_in_cnt(reg_addr)) begin
         // CNT_LO(r), CNT_HI(r)
         if (ibsec_in_cnt_hi(reg_addr)) begin
             rd_word = hi_latch_reg;
@@ -452,8 +452,6 @@ always @* begin
             3'd6: rd_word = alert_words[6*32 +: 32];
             default: rd_word = alert_words[7*32 +: 32];
         endcase
-    end else if (ibsec_in_key_data(reg_addr)) begin
-        rd_word = key_data_word;
     end else begin
         case (baddr)
             IBSEC_REG_ID:        rd_word = IBSEC_ID_VALUE_RESET;
@@ -505,6 +503,9 @@ always @* begin
             IBSEC_REG_CTX_RD_ALERT_COUNT:  rd_word = snap_alert_cnt_reg;
             IBSEC_REG_CTX_RD_ALERT_THRESH: rd_word = snap_thresh_reg;
             default: begin
+                if (ibsec_in_key_data(reg_addr)) begin
+                    rd_word = key_data_word;
+                end
             end
         endcase
     end

@@ -9,7 +9,7 @@
  * _COUNT and _STRIDE); IBSEC_x_f_LSB, _WIDTH, _MASK: field f of x; _RESET: a constant
  * field's value; IBSEC_x_f_CODE: a code of f; IBSEC_x_BITS: the bits x defines.
  * Functions of a byte address [11:0] (bits 1:0 ignored): ibsec_mapped, ibsec_writable,
- * ibsec_staged; for an array x, ibsec_in_x (a is one of its elements) and ibsec_idx_x (which);
+ * ibsec_staged; for an array x, ibsec_in_x (a is one of its elements) and ibsec_idx_x (which), also for an array of register files;
  * ibsec_<reg>_<field>(v): the 32-bit word holding v in that field.
  * Each including module uses only some of these: the unused ones are not warnings.
  */
@@ -569,6 +569,12 @@ endfunction
 function [31:0] ibsec_cnt_hi_v;
     input [31:0] regmap_v;
     ibsec_cnt_hi_v = regmap_v;
+endfunction
+
+// CNT: 64 register files from 0x400, stride 8
+function ibsec_in_cnt;
+    input [11:0] regmap_a;
+    ibsec_in_cnt = regmap_a[11:9] == 3'h2;
 endfunction
 
 // a register is there
