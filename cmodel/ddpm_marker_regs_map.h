@@ -97,4 +97,26 @@ static inline unsigned ddpm_regs_decode(uint32_t addr)
     return 0;
 }
 
+/* the bits the register at byte address addr defines (0: no register there) */
+static inline uint32_t ddpm_regs_bits(uint32_t addr)
+{
+    uint32_t a = addr & 0xFFCu;
+
+    if (a == 0x000u)
+        return 0xFFFFFFFFu;
+    if (a == 0x010u)
+        return 0x3F3F3F03u;
+    if (a == 0x014u)
+        return 0x0000003Fu;
+    if (a == 0x018u)
+        return 0xFFFFFFFFu;
+    if (a == 0x01Cu)
+        return 0x0000003Fu;
+    if (a >= 0x040u && a < 0x08Cu)
+        return 0xFFFFFFFFu;
+    if (a >= 0x100u && a < 0x138u)
+        return 0xFFFFFFFFu;
+    return 0;
+}
+
 #endif /* DDPM_MARKER_REGS_MAP_H */

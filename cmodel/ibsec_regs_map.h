@@ -383,4 +383,88 @@ static inline unsigned ibsec_regs_decode(uint32_t addr)
     return 0;
 }
 
+/* the bits the register at byte address addr defines (0: no register there) */
+static inline uint32_t ibsec_regs_bits(uint32_t addr)
+{
+    uint32_t a = addr & 0xFFCu;
+
+    if (a == 0x000u)
+        return 0xFFFFFFFFu;
+    if (a == 0x004u)
+        return 0x0001FFFFu;
+    if (a == 0x008u)
+        return 0xFFFFFFFFu;
+    if (a == 0x010u)
+        return 0x00000003u;
+    if (a == 0x014u)
+        return 0x00010F03u;
+    if (a == 0x018u)
+        return 0x00000001u;
+    if (a == 0x020u)
+        return 0xFFFFFFFFu;
+    if (a == 0x024u)
+        return 0xFFFFFFFFu;
+    if (a == 0x028u)
+        return 0xFFFFFFFFu;
+    if (a == 0x02Cu)
+        return 0xFFFFFFFFu;
+    if (a >= 0x040u && a < 0x060u)
+        return 0xFFFFFFFFu;
+    if (a == 0x060u)
+        return 0xFFFFFFFFu;
+    if (a == 0x064u)
+        return 0x000301FFu;
+    if (a == 0x068u)
+        return 0xFFFFFFFFu;
+    if (a == 0x06Cu)
+        return 0xFFFFFFFFu;
+    if (a == 0x100u)
+        return 0xFFFFFFFFu;
+    if (a == 0x104u)
+        return 0x00FF1771u;
+    if (a == 0x108u)
+        return 0xFFFFFFFFu;
+    if (a == 0x10Cu)
+        return 0xFFFFFFFFu;
+    if (a == 0x110u)
+        return 0xFFFFFFFFu;
+    if (a == 0x114u)
+        return 0xFFFFFFFFu;
+    if (a == 0x118u)
+        return 0xFFFFFFFFu;
+    if (a == 0x11Cu)
+        return 0x000F00FFu;
+    if (a == 0x140u)
+        return 0x80FF1771u;
+    if (a == 0x144u)
+        return 0x00FFFFFFu;
+    if (a == 0x148u)
+        return 0xFFFFFFFFu;
+    if (a == 0x14Cu)
+        return 0xFFFFFFFFu;
+    if (a == 0x150u)
+        return 0xFFFFFFFFu;
+    if (a == 0x154u)
+        return 0xFFFFFFFFu;
+    if (a == 0x158u)
+        return 0xFFFFFFFFu;
+    if (a == 0x15Cu)
+        return 0xFFFFFFFFu;
+    if (a == 0x160u)
+        return 0xFFFFFFFFu;
+    if (a == 0x164u)
+        return 0x00000001u;
+    if (a == 0x168u)
+        return 0xFFFFFFFFu;
+    if (a == 0x16Cu)
+        return 0xFFFFFFFFu;
+    if (a >= 0x180u && a < 0x1A0u)
+        return 0xFFFFFFFFu;
+    if (a >= 0x400u && a < 0x600u && (a - 0x400u) % 0x8u == 0x0u)
+        return 0xFFFFFFFFu;
+    if (a >= 0x400u && a < 0x600u && (a - 0x400u) % 0x8u == 0x4u)
+        return 0xFFFFFFFFu;
+    return 0;
+}
+
 #endif /* IBSEC_REGS_MAP_H */

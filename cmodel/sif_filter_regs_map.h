@@ -154,4 +154,40 @@ static inline unsigned sif_regs_decode(uint32_t addr)
     return 0;
 }
 
+/* the bits the register at byte address addr defines (0: no register there) */
+static inline uint32_t sif_regs_bits(uint32_t addr)
+{
+    uint32_t a = addr & 0xFFCu;
+
+    if (a == 0x000u)
+        return 0xFFFFFFFFu;
+    if (a == 0x004u)
+        return 0x0000FFFFu;
+    if (a == 0x010u)
+        return 0x0000003Fu;
+    if (a == 0x014u)
+        return 0xFFFFFFFFu;
+    if (a == 0x018u)
+        return 0x0000FFFFu;
+    if (a == 0x01Cu)
+        return 0x00000007u;
+    if (a == 0x020u)
+        return 0x00001F03u;
+    if (a == 0x024u)
+        return 0xFFFFFFFFu;
+    if (a == 0x028u)
+        return 0xFFFFFFFFu;
+    if (a == 0x02Cu)
+        return 0xFFFFFFFFu;
+    if (a == 0x030u)
+        return 0xFFFFFFFFu;
+    if (a >= 0x040u && a < 0x05Cu)
+        return 0xFFFFFFFFu;
+    if (a >= 0x080u && a < 0x0C0u)
+        return 0x0000FFFFu;
+    if (a >= 0x100u && a < 0x180u)
+        return 0x0000FFFFu;
+    return 0;
+}
+
 #endif /* SIF_FILTER_REGS_MAP_H */

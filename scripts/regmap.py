@@ -263,6 +263,21 @@ def gen_c(m, fname):
         else:
             out.append("    if (a == 0x%03Xu)" % r.addr)
         out.append("        return %s;" % fs)
+    out += ["    return 0;", "}", "",
+            "/* the bits the register at byte address addr defines (0: no register there) */",
+            "static inline uint32_t %s_regs_bits(uint32_t addr)" % P.lower(),
+            "{",
+            "    uint32_t a = addr & 0x%03Xu;" % (((1 << ADDR_BITS) - 1) & ~3),
+            ""]
+    for r in m.regs:
+        if r.count:
+            span = r.count * r.stride
+            cond = "a >= 0x%03Xu && a < 0x%03Xu" % (r.base, r.base + span)
+            if r.stride > 4:
+                cond += " && (a - 0x%03Xu) %% 0x%Xu == 0x%Xu" % (r.base, r.stride, r.offset)
+        else:
+            cond = "a == 0x%03Xu" % r.addr
+        out += ["    if (%s)" % cond, "        return 0x%08Xu;" % r.bits]
     out += ["    return 0;", "}", "", "#endif /* %s */" % guard, ""]
     return "\n".join(out)
 
