@@ -51,6 +51,8 @@ help:
 	@echo "  depth-check   logic depth of the engine blocks and engines against fpga/depth_ceilings.txt (Yosys only)"
 	@echo "  fpga          synthesis and place-and-route (build/fpga/)"
 	@echo "  report        regenerate docs/performance.md and its plots"
+	@echo "  regmap        regenerate the register maps' header, includes and doc tables from SystemRDL"
+	@echo "  fusesoc-lint  FuseSoC's lint target of every IP core (rtl/*/*.core)"
 	@echo "  deps          install Debian packages and the project venv (run by the others)"
 
 # Installs system packages and the local venv once; the stamp is per build tree.
