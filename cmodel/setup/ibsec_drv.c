@@ -123,7 +123,7 @@ static enum ibsec_drv_err key_clear(ibsec_drv_engine *e, unsigned slot)
     return wait_cmd(e);
 }
 
-/* CTX_CFG (§3.6): [0] SEL (0: QP), [6:4] MODE, [10:8] STH_CODE, [12] DIR, [23:16] KEY. */
+/* CTX_CFG (§3.6), SEL 0: a QP context. */
 static uint32_t ctx_cfg_word(const ibsec_drv_conn_cfg *c, unsigned key_slot)
 {
     return IBSEC_SET(IBSEC_CTX_CFG_MODE, c->mode) | IBSEC_SET(IBSEC_CTX_CFG_STH_CODE, c->sth_code) |

@@ -1141,7 +1141,7 @@ static int random_run(const struct run_opts *o)
     for (int i = 0; i < DUT_COUNT; i++) {
         port_configured(&B.port[i]);
         tb_check_u64(&B.res, "ID register", IBSEC_ID_VALUE_RESET, id[i]);
-        tb_check_u64(&B.res, "VERSION.OPEN", (uint64_t)i, ver[i] >> 16 & 1u);
+        tb_check_u64(&B.res, "VERSION.OPEN", (uint64_t)i, IBSEC_GET(ver[i], IBSEC_VERSION_OPEN));
     }
 
     unsigned long total = o->per_mode * IBSEC_MODE_COUNT, generated = 0;
