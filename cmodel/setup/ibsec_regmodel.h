@@ -26,6 +26,7 @@ typedef struct ibsec_regmodel {
     uint32_t rd[12];      /* CTX_RD_* snapshot */
     uint32_t cnt_latch;   /* §3.3 */
     uint32_t config;
+    uint32_t key_cmd, ctx_cmd; /* the command registers read back (their defined bits) */
 } ibsec_regmodel;
 
 /* Attach to an engine (KEY_SLOTS <= 32, CTX_SLOTS <= 256). */

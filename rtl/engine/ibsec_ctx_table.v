@@ -188,18 +188,20 @@ localparam [1:0] CMD_CLEAR_ALERT = 2'd3;
 localparam [2:0] STH_CODE_96   = 3'd1;
 localparam [2:0] STH_CODE_128  = 3'd2;
 
-// cmd_err codes (docs/registers.md §3.4)
-localparam [3:0] ERR_NONE      = 4'd0;
-localparam [3:0] ERR_INDEX     = 4'd1;
-localparam [3:0] ERR_OP        = 4'd2;
-localparam [3:0] ERR_QPN       = 4'd3;
-localparam [3:0] ERR_PKEY      = 4'd4;
-localparam [3:0] ERR_MODE      = 4'd5;
-localparam [3:0] ERR_STH_NEED  = 4'd6;
-localparam [3:0] ERR_STH_EXTRA = 4'd7;
-localparam [3:0] ERR_EPSN      = 4'd8;
-localparam [3:0] ERR_KEY       = 4'd9;
-localparam [3:0] ERR_DUP       = 4'd10;
+// cmd_err codes: STATUS.ERR_CODE of the register map (rtl/engine/ibsec_regs.rdl,
+// docs/registers.md §3.4)
+`include "ibsec_regs_map.vh"
+localparam [3:0] ERR_NONE      = IBSEC_STATUS_ERR_CODE_ACCEPTED;
+localparam [3:0] ERR_INDEX     = IBSEC_STATUS_ERR_CODE_INDEX;
+localparam [3:0] ERR_OP        = IBSEC_STATUS_ERR_CODE_OP;
+localparam [3:0] ERR_QPN       = IBSEC_STATUS_ERR_CODE_QPN;
+localparam [3:0] ERR_PKEY      = IBSEC_STATUS_ERR_CODE_PKEY;
+localparam [3:0] ERR_MODE      = IBSEC_STATUS_ERR_CODE_MODE;
+localparam [3:0] ERR_STH_NEED  = IBSEC_STATUS_ERR_CODE_STH_NEEDED;
+localparam [3:0] ERR_STH_EXTRA = IBSEC_STATUS_ERR_CODE_STH_EXTRA;
+localparam [3:0] ERR_EPSN      = IBSEC_STATUS_ERR_CODE_EPSN;
+localparam [3:0] ERR_KEY       = IBSEC_STATUS_ERR_CODE_KEY;
+localparam [3:0] ERR_DUP       = IBSEC_STATUS_ERR_CODE_DUP_SELECTOR;
 
 // replay window of 2^WINDOW_LOG2 = 64 entries below rx_next (wire-format.md §6); the
 // bitmap register is that wide

@@ -137,61 +137,14 @@ module ibsec_regs #(
 // ----------------------------------------------------------------------------
 // Constants and parameter checks
 // ----------------------------------------------------------------------------
-// ID register: ASCII "IBSC"; VERSION 1.0 (docs/registers.md §3)
-localparam [31:0] REG_ID_VALUE = 32'h4942_5343;
-localparam [7:0]  VERSION_MAJOR = 8'd1;
-localparam [7:0]  VERSION_MINOR = 8'd0;
-
-// word addresses (byte address >> 2) of docs/registers.md §3
-localparam [9:0] A_ID             = 10'h000;  // 0x000
-localparam [9:0] A_VERSION        = 10'h001;  // 0x004
-localparam [9:0] A_CAPS           = 10'h002;  // 0x008
-localparam [9:0] A_CONFIG         = 10'h004;  // 0x010
-localparam [9:0] A_STATUS         = 10'h005;  // 0x014
-localparam [9:0] A_CNT_CTRL       = 10'h006;  // 0x018
-localparam [9:0] A_DECIDED_LO     = 10'h008;  // 0x020
-localparam [9:0] A_DECIDED_HI     = 10'h009;  // 0x024
-localparam [9:0] A_CMD_DEC_LO     = 10'h00A;  // 0x028
-localparam [9:0] A_CMD_DEC_HI     = 10'h00B;  // 0x02C
-localparam [9:0] A_KEY_DATA0      = 10'h010;  // 0x040 .. 0x05C: KEY_DATA0..7
-localparam [9:0] A_KEY_SALT       = 10'h018;  // 0x060
-localparam [9:0] A_KEY_CMD        = 10'h019;  // 0x064
-localparam [9:0] A_KEY_VALID      = 10'h01A;  // 0x068
-localparam [9:0] A_KEY_AES256     = 10'h01B;  // 0x06C
-localparam [9:0] A_CTX_MATCH      = 10'h040;  // 0x100
-localparam [9:0] A_CTX_CFG        = 10'h041;  // 0x104
-localparam [9:0] A_CTX_TX_LO      = 10'h042;  // 0x108
-localparam [9:0] A_CTX_TX_HI      = 10'h043;  // 0x10C
-localparam [9:0] A_CTX_RX_LO      = 10'h044;  // 0x110
-localparam [9:0] A_CTX_RX_HI      = 10'h045;  // 0x114
-localparam [9:0] A_CTX_THRESH     = 10'h046;  // 0x118
-localparam [9:0] A_CTX_CMD        = 10'h047;  // 0x11C
-localparam [9:0] A_RD_CFG         = 10'h050;  // 0x140
-localparam [9:0] A_RD_MATCH       = 10'h051;  // 0x144
-localparam [9:0] A_RD_TX_LO       = 10'h052;  // 0x148
-localparam [9:0] A_RD_TX_HI       = 10'h053;  // 0x14C
-localparam [9:0] A_RD_RX_LO       = 10'h054;  // 0x150
-localparam [9:0] A_RD_RX_HI       = 10'h055;  // 0x154
-localparam [9:0] A_RD_BM_LO       = 10'h056;  // 0x158
-localparam [9:0] A_RD_BM_HI       = 10'h057;  // 0x15C
-localparam [9:0] A_RD_FAIL        = 10'h058;  // 0x160
-localparam [9:0] A_RD_ALERT       = 10'h059;  // 0x164
-localparam [9:0] A_RD_ALERT_CNT   = 10'h05A;  // 0x168
-localparam [9:0] A_RD_THRESH      = 10'h05B;  // 0x16C
-localparam [6:0] A_ALERT_SUM_TOP  = 7'h0C;    // 0x180 .. 0x19C: word address 0x060 .. 0x067
-localparam [2:0] A_CNT_TOP        = 3'b010;   // 0x400 .. 0x5FC: counters (addr[11:9])
-
-// KEY_CMD / CTX_CMD operations
-localparam [1:0] KEY_OP_INSTALL  = 2'd1;
-localparam [1:0] KEY_OP_CLEAR    = 2'd2;
-localparam [3:0] CTX_OP_WRITE    = 4'd1;
-localparam [3:0] CTX_OP_CLEAR_AL = 4'd3;
-localparam [3:0] CTX_OP_READ     = 4'd4;
+// the register map: addresses, fields, codes and address decode, generated from
+// rtl/engine/ibsec_regs.rdl (IBSEC_REG_*, IBSEC_<REG>_<FIELD>_*, ibsec_mapped() etc.)
+`include "ibsec_regs_map.vh"
 
 // STATUS.ERR_CODE values decided here (the context checks are ibsec_ctx_table's)
-localparam [3:0] ERR_NONE  = 4'd0;
-localparam [3:0] ERR_INDEX = 4'd1;
-localparam [3:0] ERR_OP    = 4'd2;
+localparam [3:0] ERR_NONE  = IBSEC_STATUS_ERR_CODE_ACCEPTED;
+localparam [3:0] ERR_INDEX = IBSEC_STATUS_ERR_CODE_INDEX;
+localparam [3:0] ERR_OP    = IBSEC_STATUS_ERR_CODE_OP;
 
 // command kinds
 localparam [1:0] K_CONFIG = 2'd0;
@@ -270,15 +223,15 @@ reg  [63:0] cmd_decided_reg = 64'd0, cmd_decided_next;
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-wire [9:0]  waddr = reg_addr[11:2];
+// the register's byte address (registers are whole 32-bit words: bits 1:0 are ignored,
+// docs/registers.md §1)
+wire [11:0] baddr = {reg_addr[11:2], 2'b00};
 wire        busy  = (state_reg != S_IDLE);
 // the command has been in S_DRAIN for a cycle: the context table's registered check
 // (tbl_cmd_err) is then the check of this command
 reg         drain_seen_reg = 1'b0;
-// registers are whole 32-bit words: the byte offset is ignored (docs/registers.md §1)
-wire        unused_byte_offset = ^reg_addr[1:0];
 // KEY_DATA i holds key bytes 4i..4i+3, i.e. key_data_reg[255-32i -: 32]: word 7 - i
-wire [2:0]  key_word = ~waddr[2:0];
+wire [2:0]  key_word = ~ibsec_idx_key_data(reg_addr);
 reg  [31:0] key_data_word;
 integer     kd;
 integer     kw;
@@ -293,11 +246,11 @@ always @* begin
 end
 
 // staged command fields
-wire [7:0]  key_cmd_slot   = key_cmd_reg[7:0];
-wire        key_cmd_aes256 = key_cmd_reg[8];
-wire [1:0]  key_cmd_op     = key_cmd_reg[17:16];
-wire [7:0]  ctx_cmd_idx    = ctx_cmd_reg[7:0];
-wire [3:0]  ctx_cmd_op     = ctx_cmd_reg[19:16];
+wire [7:0]  key_cmd_slot   = key_cmd_reg[IBSEC_KEY_CMD_SLOT_LSB +: 8];
+wire        key_cmd_aes256 = key_cmd_reg[IBSEC_KEY_CMD_AES256_LSB];
+wire [1:0]  key_cmd_op     = key_cmd_reg[IBSEC_KEY_CMD_OP_LSB +: 2];
+wire [7:0]  ctx_cmd_idx    = ctx_cmd_reg[IBSEC_CTX_CMD_INDEX_LSB +: 8];
+wire [3:0]  ctx_cmd_op     = ctx_cmd_reg[IBSEC_CTX_CMD_OP_LSB +: 4];
 wire [KEY_W-1:0] key_cmd_s = key_cmd_slot[KEY_W-1:0];
 
 // context table
@@ -326,8 +279,8 @@ wire [255:0] alert_words = {{(256-CTX_SLOTS){1'b0}}, alert_flags};
 assign reg_ack         = ack_reg;
 assign reg_rdata       = rdata_reg;
 assign irq_alert       = |alert_flags;
-assign cfg_allow_plain = config_reg[0];
-assign cfg_mask_mf     = config_reg[1];
+assign cfg_allow_plain = config_reg[IBSEC_CONFIG_ALLOW_PLAIN_LSB];
+assign cfg_mask_mf     = config_reg[IBSEC_CONFIG_MASK_MF_LSB];
 assign cfg_busy        = busy;
 
 assign m_key_valid  = (state_reg == S_KEY_SEND);
@@ -399,12 +352,12 @@ ibsec_ctx_table #(
     .cmd_valid(tbl_cmd_valid),
     .cmd_op(ctx_cmd_op[1:0]),
     .cmd_idx(ctx_cmd_idx),
-    .cmd_sel(ctx_cfg_reg[0]),
+    .cmd_sel(ctx_cfg_reg[IBSEC_CTX_CFG_SEL_LSB]),
     .cmd_match(ctx_match_reg),
-    .cmd_mode(ctx_cfg_reg[6:4]),
-    .cmd_sth_code(ctx_cfg_reg[10:8]),
-    .cmd_dir(ctx_cfg_reg[12]),
-    .cmd_key(ctx_cfg_reg[23:16]),
+    .cmd_mode(ctx_cfg_reg[IBSEC_CTX_CFG_MODE_LSB +: 3]),
+    .cmd_sth_code(ctx_cfg_reg[IBSEC_CTX_CFG_STH_CODE_LSB +: 3]),
+    .cmd_dir(ctx_cfg_reg[IBSEC_CTX_CFG_DIR_LSB]),
+    .cmd_key(ctx_cfg_reg[IBSEC_CTX_CFG_KEY_LSB +: 8]),
     .cmd_tx_next(ctx_tx_reg),
     .cmd_rx_next(ctx_rx_reg),
     .cmd_thresh(ctx_thresh_reg),
@@ -435,7 +388,7 @@ ibsec_counters #(
     .inc_valid(cnt_valid),
     .inc_reason(cnt_reason),
     .clear(cnt_clear),
-    .rd_index(reg_addr[8:3]),
+    .rd_index(ibsec_idx_cnt_lo(reg_addr)),
     .rd_value(cnt_rd_value)
 );
 
@@ -450,16 +403,16 @@ always @* begin
         K_KEY: begin
             if ({24'd0, key_cmd_slot} >= KEY_SLOTS) begin
                 cmd_err = ERR_INDEX;
-            end else if (key_cmd_op != KEY_OP_INSTALL && key_cmd_op != KEY_OP_CLEAR) begin
+            end else if (key_cmd_op != IBSEC_KEY_CMD_OP_INSTALL && key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR) begin
                 cmd_err = ERR_OP;
             end
         end
         K_CTX: begin
             if ({24'd0, ctx_cmd_idx} >= CTX_SLOTS) begin
                 cmd_err = ERR_INDEX;
-            end else if (ctx_cmd_op < CTX_OP_WRITE || ctx_cmd_op > CTX_OP_READ) begin
+            end else if (ctx_cmd_op < IBSEC_CTX_CMD_OP_WRITE || ctx_cmd_op > IBSEC_CTX_CMD_OP_READ) begin
                 cmd_err = ERR_OP;
-            end else if (ctx_cmd_op != CTX_OP_READ) begin
+            end else if (ctx_cmd_op != IBSEC_CTX_CMD_OP_READ) begin
                 cmd_err = tbl_cmd_err;
             end
         end
@@ -479,17 +432,17 @@ always @* begin
     rd_word     = 32'd0;
     rd_latch    = 1'b0;
     rd_latch_hi = 32'd0;
-    if (reg_addr[11:9] == A_CNT_TOP) begin
-        // CNT_LO(r) at 0x400 + 8r, CNT_HI(r) at 0x404 + 8r
-        if (reg_addr[2]) begin
+    if (ibsec_in_cnt(reg_addr)) begin
+        // CNT_LO(r), CNT_HI(r)
+        if (ibsec_in_cnt_hi(reg_addr)) begin
             rd_word = hi_latch_reg;
         end else begin
             rd_word     = cnt_rd_value[31:0];
             rd_latch    = 1'b1;
             rd_latch_hi = cnt_rd_value[63:32];
         end
-    end else if (waddr[9:3] == A_ALERT_SUM_TOP) begin
-        case (waddr[2:0])
+    end else if (ibsec_in_alert_summary(reg_addr)) begin
+        case (ibsec_idx_alert_summary(reg_addr))
             3'd0: rd_word = alert_words[0*32 +: 32];
             3'd1: rd_word = alert_words[1*32 +: 32];
             3'd2: rd_word = alert_words[2*32 +: 32];
@@ -500,51 +453,57 @@ always @* begin
             default: rd_word = alert_words[7*32 +: 32];
         endcase
     end else begin
-        case (waddr)
-            A_ID:           rd_word = REG_ID_VALUE;
-            A_VERSION:      rd_word = {15'd0, OPEN != 0, VERSION_MAJOR, VERSION_MINOR};
-            A_CAPS:         rd_word = {CTX_SLOTS[15:0], KEY_SLOTS[15:0]};
-            A_CONFIG:       rd_word = {30'd0, config_reg};
-            A_STATUS:       rd_word = {15'd0, irq_alert, 4'd0, err_reg, 6'd0,
-                                       err_reg != ERR_NONE, busy};
-            A_DECIDED_LO: begin
+        case (baddr)
+            IBSEC_REG_ID:        rd_word = IBSEC_ID_VALUE_RESET;
+            IBSEC_REG_VERSION:   rd_word = ibsec_version_minor(IBSEC_VERSION_MINOR_RESET)
+                                          | ibsec_version_major(IBSEC_VERSION_MAJOR_RESET)
+                                          | ibsec_version_open(OPEN != 0);
+            IBSEC_REG_CAPS:      rd_word = ibsec_caps_key_slots(KEY_SLOTS[15:0])
+                                          | ibsec_caps_ctx_slots(CTX_SLOTS[15:0]);
+            IBSEC_REG_CONFIG:    rd_word = ibsec_config_allow_plain(config_reg[0])
+                                          | ibsec_config_mask_mf(config_reg[1]);
+            IBSEC_REG_STATUS:    rd_word = ibsec_status_busy(busy)
+                                          | ibsec_status_err(err_reg != ERR_NONE)
+                                          | ibsec_status_err_code(err_reg)
+                                          | ibsec_status_alert(irq_alert);
+            IBSEC_REG_DECIDED_LO: begin
                 rd_word     = decided_reg[31:0];
                 rd_latch    = 1'b1;
                 rd_latch_hi = decided_reg[63:32];
             end
-            A_DECIDED_HI:   rd_word = hi_latch_reg;
-            A_CMD_DEC_LO: begin
+            IBSEC_REG_DECIDED_HI: rd_word = hi_latch_reg;
+            IBSEC_REG_CMD_DECIDED_LO: begin
                 rd_word     = cmd_decided_reg[31:0];
                 rd_latch    = 1'b1;
                 rd_latch_hi = cmd_decided_reg[63:32];
             end
-            A_CMD_DEC_HI:   rd_word = hi_latch_reg;
-            A_KEY_SALT:     rd_word = key_salt_reg;
-            A_KEY_CMD:      rd_word = key_cmd_reg;
-            A_KEY_VALID:    rd_word = {{(32-KEY_SLOTS){1'b0}}, key_valid_reg};
-            A_KEY_AES256:   rd_word = {{(32-KEY_SLOTS){1'b0}}, key_aes256_reg & key_valid_reg};
-            A_CTX_MATCH:    rd_word = ctx_match_reg;
-            A_CTX_CFG:      rd_word = ctx_cfg_reg;
-            A_CTX_TX_LO:    rd_word = ctx_tx_reg[31:0];
-            A_CTX_TX_HI:    rd_word = ctx_tx_reg[63:32];
-            A_CTX_RX_LO:    rd_word = ctx_rx_reg[31:0];
-            A_CTX_RX_HI:    rd_word = ctx_rx_reg[63:32];
-            A_CTX_THRESH:   rd_word = ctx_thresh_reg;
-            A_CTX_CMD:      rd_word = ctx_cmd_reg;
-            A_RD_CFG:       rd_word = snap_cfg_reg;
-            A_RD_MATCH:     rd_word = {8'd0, snap_match_reg};
-            A_RD_TX_LO:     rd_word = snap_tx_reg[31:0];
-            A_RD_TX_HI:     rd_word = snap_tx_reg[63:32];
-            A_RD_RX_LO:     rd_word = snap_rx_reg[31:0];
-            A_RD_RX_HI:     rd_word = snap_rx_reg[63:32];
-            A_RD_BM_LO:     rd_word = snap_bm_reg[31:0];
-            A_RD_BM_HI:     rd_word = snap_bm_reg[63:32];
-            A_RD_FAIL:      rd_word = snap_fail_reg;
-            A_RD_ALERT:     rd_word = {31'd0, snap_alert_reg};
-            A_RD_ALERT_CNT: rd_word = snap_alert_cnt_reg;
-            A_RD_THRESH:    rd_word = snap_thresh_reg;
+            IBSEC_REG_CMD_DECIDED_HI:    rd_word = hi_latch_reg;
+            IBSEC_REG_KEY_SALT:          rd_word = key_salt_reg;
+            IBSEC_REG_KEY_CMD:           rd_word = key_cmd_reg;
+            IBSEC_REG_KEY_VALID:         rd_word = {{(32-KEY_SLOTS){1'b0}}, key_valid_reg};
+            IBSEC_REG_KEY_AES256:        rd_word = {{(32-KEY_SLOTS){1'b0}}, key_aes256_reg & key_valid_reg};
+            IBSEC_REG_CTX_MATCH:         rd_word = ctx_match_reg;
+            IBSEC_REG_CTX_CFG:           rd_word = ctx_cfg_reg;
+            IBSEC_REG_CTX_TX_NEXT_LO:    rd_word = ctx_tx_reg[31:0];
+            IBSEC_REG_CTX_TX_NEXT_HI:    rd_word = ctx_tx_reg[63:32];
+            IBSEC_REG_CTX_RX_NEXT_LO:    rd_word = ctx_rx_reg[31:0];
+            IBSEC_REG_CTX_RX_NEXT_HI:    rd_word = ctx_rx_reg[63:32];
+            IBSEC_REG_CTX_ALERT_THRESH:  rd_word = ctx_thresh_reg;
+            IBSEC_REG_CTX_CMD:           rd_word = ctx_cmd_reg;
+            IBSEC_REG_CTX_RD_CFG:        rd_word = snap_cfg_reg;
+            IBSEC_REG_CTX_RD_MATCH:      rd_word = {8'd0, snap_match_reg};
+            IBSEC_REG_CTX_RD_TX_NEXT_LO: rd_word = snap_tx_reg[31:0];
+            IBSEC_REG_CTX_RD_TX_NEXT_HI: rd_word = snap_tx_reg[63:32];
+            IBSEC_REG_CTX_RD_RX_NEXT_LO: rd_word = snap_rx_reg[31:0];
+            IBSEC_REG_CTX_RD_RX_NEXT_HI: rd_word = snap_rx_reg[63:32];
+            IBSEC_REG_CTX_RD_BITMAP_LO:  rd_word = snap_bm_reg[31:0];
+            IBSEC_REG_CTX_RD_BITMAP_HI:  rd_word = snap_bm_reg[63:32];
+            IBSEC_REG_CTX_RD_FAIL:       rd_word = snap_fail_reg;
+            IBSEC_REG_CTX_RD_ALERT:      rd_word = ibsec_ctx_rd_alert_alert(snap_alert_reg);
+            IBSEC_REG_CTX_RD_ALERT_COUNT:  rd_word = snap_alert_cnt_reg;
+            IBSEC_REG_CTX_RD_ALERT_THRESH: rd_word = snap_thresh_reg;
             default: begin
-                if (waddr[9:3] == A_KEY_DATA0[9:3]) begin
+                if (ibsec_in_key_data(reg_addr)) begin
                     rd_word = key_data_word;
                 end
             end
@@ -556,9 +515,7 @@ end
 // Bus, staging registers and the command state machine
 // ----------------------------------------------------------------------------
 // a write that must wait for the running command: staging and command registers
-wire wr_staging = (waddr == A_CONFIG) || (waddr[9:3] == A_KEY_DATA0[9:3])
-                  || (waddr == A_KEY_SALT) || (waddr == A_KEY_CMD)
-                  || (waddr >= A_CTX_MATCH && waddr <= A_CTX_CMD);
+wire wr_staging = ibsec_staged(reg_addr);
 wire req_take   = reg_req && !ack_reg && !(reg_we && wr_staging && busy);
 
 always @* begin
@@ -611,41 +568,43 @@ always @* begin
                 hi_latch_next = rd_latch_hi;
             end
         end else begin
-            case (waddr)
-                A_CONFIG: begin
-                    config_stage_next = reg_wdata[1:0];
+            if (ibsec_in_key_data(reg_addr)) begin
+                for (kw = 0; kw < 8; kw = kw + 1) begin
+                    if (key_word == kw[2:0]) begin
+                        key_data_next[kw*32 +: 32] = reg_wdata;
+                    end
+                end
+            end
+            // the staging and command registers keep their defined bits (the others read 0)
+            case (baddr)
+                IBSEC_REG_CONFIG: begin
+                    config_stage_next = {reg_wdata[IBSEC_CONFIG_MASK_MF_LSB],
+                                         reg_wdata[IBSEC_CONFIG_ALLOW_PLAIN_LSB]};
                     kind_next  = K_CONFIG;
                     state_next = S_DRAIN;
                 end
-                A_CNT_CTRL: begin
-                    cnt_clear = reg_wdata[0];
+                IBSEC_REG_CNT_CTRL: begin
+                    cnt_clear = reg_wdata[IBSEC_CNT_CTRL_CLEAR_LSB];
                 end
-                A_KEY_SALT:   key_salt_next = reg_wdata;
-                A_KEY_CMD: begin
-                    key_cmd_next = reg_wdata;
+                IBSEC_REG_KEY_SALT:  key_salt_next = reg_wdata;
+                IBSEC_REG_KEY_CMD: begin
+                    key_cmd_next = reg_wdata & IBSEC_KEY_CMD_BITS;
                     kind_next    = K_KEY;
                     state_next   = S_DRAIN;
                 end
-                A_CTX_MATCH:  ctx_match_next = reg_wdata;
-                A_CTX_CFG:    ctx_cfg_next = reg_wdata;
-                A_CTX_TX_LO:  ctx_tx_next[31:0] = reg_wdata;
-                A_CTX_TX_HI:  ctx_tx_next[63:32] = reg_wdata;
-                A_CTX_RX_LO:  ctx_rx_next[31:0] = reg_wdata;
-                A_CTX_RX_HI:  ctx_rx_next[63:32] = reg_wdata;
-                A_CTX_THRESH: ctx_thresh_next = reg_wdata;
-                A_CTX_CMD: begin
-                    ctx_cmd_next = reg_wdata;
+                IBSEC_REG_CTX_MATCH:        ctx_match_next = reg_wdata;
+                IBSEC_REG_CTX_CFG:          ctx_cfg_next = reg_wdata & IBSEC_CTX_CFG_BITS;
+                IBSEC_REG_CTX_TX_NEXT_LO:   ctx_tx_next[31:0] = reg_wdata;
+                IBSEC_REG_CTX_TX_NEXT_HI:   ctx_tx_next[63:32] = reg_wdata;
+                IBSEC_REG_CTX_RX_NEXT_LO:   ctx_rx_next[31:0] = reg_wdata;
+                IBSEC_REG_CTX_RX_NEXT_HI:   ctx_rx_next[63:32] = reg_wdata;
+                IBSEC_REG_CTX_ALERT_THRESH: ctx_thresh_next = reg_wdata;
+                IBSEC_REG_CTX_CMD: begin
+                    ctx_cmd_next = reg_wdata & IBSEC_CTX_CMD_BITS;
                     kind_next    = K_CTX;
                     state_next   = S_DRAIN;
                 end
                 default: begin
-                    if (waddr[9:3] == A_KEY_DATA0[9:3]) begin
-                        for (kw = 0; kw < 8; kw = kw + 1) begin
-                            if (key_word == kw[2:0]) begin
-                                key_data_next[kw*32 +: 32] = reg_wdata;
-                            end
-                        end
-                    end
                 end
             endcase
         end
@@ -664,7 +623,7 @@ always @* begin
                             config_next = config_stage_reg;
                         end
                         K_KEY: begin
-                            if (key_cmd_op == KEY_OP_INSTALL) begin
+                            if (key_cmd_op == IBSEC_KEY_CMD_OP_INSTALL) begin
                                 state_next = S_KEY_SEND;
                             end else begin
                                 key_valid_next[key_cmd_s]  = 1'b0;
@@ -672,10 +631,14 @@ always @* begin
                             end
                         end
                         default: begin
-                            if (ctx_cmd_op == CTX_OP_READ) begin
-                                snap_cfg_next       = {rd_valid, 7'd0, rd_key, 3'd0, rd_dir,
-                                                       1'b0, rd_sth_code, 1'b0, rd_mode,
-                                                       3'd0, rd_sel};
+                            if (ctx_cmd_op == IBSEC_CTX_CMD_OP_READ) begin
+                                snap_cfg_next       =
+                                    ibsec_ctx_rd_cfg_sel(rd_sel)
+                                    | ibsec_ctx_rd_cfg_mode(rd_mode)
+                                    | ibsec_ctx_rd_cfg_sth_code(rd_sth_code)
+                                    | ibsec_ctx_rd_cfg_dir(rd_dir)
+                                    | ibsec_ctx_rd_cfg_key(rd_key)
+                                    | ibsec_ctx_rd_cfg_valid(rd_valid);
                                 snap_match_next     = rd_match;
                                 snap_tx_next        = rd_tx_next;
                                 snap_rx_next        = rd_rx_next;
@@ -685,7 +648,7 @@ always @* begin
                                 snap_alert_cnt_next = rd_alert_count;
                                 snap_thresh_next    = rd_thresh;
                             end else begin
-                                tbl_cmd_valid = ctx_cmd_op <= CTX_OP_CLEAR_AL;
+                                tbl_cmd_valid = ctx_cmd_op <= IBSEC_CTX_CMD_OP_CLEAR_ALERT;
                             end
                         end
                     endcase

@@ -62,7 +62,7 @@ struct fake_inst {
     uint32_t     status, latch;
     unsigned     busy;
     uint64_t     decided, cmd_decided;
-    uint32_t     ctx_rd[REG_CTX_RD_WORDS];
+    uint32_t     ctx_rd[TB_CTX_RD_WORDS];
     int          rst;
 };
 
@@ -177,51 +177,53 @@ static uint32_t be32(uint32_t w, uint8_t *b)
 static void command(struct fake_inst *f, unsigned addr, uint32_t v)
 {
     uint32_t err = 0;
-    if (addr == REG_CONFIG) {
+    if (addr == IBSEC_REG_CONFIG) {
         f->e.allow_plain = v & 1u;
         f->e.mask_mf = (v >> 1) & 1u;
-    } else if (addr == REG_KEY_CMD) {
-        unsigned slot = v & 0xFFu, op = (v >> 16) & 3u;
+    } else if (addr == IBSEC_REG_KEY_CMD) {
+        unsigned slot = IBSEC_GET(v, IBSEC_KEY_CMD_SLOT), op = IBSEC_GET(v, IBSEC_KEY_CMD_OP);
         uint8_t key[32], salt[4];
         for (unsigned i = 0; i < 8; i++)
-            be32(f->stage[REG_KEY_DATA(i) / 4], key + 4 * i);
-        be32(f->stage[REG_KEY_SALT / 4], salt);
+            be32(f->stage[IBSEC_REG_KEY_DATA(i) / 4], key + 4 * i);
+        be32(f->stage[IBSEC_REG_KEY_SALT / 4], salt);
         if (slot >= TB_KEY_SLOTS)
             err = 1;
-        else if (op == REG_KEY_OP_INSTALL)
-            ibsec_key_set(&f->e, slot, key, (v >> 8 & 1u) ? 32 : 16, salt);
-        else if (op == REG_KEY_OP_CLEAR)
+        else if (op == IBSEC_KEY_CMD_OP_INSTALL)
+            ibsec_key_set(&f->e, slot, key, IBSEC_GET(v, IBSEC_KEY_CMD_AES256) ? 32 : 16, salt);
+        else if (op == IBSEC_KEY_CMD_OP_CLEAR)
             ibsec_key_clear(&f->e, slot);
         else
             err = 2;
-    } else if (addr == REG_CTX_CMD) {
-        unsigned idx = v & 0xFFu, op = (v >> 16) & 0xFu;
-        uint32_t cfgw = f->stage[REG_CTX_CFG / 4];
+    } else if (addr == IBSEC_REG_CTX_CMD) {
+        unsigned idx = IBSEC_GET(v, IBSEC_CTX_CMD_INDEX), op = IBSEC_GET(v, IBSEC_CTX_CMD_OP);
+        uint32_t cfgw = f->stage[IBSEC_REG_CTX_CFG / 4];
         ibsec_ctx_cfg c;
         memset(&c, 0, sizeof c);
         c.sel = (enum ibsec_sel)(cfgw & 1u);
-        c.mode = (enum ibsec_mode)(cfgw >> 4 & 7u);
-        c.sth_code = cfgw >> 8 & 7u;
-        c.dir = cfgw >> 12 & 1u;
-        c.key = cfgw >> 16 & 0xFFu;
-        c.match = f->stage[REG_CTX_MATCH / 4];
-        c.tx_next = (uint64_t)f->stage[REG_CTX_TX_NEXT_HI / 4] << 32 | f->stage[REG_CTX_TX_NEXT_LO / 4];
-        c.rx_next = (uint64_t)f->stage[REG_CTX_RX_NEXT_HI / 4] << 32 | f->stage[REG_CTX_RX_NEXT_LO / 4];
-        c.alert_threshold = f->stage[REG_CTX_ALERT_THRESH / 4];
+        c.mode = (enum ibsec_mode)IBSEC_GET(cfgw, IBSEC_CTX_CFG_MODE);
+        c.sth_code = IBSEC_GET(cfgw, IBSEC_CTX_CFG_STH_CODE);
+        c.dir = IBSEC_GET(cfgw, IBSEC_CTX_CFG_DIR);
+        c.key = IBSEC_GET(cfgw, IBSEC_CTX_CFG_KEY);
+        c.match = f->stage[IBSEC_REG_CTX_MATCH / 4];
+        c.tx_next = (uint64_t)f->stage[IBSEC_REG_CTX_TX_NEXT_HI / 4] << 32 | f->stage[IBSEC_REG_CTX_TX_NEXT_LO / 4];
+        c.rx_next = (uint64_t)f->stage[IBSEC_REG_CTX_RX_NEXT_HI / 4] << 32 | f->stage[IBSEC_REG_CTX_RX_NEXT_LO / 4];
+        c.alert_threshold = f->stage[IBSEC_REG_CTX_ALERT_THRESH / 4];
         if (idx >= TB_CTX_SLOTS)
             err = 1;
-        else if (op == REG_CTX_OP_WRITE)
+        else if (op == IBSEC_CTX_CMD_OP_WRITE)
             err = ibsec_ctx_set(&f->e, idx, &c, NULL) ? 10 : 0;
-        else if (op == REG_CTX_OP_CLEAR)
+        else if (op == IBSEC_CTX_CMD_OP_CLEAR)
             ibsec_ctx_clear(&f->e, idx);
         else if (op == 3)
             ibsec_ctx_clear_alert(&f->e, idx);
-        else if (op == REG_CTX_OP_READ) {
+        else if (op == IBSEC_CTX_CMD_OP_READ) {
             const ibsec_ctx *x = &f->e.ctx[idx];
             memset(f->ctx_rd, 0, sizeof f->ctx_rd);
             if (x->valid) {
-                f->ctx_rd[0] = 1u << 31 | ((uint32_t)x->cfg.sel) | (uint32_t)x->cfg.mode << 4 |
-                               x->cfg.sth_code << 8 | x->cfg.dir << 12 | x->cfg.key << 16;
+                f->ctx_rd[0] = IBSEC_CTX_RD_CFG_VALID_MASK | IBSEC_SET(IBSEC_CTX_RD_CFG_SEL, x->cfg.sel) |
+                               IBSEC_SET(IBSEC_CTX_RD_CFG_MODE, x->cfg.mode) |
+                               IBSEC_SET(IBSEC_CTX_RD_CFG_STH_CODE, x->cfg.sth_code) |
+                               IBSEC_SET(IBSEC_CTX_RD_CFG_DIR, x->cfg.dir) | IBSEC_SET(IBSEC_CTX_RD_CFG_KEY, x->cfg.key);
                 f->ctx_rd[1] = x->cfg.match;
                 f->ctx_rd[2] = (uint32_t)x->tx_next;  f->ctx_rd[3] = (uint32_t)(x->tx_next >> 32);
                 f->ctx_rd[4] = (uint32_t)x->rx_next;  f->ctx_rd[5] = (uint32_t)(x->rx_next >> 32);
@@ -238,25 +240,27 @@ static void command(struct fake_inst *f, unsigned addr, uint32_t v)
 #ifdef FAKE_CFG_BUG
     /* the self-test's broken variant for CONFIG during traffic: a CONFIG write is reported
        one packet earlier than it took effect (the packet before it keeps the old value) */
-    if (addr == REG_CONFIG && f->decided > 0)
+    if (addr == IBSEC_REG_CONFIG && f->decided > 0)
         f->cmd_decided = f->decided - 1;
 #endif
-    f->status = err ? (REG_STATUS_ERR | err << 8) : 0;
+    f->status = err ? (IBSEC_STATUS_ERR_MASK | IBSEC_SET(IBSEC_STATUS_ERR_CODE, err)) : 0;
     f->busy = CMD_CYCLES;
 }
 
 static uint32_t reg_read(struct fake_inst *f, unsigned a)
 {
-    if (a == REG_ID) return REG_ID_VALUE;
-    if (a == REG_VERSION) return (uint32_t)f->open << 16 | 1u << 8;
-    if (a == REG_CAPS) return TB_CTX_SLOTS << 16 | TB_KEY_SLOTS;
-    if (a == REG_STATUS) return f->status | (f->busy ? REG_STATUS_BUSY : 0);
-    if (a == REG_DECIDED_LO) { f->latch = (uint32_t)(f->decided >> 32); return (uint32_t)f->decided; }
-    if (a == REG_CMD_DECIDED_LO) { f->latch = (uint32_t)(f->cmd_decided >> 32); return (uint32_t)f->cmd_decided; }
-    if (a == REG_DECIDED_HI || a == REG_CMD_DECIDED_HI) return f->latch;
-    if (a >= REG_CTX_RD_BASE && a < REG_CTX_RD_BASE + 4 * REG_CTX_RD_WORDS) return f->ctx_rd[(a - REG_CTX_RD_BASE) / 4];
-    if (a >= 0x400 && a < 0x600) {
-        unsigned r = (a - 0x400) / 8;
+    if (a == IBSEC_REG_ID) return IBSEC_ID_VALUE_RESET;
+    if (a == IBSEC_REG_VERSION)
+        return IBSEC_SET(IBSEC_VERSION_OPEN, f->open) | IBSEC_SET(IBSEC_VERSION_MAJOR, IBSEC_VERSION_MAJOR_RESET);
+    if (a == IBSEC_REG_CAPS)
+        return IBSEC_SET(IBSEC_CAPS_CTX_SLOTS, TB_CTX_SLOTS) | IBSEC_SET(IBSEC_CAPS_KEY_SLOTS, TB_KEY_SLOTS);
+    if (a == IBSEC_REG_STATUS) return f->status | (f->busy ? IBSEC_STATUS_BUSY_MASK : 0);
+    if (a == IBSEC_REG_DECIDED_LO) { f->latch = (uint32_t)(f->decided >> 32); return (uint32_t)f->decided; }
+    if (a == IBSEC_REG_CMD_DECIDED_LO) { f->latch = (uint32_t)(f->cmd_decided >> 32); return (uint32_t)f->cmd_decided; }
+    if (a == IBSEC_REG_DECIDED_HI || a == IBSEC_REG_CMD_DECIDED_HI) return f->latch;
+    if (a >= IBSEC_REG_CTX_RD_CFG && a < IBSEC_REG_CTX_RD_CFG + 4 * TB_CTX_RD_WORDS) return f->ctx_rd[(a - IBSEC_REG_CTX_RD_CFG) / 4];
+    if (a >= IBSEC_REG_CNT_LO(0) && a < IBSEC_REG_CNT_LO(IBSEC_REG_CNT_LO_COUNT)) {
+        unsigned r = (a - IBSEC_REG_CNT_LO(0)) / 8;
         uint64_t c = r < IBSEC_R_NOSPACE ? f->e.count[f->open][r] : 0;
         if ((a & 4u) == 0) { f->latch = (uint32_t)(c >> 32); return (uint32_t)c; }
         return f->latch;
@@ -273,8 +277,7 @@ static void step_regs(struct fake_inst *f)
     }
     if (!f->req)
         return;
-    bool staging = f->we && (f->addr == REG_CONFIG || (f->addr >= 0x040 && f->addr <= 0x064) ||
-                             (f->addr >= 0x100 && f->addr <= 0x11C));
+    bool staging = f->we && (ibsec_regs_decode(f->addr) & IBSEC_DEC_STAGED);
     if (staging && f->busy)
         return;                 /* held until the command finishes */
     f->ack = 1;
@@ -283,9 +286,9 @@ static void step_regs(struct fake_inst *f)
         return;
     }
     f->rdata = 0;
-    if (f->addr == REG_CONFIG || f->addr == REG_KEY_CMD || f->addr == REG_CTX_CMD)
+    if (f->addr == IBSEC_REG_CONFIG || f->addr == IBSEC_REG_KEY_CMD || f->addr == IBSEC_REG_CTX_CMD)
         command(f, f->addr, f->wdata);
-    else if (f->addr == REG_CNT_CTRL && (f->wdata & 1u))
+    else if (f->addr == IBSEC_REG_CNT_CTRL && (f->wdata & 1u))
         ibsec_engine_clear_counters(&f->e);
     if (f->addr < 0x200)
         f->stage[f->addr / 4] = f->wdata;

@@ -828,7 +828,7 @@ static void port_configured(struct port *P)
         return;
     P->held = false;
     tb_check_u64(&B.res, "STATUS after the configuration (ERR must be 0)", 0,
-                 cfg_res[P->inst].status & (REG_STATUS_ERR | 0xF00u));
+                 cfg_res[P->inst].status & (IBSEC_STATUS_ERR_MASK | IBSEC_STATUS_ERR_CODE_MASK));
 }
 
 /* Every key change of the port has its boundary (none is still in progress). */
@@ -941,7 +941,7 @@ static void port_config_change(struct port *P, struct tb_gen *gen)
 /* ---- end of run: counters and context state ------------------------------------------- */
 
 static uint32_t counters[DUT_COUNT][IBSEC_R_COUNT][2];
-static uint32_t ctx_rd[DUT_COUNT][TB_CTX_SLOTS][REG_CTX_RD_WORDS];
+static uint32_t ctx_rd[DUT_COUNT][TB_CTX_SLOTS][TB_CTX_RD_WORDS];
 
 static void check_tables(void)
 {
@@ -1133,15 +1133,15 @@ static int random_run(const struct run_opts *o)
     /* identification registers */
     uint32_t id[DUT_COUNT], ver[DUT_COUNT];
     for (int i = 0; i < DUT_COUNT; i++) {
-        tb_regs_read(&B.port[i].regs, REG_ID, &id[i], NULL);
-        tb_regs_read(&B.port[i].regs, REG_VERSION, &ver[i], NULL);
+        tb_regs_read(&B.port[i].regs, IBSEC_REG_ID, &id[i], NULL);
+        tb_regs_read(&B.port[i].regs, IBSEC_REG_VERSION, &ver[i], NULL);
     }
     if (run_regs(1000000) != 0)
         return tb_summary(&B.res);
     for (int i = 0; i < DUT_COUNT; i++) {
         port_configured(&B.port[i]);
-        tb_check_u64(&B.res, "ID register", REG_ID_VALUE, id[i]);
-        tb_check_u64(&B.res, "VERSION.OPEN", (uint64_t)i, ver[i] >> 16 & 1u);
+        tb_check_u64(&B.res, "ID register", IBSEC_ID_VALUE_RESET, id[i]);
+        tb_check_u64(&B.res, "VERSION.OPEN", (uint64_t)i, IBSEC_GET(ver[i], IBSEC_VERSION_OPEN));
     }
 
     unsigned long total = o->per_mode * IBSEC_MODE_COUNT, generated = 0;

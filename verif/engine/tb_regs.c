@@ -61,7 +61,7 @@ void tb_regs_drive(struct tb_regs *r)
     }
     const struct tb_regop *o = &r->q[r->head % TB_REGQ];
     int we = o->kind == TB_RO_WRITE;
-    dut_set_reg(r->inst, 1, we, o->kind == TB_RO_WAIT_IDLE ? REG_STATUS : o->addr, we ? o->wdata : 0);
+    dut_set_reg(r->inst, 1, we, o->kind == TB_RO_WAIT_IDLE ? IBSEC_REG_STATUS : o->addr, we ? o->wdata : 0);
 }
 
 void tb_regs_sample(struct tb_regs *r)
@@ -82,7 +82,7 @@ void tb_regs_sample(struct tb_regs *r)
     struct tb_regop *o = &r->q[r->head % TB_REGQ];
     if (o->dst && o->kind != TB_RO_WRITE)
         *o->dst = rdata;
-    if (o->kind == TB_RO_WAIT_IDLE && (rdata & REG_STATUS_BUSY))
+    if (o->kind == TB_RO_WAIT_IDLE && (rdata & IBSEC_STATUS_BUSY_MASK))
         return; /* poll again */
     if (o->done)
         *o->done = 1;
@@ -102,13 +102,13 @@ static void cmd_write(struct tb_regs *r, unsigned addr, uint32_t v, struct tb_cm
 static void finish_cmd(struct tb_regs *r, struct tb_cmd_result *res)
 {
     if (!res) {
-        push(r, TB_RO_WAIT_IDLE, REG_STATUS, 0, NULL, NULL);
+        push(r, TB_RO_WAIT_IDLE, IBSEC_REG_STATUS, 0, NULL, NULL);
         return;
     }
     res->done = 0;
-    push(r, TB_RO_WAIT_IDLE, REG_STATUS, 0, &res->status, NULL);
-    push(r, TB_RO_READ, REG_CMD_DECIDED_LO, 0, &res->decided[0], NULL);
-    push(r, TB_RO_READ, REG_CMD_DECIDED_HI, 0, &res->decided[1], &res->done);
+    push(r, TB_RO_WAIT_IDLE, IBSEC_REG_STATUS, 0, &res->status, NULL);
+    push(r, TB_RO_READ, IBSEC_REG_CMD_DECIDED_LO, 0, &res->decided[0], NULL);
+    push(r, TB_RO_READ, IBSEC_REG_CMD_DECIDED_HI, 0, &res->decided[1], &res->done);
 }
 
 /* Four bytes big-endian into a register word (byte 4i in [31:24], §3). */
@@ -121,53 +121,54 @@ void tb_regs_key_install(struct tb_regs *r, unsigned slot, const uint8_t *key, s
                          const uint8_t salt[IBSEC_SALT_LEN], struct tb_cmd_result *res)
 {
     for (unsigned i = 0; i < 8; i++)
-        tb_regs_write(r, REG_KEY_DATA(i), 4 * i < key_len ? be_word(key + 4 * i) : 0);
-    tb_regs_write(r, REG_KEY_SALT, be_word(salt));
-    cmd_write(r, REG_KEY_CMD, (slot & 0xFFu) | (key_len == 32 ? 1u << 8 : 0) |
-                              REG_KEY_OP_INSTALL << 16, res);
+        tb_regs_write(r, IBSEC_REG_KEY_DATA(i), 4 * i < key_len ? be_word(key + 4 * i) : 0);
+    tb_regs_write(r, IBSEC_REG_KEY_SALT, be_word(salt));
+    cmd_write(r, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) | IBSEC_SET(IBSEC_KEY_CMD_AES256, key_len == 32) |
+                              IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_INSTALL), res);
     finish_cmd(r, res);
 }
 
 void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *res)
 {
-    cmd_write(r, REG_KEY_CMD, (slot & 0xFFu) | REG_KEY_OP_CLEAR << 16, res);
+    cmd_write(r, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) | IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_CLEAR), res);
     finish_cmd(r, res);
 }
 
 /* CTX_CFG fields (§3.6). */
 static uint32_t ctx_cfg_word(const ibsec_ctx_cfg *c)
 {
-    return ((uint32_t)c->sel & 1u) | ((uint32_t)c->mode & 7u) << 4 | (c->sth_code & 7u) << 8 |
-           (c->dir & 1u) << 12 | (c->key & 0xFFu) << 16;
+    return IBSEC_SET(IBSEC_CTX_CFG_SEL, c->sel) | IBSEC_SET(IBSEC_CTX_CFG_MODE, c->mode) |
+           IBSEC_SET(IBSEC_CTX_CFG_STH_CODE, c->sth_code) | IBSEC_SET(IBSEC_CTX_CFG_DIR, c->dir) |
+           IBSEC_SET(IBSEC_CTX_CFG_KEY, c->key);
 }
 
 void tb_regs_ctx_write(struct tb_regs *r, unsigned idx, const ibsec_ctx_cfg *c,
                        struct tb_cmd_result *res)
 {
-    tb_regs_write(r, REG_CTX_MATCH, c->match);
-    tb_regs_write(r, REG_CTX_CFG, ctx_cfg_word(c));
-    tb_regs_write(r, REG_CTX_TX_NEXT_LO, (uint32_t)c->tx_next);
-    tb_regs_write(r, REG_CTX_TX_NEXT_HI, (uint32_t)(c->tx_next >> 32));
-    tb_regs_write(r, REG_CTX_RX_NEXT_LO, (uint32_t)c->rx_next);
-    tb_regs_write(r, REG_CTX_RX_NEXT_HI, (uint32_t)(c->rx_next >> 32));
-    tb_regs_write(r, REG_CTX_ALERT_THRESH, c->alert_threshold);
-    cmd_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_WRITE << 16, res);
+    tb_regs_write(r, IBSEC_REG_CTX_MATCH, c->match);
+    tb_regs_write(r, IBSEC_REG_CTX_CFG, ctx_cfg_word(c));
+    tb_regs_write(r, IBSEC_REG_CTX_TX_NEXT_LO, (uint32_t)c->tx_next);
+    tb_regs_write(r, IBSEC_REG_CTX_TX_NEXT_HI, (uint32_t)(c->tx_next >> 32));
+    tb_regs_write(r, IBSEC_REG_CTX_RX_NEXT_LO, (uint32_t)c->rx_next);
+    tb_regs_write(r, IBSEC_REG_CTX_RX_NEXT_HI, (uint32_t)(c->rx_next >> 32));
+    tb_regs_write(r, IBSEC_REG_CTX_ALERT_THRESH, c->alert_threshold);
+    cmd_write(r, IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_INDEX, idx) | IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_WRITE), res);
     finish_cmd(r, res);
 }
 
-void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[REG_CTX_RD_WORDS],
+void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[TB_CTX_RD_WORDS],
                       struct tb_cmd_result *res)
 {
-    cmd_write(r, REG_CTX_CMD, (idx & 0xFFu) | REG_CTX_OP_READ << 16, res);
+    cmd_write(r, IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_INDEX, idx) | IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_READ), res);
     finish_cmd(r, res);
-    for (unsigned i = 0; i < REG_CTX_RD_WORDS; i++)
-        tb_regs_read(r, REG_CTX_RD_BASE + 4u * i, &rd[i], NULL);
+    for (unsigned i = 0; i < TB_CTX_RD_WORDS; i++)
+        tb_regs_read(r, IBSEC_REG_CTX_RD_CFG + 4u * i, &rd[i], NULL);
 }
 
 void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, struct tb_cmd_result *res)
 {
-    cmd_write(r, REG_CONFIG, (allow_plain ? REG_CONFIG_ALLOW_PLAIN : 0) |
-                             (mask_mf ? REG_CONFIG_MASK_MF : 0), res);
+    cmd_write(r, IBSEC_REG_CONFIG, (allow_plain ? IBSEC_CONFIG_ALLOW_PLAIN_MASK : 0) |
+                             (mask_mf ? IBSEC_CONFIG_MASK_MF_MASK : 0), res);
     finish_cmd(r, res);
 }
 
@@ -189,7 +190,7 @@ void tb_regs_load_engine(struct tb_regs *r, const ibsec_engine *e, struct tb_cmd
 void tb_regs_counters(struct tb_regs *r, uint32_t cnt[IBSEC_R_COUNT][2], int *done)
 {
     for (unsigned i = 0; i < IBSEC_R_COUNT; i++) {
-        tb_regs_read(r, REG_CNT_LO(i), &cnt[i][0], NULL);
-        tb_regs_read(r, REG_CNT_HI(i), &cnt[i][1], i + 1 == IBSEC_R_COUNT ? done : NULL);
+        tb_regs_read(r, IBSEC_REG_CNT_LO(i), &cnt[i][0], NULL);
+        tb_regs_read(r, IBSEC_REG_CNT_HI(i), &cnt[i][1], i + 1 == IBSEC_R_COUNT ? done : NULL);
     }
 }

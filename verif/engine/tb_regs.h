@@ -13,46 +13,10 @@
 
 #include "ibsec.h"
 
-/* Register map, docs/registers.md §3 (byte addresses). */
-#define REG_ID             0x000u
-#define REG_VERSION        0x004u
-#define REG_CAPS           0x008u
-#define REG_CONFIG         0x010u
-#define REG_STATUS         0x014u
-#define REG_CNT_CTRL       0x018u
-#define REG_DECIDED_LO     0x020u
-#define REG_DECIDED_HI     0x024u
-#define REG_CMD_DECIDED_LO 0x028u
-#define REG_CMD_DECIDED_HI 0x02Cu
-#define REG_KEY_DATA(i)    (0x040u + 4u * (i))
-#define REG_KEY_SALT       0x060u
-#define REG_KEY_CMD        0x064u
-#define REG_KEY_VALID      0x068u
-#define REG_KEY_AES256     0x06Cu
-#define REG_CTX_MATCH      0x100u
-#define REG_CTX_CFG        0x104u
-#define REG_CTX_TX_NEXT_LO 0x108u
-#define REG_CTX_TX_NEXT_HI 0x10Cu
-#define REG_CTX_RX_NEXT_LO 0x110u
-#define REG_CTX_RX_NEXT_HI 0x114u
-#define REG_CTX_ALERT_THRESH 0x118u
-#define REG_CTX_CMD        0x11Cu
-#define REG_CTX_RD_BASE    0x140u   /* CTX_RD_CFG .. CTX_RD_ALERT_THRESH: 12 words */
-#define REG_CTX_RD_WORDS   12u
-#define REG_CNT_LO(r)      (0x400u + 8u * (r))
-#define REG_CNT_HI(r)      (0x404u + 8u * (r))
-
-#define REG_ID_VALUE       0x49425343u /* "IBSC" */
-#define REG_CONFIG_ALLOW_PLAIN 0x1u
-#define REG_CONFIG_MASK_MF     0x2u
-#define REG_STATUS_BUSY    0x1u
-#define REG_STATUS_ERR     0x2u
-#define REG_STATUS_ERR_CODE(s) (((s) >> 8) & 0xFu)
-#define REG_KEY_OP_INSTALL 1u
-#define REG_KEY_OP_CLEAR   2u
-#define REG_CTX_OP_WRITE   1u
-#define REG_CTX_OP_CLEAR   2u
-#define REG_CTX_OP_READ    4u
+/* The register map (IBSEC_REG_*, fields, codes): generated from rtl/engine/ibsec_regs.rdl. */
+#include "ibsec_regs_map.h"
+/* the words of the context read-back, CTX_RD_CFG .. CTX_RD_ALERT_THRESH */
+#define TB_CTX_RD_WORDS ((IBSEC_REG_CTX_RD_ALERT_THRESH - IBSEC_REG_CTX_RD_CFG) / 4u + 1u)
 
 /* One bus operation. */
 enum tb_regop_kind {
@@ -108,7 +72,7 @@ void tb_regs_key_install(struct tb_regs *r, unsigned slot, const uint8_t *key, s
 void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *res);
 void tb_regs_ctx_write(struct tb_regs *r, unsigned idx, const ibsec_ctx_cfg *c,
                        struct tb_cmd_result *res);
-void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[REG_CTX_RD_WORDS],
+void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[TB_CTX_RD_WORDS],
                       struct tb_cmd_result *res);
 void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, struct tb_cmd_result *res);
 /* The whole configuration of a model engine: keys, contexts, CONFIG. */

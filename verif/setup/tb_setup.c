@@ -106,7 +106,7 @@ static uint32_t rtl_read(void *ctx, uint32_t addr)
     uint32_t m = ibsec_regmodel_read(b->shadow, addr);
 
     /* the model finishes commands at once: compare STATUS only once the RTL has too */
-    if (addr == DRV_REG_STATUS && (v & DRV_STATUS_BUSY))
+    if (addr == IBSEC_REG_STATUS && (v & IBSEC_STATUS_BUSY_MASK))
         return v;
     if (v != m) {
         char what[64];
@@ -124,10 +124,10 @@ static int ctx_live(struct rtl_bus *b, unsigned i)
 {
     unsigned n = 0;
 
-    rtl_write(b, DRV_REG_CTX_CMD, i | (DRV_CTX_OP_READ << 16));
-    while ((rtl_read(b, DRV_REG_STATUS) & DRV_STATUS_BUSY) && ++n < MAX_CYCLES)
+    rtl_write(b, IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_INDEX, i) | IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_READ));
+    while ((rtl_read(b, IBSEC_REG_STATUS) & IBSEC_STATUS_BUSY_MASK) && ++n < MAX_CYCLES)
         ;
-    return (rtl_read(b, DRV_REG_CTX_RD_CFG) & DRV_CTX_RD_VALID) != 0;
+    return (rtl_read(b, IBSEC_REG_CTX_RD_CFG) & IBSEC_CTX_RD_CFG_VALID_MASK) != 0;
 }
 
 /* ---- one packet through one RTL instance -------------------------------------------- */
@@ -285,7 +285,7 @@ static void driver_refusals(setup_sim *s, struct rtl_bus *bs)
     check(ibsec_drv_conn_program(seal, open, &cfg, &conn[0]) == DRV_ERR_REFUSED,
           "RTL refuses sth-aead with STH code 0", seal->last_err_code, 6);
     check(seal->last_err_code == 6, "RTL ERR_CODE 6", seal->last_err_code, 6);
-    check(rtl_read(bs, DRV_REG_KEY_VALID) == 0, "refused program leaves no key in the RTL", 0, 0);
+    check(rtl_read(bs, IBSEC_REG_KEY_VALID) == 0, "refused program leaves no key in the RTL", 0, 0);
     cfg.sth_code = 2;
     for (unsigned i = 0; i < seal->key_slots; i++) {
         cfg.local_qpn = 0x100 + i;
@@ -302,11 +302,11 @@ static void driver_refusals(setup_sim *s, struct rtl_bus *bs)
     check(ibsec_drv_conn_program(seal, open, &cfg, &conn[0]) == DRV_ERR_REFUSED &&
               seal->last_err_code == 10,
           "RTL refuses a duplicate selector (code 10)", seal->last_err_code, 10);
-    check(rtl_read(bs, DRV_REG_KEY_VALID) == ((1u << seal->key_slots) - 2u),
-          "the refusal left the other keys alone", rtl_read(bs, DRV_REG_KEY_VALID), 0);
+    check(rtl_read(bs, IBSEC_REG_KEY_VALID) == ((1u << seal->key_slots) - 2u),
+          "the refusal left the other keys alone", rtl_read(bs, IBSEC_REG_KEY_VALID), 0);
     for (unsigned i = 1; i < seal->key_slots; i++)
         ibsec_drv_conn_teardown(seal, open, &conn[i]);
-    check(rtl_read(bs, DRV_REG_KEY_VALID) == 0, "all torn down: no key in the RTL", 0, 0);
+    check(rtl_read(bs, IBSEC_REG_KEY_VALID) == 0, "all torn down: no key in the RTL", 0, 0);
     for (unsigned i = 0; i < seal->ctx_slots; i++)
         live += ctx_live(bs, i);
     check(live == 0, "all torn down: no context in the RTL", live, 0);
@@ -356,12 +356,12 @@ int tb_engine_main(int argc, char **argv)
     /* CA 0's seal engine and CA 1's open engine become the RTL instances; their model
      * engines, sized as the RTL's tables (CAPS), are the shadows */
     {
-        uint32_t caps_s = bus_access(DUT_SEAL, 0, DRV_REG_CAPS, 0);
-        uint32_t caps_o = bus_access(DUT_OPEN, 0, DRV_REG_CAPS, 0);
+        uint32_t caps_s = bus_access(DUT_SEAL, 0, IBSEC_REG_CAPS, 0);
+        uint32_t caps_o = bus_access(DUT_OPEN, 0, IBSEC_REG_CAPS, 0);
         ibsec_engine_free(&s.ca[0].seal_e);
         ibsec_engine_free(&s.ca[1].open_e);
-        if (ibsec_engine_init(&s.ca[0].seal_e, caps_s & 0xFFFFu, caps_s >> 16, (int)dut_lanes()) != 0 ||
-            ibsec_engine_init(&s.ca[1].open_e, caps_o & 0xFFFFu, caps_o >> 16, (int)dut_lanes()) != 0) {
+        if (ibsec_engine_init(&s.ca[0].seal_e, IBSEC_GET(caps_s, IBSEC_CAPS_KEY_SLOTS), IBSEC_GET(caps_s, IBSEC_CAPS_CTX_SLOTS), (int)dut_lanes()) != 0 ||
+            ibsec_engine_init(&s.ca[1].open_e, IBSEC_GET(caps_o, IBSEC_CAPS_KEY_SLOTS), IBSEC_GET(caps_o, IBSEC_CAPS_CTX_SLOTS), (int)dut_lanes()) != 0) {
             printf("setup-rtl: CAPS %#x / %#x\n0 passed, 1 failed\n", (unsigned)caps_s, (unsigned)caps_o);
             return 1;
         }
@@ -400,7 +400,7 @@ int tb_engine_main(int argc, char **argv)
           "RTL seal ok counter", ibsec_drv_counter(&s.ca[0].seal, IBSEC_R_OK), (unsigned long)n * r.packets);
     check(ibsec_drv_counter(&s.ca[1].open, IBSEC_R_OK) == (unsigned long)n * r.packets,
           "RTL open ok counter", ibsec_drv_counter(&s.ca[1].open, IBSEC_R_OK), (unsigned long)n * r.packets);
-    check(rtl_read(&bs, DRV_REG_KEY_VALID) == 0 && rtl_read(&bo, DRV_REG_KEY_VALID) == 0,
+    check(rtl_read(&bs, IBSEC_REG_KEY_VALID) == 0 && rtl_read(&bo, IBSEC_REG_KEY_VALID) == 0,
           "no valid key left in the RTL", 0, 0);
     {
         unsigned live = 0;

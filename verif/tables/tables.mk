@@ -39,7 +39,7 @@ $(TABLES_BUILD)/%.o: verif/tables/%.c $(TABLES_HDRS) $(wildcard verif/common/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_IBSEC) -Icmodel -Iverif/common -c $< -o $@
 
-$(TABLES_BUILD)/%$(TABLES_VARIANT)/Vtb: $(TABLES_RTL) rtl/common/ibsec_enums.vh verif/tables/shim.cpp $(TABLES_HDRS) \
+$(TABLES_BUILD)/%$(TABLES_VARIANT)/Vtb: $(TABLES_RTL) $(RTL_VH) verif/tables/shim.cpp $(TABLES_HDRS) \
                                         $(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) ibsec_regs "$(TABLES_G_$*)" "$(TABLES_RTL)" verif/tables/shim.cpp \
 	  "$(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)

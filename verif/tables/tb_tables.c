@@ -52,59 +52,12 @@
 #include <string.h>
 
 #include "ibsec.h"
+#include "ibsec_regs_map.h"
 #include "tb_tables.h"
 #include "tb_util.h"
 
-/* ---- register map (docs/registers.md §3) ----------------------------------------- */
-#define A_ID            0x000u
-#define A_VERSION       0x004u
-#define A_CAPS          0x008u
-#define A_CONFIG        0x010u
-#define A_STATUS        0x014u
-#define A_CNT_CTRL      0x018u
-#define A_DECIDED_LO    0x020u
-#define A_DECIDED_HI    0x024u
-#define A_CMD_DEC_LO    0x028u
-#define A_CMD_DEC_HI    0x02Cu
-#define A_KEY_DATA0     0x040u
-#define A_KEY_SALT      0x060u
-#define A_KEY_CMD       0x064u
-#define A_KEY_VALID     0x068u
-#define A_KEY_AES256    0x06Cu
-#define A_CTX_MATCH     0x100u
-#define A_CTX_CFG       0x104u
-#define A_CTX_TX_LO     0x108u
-#define A_CTX_TX_HI     0x10Cu
-#define A_CTX_RX_LO     0x110u
-#define A_CTX_RX_HI     0x114u
-#define A_CTX_THRESH    0x118u
-#define A_CTX_CMD       0x11Cu
-#define A_RD_CFG        0x140u
-#define A_RD_MATCH      0x144u
-#define A_RD_TX_LO      0x148u
-#define A_RD_BM_HI      0x15Cu
-#define A_RD_FAIL       0x160u
-#define A_RD_ALERT      0x164u
-#define A_RD_ALERT_CNT  0x168u
-#define A_RD_THRESH     0x16Cu
-#define A_ALERT_SUM     0x180u
-#define A_CNT_BASE      0x400u
-
-#define REG_ID_VALUE    0x49425343u      /* "IBSC" */
-#define STATUS_BUSY     0x1u
-#define ST_ALERT_BIT    16
+/* ---- register map: cmodel/ibsec_regs_map.h, generated from rtl/engine/ibsec_regs.rdl ---- */
 #define HW_REASONS      34u              /* counters: ok .. nonce_reuse */
-
-#define CTX_OP_WRITE 1u
-#define CTX_OP_CLEAR 2u
-#define CTX_OP_CLRAL 3u
-#define CTX_OP_READ  4u
-#define KEY_OP_INSTALL 1u
-#define KEY_OP_CLEAR   2u
-
-/* ERR_CODE values (docs/registers.md §3.4) */
-enum { E_NONE = 0, E_INDEX, E_OP, E_QPN, E_PKEY, E_MODE, E_STH_NEED, E_STH_EXTRA,
-       E_EPSN, E_KEY, E_DUP };
 
 /* ---- bench knobs ------------------------------------------------------------------- */
 #define OPS_RING       1024   /* queued bus operations */
@@ -145,7 +98,7 @@ typedef struct {
 
 /* a command as software wrote it (staging registers at the time of the command write) */
 typedef struct {
-    unsigned addr;      /* A_CTX_CMD, A_KEY_CMD or A_CONFIG */
+    unsigned addr;      /* IBSEC_REG_CTX_CMD, IBSEC_REG_KEY_CMD or IBSEC_REG_CONFIG */
     uint32_t word;      /* the command register value */
     uint32_t ctx_match, ctx_cfg, ctx_thresh;
     uint64_t ctx_tx, ctx_rx;
@@ -257,15 +210,15 @@ static void sample(void)
 static int err_from_model_message(const char *why)
 {
     static const struct { const char *prefix; int code; } map[] = {
-        { "context index out of range", E_INDEX },
-        { "QPN out of range", E_QPN },
-        { "P_Key out of range", E_PKEY },
-        { "bad mode", E_MODE },
-        { "sth-* modes need", E_STH_NEED },
-        { "STH size given", E_STH_EXTRA },
-        { "EPSN out of range", E_EPSN },
-        { "key index out of range", E_KEY },
-        { "selector already used", E_DUP },
+        { "context index out of range", IBSEC_STATUS_ERR_CODE_INDEX },
+        { "QPN out of range", IBSEC_STATUS_ERR_CODE_QPN },
+        { "P_Key out of range", IBSEC_STATUS_ERR_CODE_PKEY },
+        { "bad mode", IBSEC_STATUS_ERR_CODE_MODE },
+        { "sth-* modes need", IBSEC_STATUS_ERR_CODE_STH_NEEDED },
+        { "STH size given", IBSEC_STATUS_ERR_CODE_STH_EXTRA },
+        { "EPSN out of range", IBSEC_STATUS_ERR_CODE_EPSN },
+        { "key index out of range", IBSEC_STATUS_ERR_CODE_KEY },
+        { "selector already used", IBSEC_STATUS_ERR_CODE_DUP_SELECTOR },
     };
     for (size_t i = 0; i < sizeof map / sizeof map[0]; i++)
         if (strncmp(why, map[i].prefix, strlen(map[i].prefix)) == 0)
@@ -280,10 +233,10 @@ static ibsec_ctx_cfg cfg_from_staging(const command *c)
     memset(&cfg, 0, sizeof cfg);
     cfg.sel = (c->ctx_cfg & 1u) ? IBSEC_SEL_PKEY : IBSEC_SEL_QP;
     cfg.match = c->ctx_match;
-    cfg.mode = (enum ibsec_mode)((c->ctx_cfg >> 4) & 7u);
-    cfg.sth_code = (c->ctx_cfg >> 8) & 7u;
-    cfg.dir = (c->ctx_cfg >> 12) & 1u;
-    cfg.key = (c->ctx_cfg >> 16) & 0xFFu;
+    cfg.mode = (enum ibsec_mode)IBSEC_GET(c->ctx_cfg, IBSEC_CTX_CFG_MODE);
+    cfg.sth_code = IBSEC_GET(c->ctx_cfg, IBSEC_CTX_CFG_STH_CODE);
+    cfg.dir = IBSEC_GET(c->ctx_cfg, IBSEC_CTX_CFG_DIR);
+    cfg.key = IBSEC_GET(c->ctx_cfg, IBSEC_CTX_CFG_KEY);
     cfg.tx_next = c->ctx_tx;
     cfg.rx_next = c->ctx_rx;
     cfg.alert_threshold = c->ctx_thresh;
@@ -292,52 +245,52 @@ static ibsec_ctx_cfg cfg_from_staging(const command *c)
 
 static int apply_ctx_cmd(ibsec_engine *e, const command *c)
 {
-    unsigned idx = c->word & 0xFFu, op = (c->word >> 16) & 0xFu;
+    unsigned idx = IBSEC_GET(c->word, IBSEC_CTX_CMD_INDEX), op = IBSEC_GET(c->word, IBSEC_CTX_CMD_OP);
     const char *why = NULL;
     if (idx >= e->n_ctx)
-        return E_INDEX;
-    if (op < CTX_OP_WRITE || op > CTX_OP_READ)
-        return E_OP;
-    if (op == CTX_OP_WRITE) {
+        return IBSEC_STATUS_ERR_CODE_INDEX;
+    if (op < IBSEC_CTX_CMD_OP_WRITE || op > IBSEC_CTX_CMD_OP_READ)
+        return IBSEC_STATUS_ERR_CODE_OP;
+    if (op == IBSEC_CTX_CMD_OP_WRITE) {
         ibsec_ctx_cfg cfg = cfg_from_staging(c);
-        return ibsec_ctx_set(e, idx, &cfg, &why) == 0 ? E_NONE : err_from_model_message(why);
+        return ibsec_ctx_set(e, idx, &cfg, &why) == 0 ? IBSEC_STATUS_ERR_CODE_ACCEPTED : err_from_model_message(why);
     }
-    if (op == CTX_OP_CLEAR)
+    if (op == IBSEC_CTX_CMD_OP_CLEAR)
         ibsec_ctx_clear(e, idx);
-    else if (op == CTX_OP_CLRAL)
+    else if (op == IBSEC_CTX_CMD_OP_CLEAR_ALERT)
         ibsec_ctx_clear_alert(e, idx);
-    return E_NONE;
+    return IBSEC_STATUS_ERR_CODE_ACCEPTED;
 }
 
 static int apply_key_cmd(ibsec_engine *e, const command *c)
 {
-    unsigned slot = c->word & 0xFFu, op = (c->word >> 16) & 3u;
-    size_t len = (c->word >> 8) & 1u ? 32 : 16;
+    unsigned slot = IBSEC_GET(c->word, IBSEC_KEY_CMD_SLOT), op = IBSEC_GET(c->word, IBSEC_KEY_CMD_OP);
+    size_t len = IBSEC_GET(c->word, IBSEC_KEY_CMD_AES256) ? 32 : 16;
     uint8_t key[32], salt[4];
     if (slot >= e->n_keys)
-        return E_INDEX;
-    if (op != KEY_OP_INSTALL && op != KEY_OP_CLEAR)
-        return E_OP;
-    if (op == KEY_OP_CLEAR) {
+        return IBSEC_STATUS_ERR_CODE_INDEX;
+    if (op != IBSEC_KEY_CMD_OP_INSTALL && op != IBSEC_KEY_CMD_OP_CLEAR)
+        return IBSEC_STATUS_ERR_CODE_OP;
+    if (op == IBSEC_KEY_CMD_OP_CLEAR) {
         ibsec_key_clear(e, slot);
-        return E_NONE;
+        return IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
     for (unsigned i = 0; i < 32; i++)
         key[i] = (uint8_t)(c->key_data[i / 4] >> (24 - 8 * (i % 4)));
     for (unsigned i = 0; i < 4; i++)
         salt[i] = (uint8_t)(c->key_salt >> (24 - 8 * i));
-    return ibsec_key_set(e, slot, key, len, salt) == 0 ? E_NONE : E_INDEX;
+    return ibsec_key_set(e, slot, key, len, salt) == 0 ? IBSEC_STATUS_ERR_CODE_ACCEPTED : IBSEC_STATUS_ERR_CODE_INDEX;
 }
 
 static int apply_command(ibsec_engine *e, const command *c)
 {
     switch (c->addr) {
-    case A_CTX_CMD: return apply_ctx_cmd(e, c);
-    case A_KEY_CMD: return apply_key_cmd(e, c);
+    case IBSEC_REG_CTX_CMD: return apply_ctx_cmd(e, c);
+    case IBSEC_REG_KEY_CMD: return apply_key_cmd(e, c);
     default:
         e->allow_plain = c->word & 1u;
         e->mask_mf = (c->word >> 1) & 1u;
-        return E_NONE;
+        return IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
 }
 
@@ -348,9 +301,11 @@ static void snapshot_ctx(const ibsec_engine *e, unsigned idx, ctx_snapshot *s)
     if (idx >= e->n_ctx || !e->ctx[idx].valid)
         return;
     const ibsec_ctx *c = &e->ctx[idx];
-    s->words[0] = 1u << 31 | (c->cfg.key & 0xFFu) << 16 | (c->cfg.dir & 1u) << 12
-                | (c->cfg.sth_code & 7u) << 8 | ((unsigned)c->cfg.mode & 7u) << 4
-                | (c->cfg.sel == IBSEC_SEL_PKEY);
+    s->words[0] = IBSEC_SET(IBSEC_CTX_RD_CFG_VALID, 1) | IBSEC_SET(IBSEC_CTX_RD_CFG_KEY, c->cfg.key)
+                | IBSEC_SET(IBSEC_CTX_RD_CFG_DIR, c->cfg.dir)
+                | IBSEC_SET(IBSEC_CTX_RD_CFG_STH_CODE, c->cfg.sth_code)
+                | IBSEC_SET(IBSEC_CTX_RD_CFG_MODE, c->cfg.mode)
+                | IBSEC_SET(IBSEC_CTX_RD_CFG_SEL, c->cfg.sel == IBSEC_SEL_PKEY);
     s->words[1] = c->cfg.match;
     s->words[2] = (uint32_t)c->tx_next;
     s->words[3] = (uint32_t)(c->tx_next >> 32);
@@ -400,13 +355,12 @@ static int any_alert(const ibsec_engine *e)
 
 static int is_staging(unsigned addr)
 {
-    return addr == A_CONFIG || (addr >= A_KEY_DATA0 && addr <= A_KEY_CMD)
-        || (addr >= A_CTX_MATCH && addr <= A_CTX_CMD);
+    return (ibsec_regs_decode(addr) & IBSEC_DEC_STAGED) != 0;
 }
 
 static int is_command(unsigned addr)
 {
-    return addr == A_CONFIG || addr == A_KEY_CMD || addr == A_CTX_CMD;
+    return (ibsec_regs_decode(addr) & IBSEC_DEC_COMMAND) != 0;
 }
 
 /* STATUS: while a command runs only BUSY and ALERT are known (ERR_CODE changes when
@@ -414,11 +368,11 @@ static int is_command(unsigned addr)
 static uint32_t expect_status(uint32_t *mask)
 {
     if (S.cmd_pending_mc) {
-        *mask = 1u << ST_ALERT_BIT | STATUS_BUSY;
-        return (uint32_t)any_alert(&S.mc) << ST_ALERT_BIT | STATUS_BUSY;
+        *mask = IBSEC_STATUS_ALERT_MASK | IBSEC_STATUS_BUSY_MASK;
+        return IBSEC_SET(IBSEC_STATUS_ALERT, any_alert(&S.mc)) | IBSEC_STATUS_BUSY_MASK;
     }
-    return (uint32_t)any_alert(&S.mc) << ST_ALERT_BIT | (uint32_t)S.last_err << 8
-         | (uint32_t)(S.last_err != E_NONE) << 1;
+    return IBSEC_SET(IBSEC_STATUS_ALERT, any_alert(&S.mc)) | IBSEC_SET(IBSEC_STATUS_ERR_CODE, S.last_err)
+         | IBSEC_SET(IBSEC_STATUS_ERR, S.last_err != IBSEC_STATUS_ERR_CODE_ACCEPTED);
 }
 
 /* the value a read of addr taken now must return; *latch: a LO word of a live 64-bit
@@ -427,8 +381,8 @@ static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi, uint3
 {
     *latch = 0;
     *mask = 0xFFFFFFFFu;
-    if (addr >= A_CNT_BASE && addr < A_CNT_BASE + 0x200u) {
-        unsigned r = (addr - A_CNT_BASE) / 8;
+    if (addr >= IBSEC_REG_CNT_LO(0) && addr < IBSEC_REG_CNT_LO(IBSEC_REG_CNT_LO_COUNT)) {
+        unsigned r = (addr - IBSEC_REG_CNT_LO(0)) / 8;
         uint64_t v = r < HW_REASONS ? S.m.count[model_op()][r] : 0;
         if (addr & 4u)
             return S.latch_expect;
@@ -436,8 +390,8 @@ static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi, uint3
         *latch_hi = (uint32_t)(v >> 32);
         return (uint32_t)v;
     }
-    if (addr >= A_ALERT_SUM && addr < A_ALERT_SUM + 32u) {
-        unsigned w = (addr - A_ALERT_SUM) / 4;
+    if (addr >= IBSEC_REG_ALERT_SUMMARY(0) && addr < IBSEC_REG_ALERT_SUMMARY(IBSEC_REG_ALERT_SUMMARY_COUNT)) {
+        unsigned w = (addr - IBSEC_REG_ALERT_SUMMARY(0)) / 4;
         uint32_t v = 0;
         for (unsigned i = 0; i < 32; i++) {
             unsigned c = 32 * w + i;
@@ -446,44 +400,48 @@ static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi, uint3
         }
         return v;
     }
-    if (addr >= A_KEY_DATA0 && addr < A_KEY_SALT)
-        return S.key_data[(addr - A_KEY_DATA0) / 4];
-    if (addr >= A_RD_CFG && addr <= A_RD_THRESH)
-        return S.snap.words[(addr - A_RD_CFG) / 4];
+    if (addr >= IBSEC_REG_KEY_DATA(0) && addr < IBSEC_REG_KEY_SALT)
+        return S.key_data[(addr - IBSEC_REG_KEY_DATA(0)) / 4];
+    if (addr >= IBSEC_REG_CTX_RD_CFG && addr <= IBSEC_REG_CTX_RD_ALERT_THRESH)
+        return S.snap.words[(addr - IBSEC_REG_CTX_RD_CFG) / 4];
     switch (addr) {
-    case A_ID: return REG_ID_VALUE;
-    case A_VERSION: return S.open << 16 | 1u << 8;
-    case A_CAPS: return S.n_ctx << 16 | S.n_keys;
-    case A_CONFIG: return (uint32_t)S.mc.allow_plain | (uint32_t)S.mc.mask_mf << 1;
-    case A_STATUS: return expect_status(mask);
-    case A_DECIDED_LO:
+    case IBSEC_REG_ID: return IBSEC_ID_VALUE_RESET;
+    case IBSEC_REG_VERSION:
+        return IBSEC_SET(IBSEC_VERSION_OPEN, S.open) | IBSEC_SET(IBSEC_VERSION_MAJOR, IBSEC_VERSION_MAJOR_RESET)
+             | IBSEC_SET(IBSEC_VERSION_MINOR, IBSEC_VERSION_MINOR_RESET);
+    case IBSEC_REG_CAPS:
+        return IBSEC_SET(IBSEC_CAPS_CTX_SLOTS, S.n_ctx) | IBSEC_SET(IBSEC_CAPS_KEY_SLOTS, S.n_keys);
+    case IBSEC_REG_CONFIG:
+        return IBSEC_SET(IBSEC_CONFIG_ALLOW_PLAIN, S.mc.allow_plain) | IBSEC_SET(IBSEC_CONFIG_MASK_MF, S.mc.mask_mf);
+    case IBSEC_REG_STATUS: return expect_status(mask);
+    case IBSEC_REG_DECIDED_LO:
         *latch = 1;
         *latch_hi = (uint32_t)(S.decided >> 32);
         return (uint32_t)S.decided;
-    case A_CMD_DEC_LO:
+    case IBSEC_REG_CMD_DECIDED_LO:
         *latch = 1;
         *latch_hi = (uint32_t)(S.cmd_decided >> 32);
         return (uint32_t)S.cmd_decided;
-    case A_DECIDED_HI:
-    case A_CMD_DEC_HI: return S.latch_expect;
-    case A_KEY_SALT: return S.key_salt;
-    case A_KEY_CMD: return S.key_cmd;
-    case A_KEY_VALID:
-    case A_KEY_AES256: {
+    case IBSEC_REG_DECIDED_HI:
+    case IBSEC_REG_CMD_DECIDED_HI: return S.latch_expect;
+    case IBSEC_REG_KEY_SALT: return S.key_salt;
+    case IBSEC_REG_KEY_CMD: return S.key_cmd;
+    case IBSEC_REG_KEY_VALID:
+    case IBSEC_REG_KEY_AES256: {
         uint32_t v = 0;
         for (unsigned i = 0; i < S.mc.n_keys; i++)
-            if (S.mc.keys[i].valid && (addr == A_KEY_VALID || S.mc.keys[i].key_len == 32))
+            if (S.mc.keys[i].valid && (addr == IBSEC_REG_KEY_VALID || S.mc.keys[i].key_len == 32))
                 v |= 1u << i;
         return v;
     }
-    case A_CTX_MATCH: return S.ctx_match;
-    case A_CTX_CFG: return S.ctx_cfg;
-    case A_CTX_TX_LO: return (uint32_t)S.ctx_tx;
-    case A_CTX_TX_HI: return (uint32_t)(S.ctx_tx >> 32);
-    case A_CTX_RX_LO: return (uint32_t)S.ctx_rx;
-    case A_CTX_RX_HI: return (uint32_t)(S.ctx_rx >> 32);
-    case A_CTX_THRESH: return S.ctx_thresh;
-    case A_CTX_CMD: return S.ctx_cmd;
+    case IBSEC_REG_CTX_MATCH: return S.ctx_match;
+    case IBSEC_REG_CTX_CFG: return S.ctx_cfg;
+    case IBSEC_REG_CTX_TX_NEXT_LO: return (uint32_t)S.ctx_tx;
+    case IBSEC_REG_CTX_TX_NEXT_HI: return (uint32_t)(S.ctx_tx >> 32);
+    case IBSEC_REG_CTX_RX_NEXT_LO: return (uint32_t)S.ctx_rx;
+    case IBSEC_REG_CTX_RX_NEXT_HI: return (uint32_t)(S.ctx_rx >> 32);
+    case IBSEC_REG_CTX_ALERT_THRESH: return S.ctx_thresh;
+    case IBSEC_REG_CTX_CMD: return S.ctx_cmd;
     default: return 0;
     }
 }
@@ -511,8 +469,8 @@ static void push_cmd_done(void)
 {
     if (chance(25))
         return;   /* sometimes software goes on at once: its next writes are held */
-    push_op(0, A_STATUS, 0, 1);
-    push_rd64(A_CMD_DEC_LO);
+    push_op(0, IBSEC_REG_STATUS, 0, 1);
+    push_rd64(IBSEC_REG_CMD_DECIDED_LO);
 }
 
 /* the staging and command registers at the moment of a command write */
@@ -532,21 +490,22 @@ static void capture_command(unsigned addr, uint32_t word, command *c)
 /* a write taken this cycle: staging registers, CNT_CTRL, commands */
 static void bus_write_taken(const bus_op *o)
 {
-    if (o->addr >= A_KEY_DATA0 && o->addr < A_KEY_SALT)
-        S.key_data[(o->addr - A_KEY_DATA0) / 4] = o->wdata;
+    if (o->addr >= IBSEC_REG_KEY_DATA(0) && o->addr < IBSEC_REG_KEY_SALT)
+        S.key_data[(o->addr - IBSEC_REG_KEY_DATA(0)) / 4] = o->wdata;
     switch (o->addr) {
-    case A_KEY_SALT: S.key_salt = o->wdata; break;
-    case A_KEY_CMD: S.key_cmd = o->wdata; break;
-    case A_CTX_MATCH: S.ctx_match = o->wdata; break;
-    case A_CTX_CFG: S.ctx_cfg = o->wdata; break;
-    case A_CTX_TX_LO: S.ctx_tx = (S.ctx_tx & ~0xFFFFFFFFull) | o->wdata; break;
-    case A_CTX_TX_HI: S.ctx_tx = (S.ctx_tx & 0xFFFFFFFFull) | (uint64_t)o->wdata << 32; break;
-    case A_CTX_RX_LO: S.ctx_rx = (S.ctx_rx & ~0xFFFFFFFFull) | o->wdata; break;
-    case A_CTX_RX_HI: S.ctx_rx = (S.ctx_rx & 0xFFFFFFFFull) | (uint64_t)o->wdata << 32; break;
-    case A_CTX_THRESH: S.ctx_thresh = o->wdata; break;
-    case A_CTX_CMD: S.ctx_cmd = o->wdata; break;
-    case A_CONFIG: S.config_stage = o->wdata & 3u; break;
-    case A_CNT_CTRL:
+    case IBSEC_REG_KEY_SALT: S.key_salt = o->wdata; break;
+    /* the staging and command registers keep their defined bits */
+    case IBSEC_REG_KEY_CMD: S.key_cmd = o->wdata & IBSEC_KEY_CMD_BITS; break;
+    case IBSEC_REG_CTX_MATCH: S.ctx_match = o->wdata; break;
+    case IBSEC_REG_CTX_CFG: S.ctx_cfg = o->wdata & IBSEC_CTX_CFG_BITS; break;
+    case IBSEC_REG_CTX_TX_NEXT_LO: S.ctx_tx = (S.ctx_tx & ~0xFFFFFFFFull) | o->wdata; break;
+    case IBSEC_REG_CTX_TX_NEXT_HI: S.ctx_tx = (S.ctx_tx & 0xFFFFFFFFull) | (uint64_t)o->wdata << 32; break;
+    case IBSEC_REG_CTX_RX_NEXT_LO: S.ctx_rx = (S.ctx_rx & ~0xFFFFFFFFull) | o->wdata; break;
+    case IBSEC_REG_CTX_RX_NEXT_HI: S.ctx_rx = (S.ctx_rx & 0xFFFFFFFFull) | (uint64_t)o->wdata << 32; break;
+    case IBSEC_REG_CTX_ALERT_THRESH: S.ctx_thresh = o->wdata; break;
+    case IBSEC_REG_CTX_CMD: S.ctx_cmd = o->wdata & IBSEC_CTX_CMD_BITS; break;
+    case IBSEC_REG_CONFIG: S.config_stage = o->wdata & IBSEC_CONFIG_BITS; break;
+    case IBSEC_REG_CNT_CTRL:
         /* applied after this cycle's count, as the DUT's clear wins over it */
         break;
     default: break;
@@ -569,7 +528,7 @@ static void bus_step(void)
             tb_fail(&S.res, "cycle %llu: reg_ack without a request taken", (unsigned long long)S.cycle);
         if (!o->we) {
             S.n_reads++;
-            if (o->poll && (S.out.reg_rdata & STATUS_BUSY)) {
+            if (o->poll && (S.out.reg_rdata & IBSEC_STATUS_BUSY_MASK)) {
                 S.bus_active = 0;   /* ask again */
                 return;
             }
@@ -643,7 +602,9 @@ static void random_ctx_cfg(uint32_t *match, uint32_t *cfgw, uint64_t *tx, uint64
         *match = chance(3) ? rnd(0x1000000u, 0xFFFFFFFFu) : S.qp_pool[rnd(0, QP_POOL - 1)];
     else
         *match = chance(3) ? rnd(0x8000u, 0xFFFFFu) : S.pk_pool[rnd(0, PK_POOL - 1)];
-    *cfgw = key << 16 | rnd(0, 1) << 12 | sth << 8 | mode << 4 | sel;
+    *cfgw = IBSEC_SET(IBSEC_CTX_CFG_KEY, key) | IBSEC_SET(IBSEC_CTX_CFG_DIR, rnd(0, 1))
+          | IBSEC_SET(IBSEC_CTX_CFG_STH_CODE, sth) | IBSEC_SET(IBSEC_CTX_CFG_MODE, mode)
+          | IBSEC_SET(IBSEC_CTX_CFG_SEL, sel);
     if (chance(5))
         *cfgw |= tb_rand32(&S.rng) & 0xFF000000u;   /* reserved bits: ignored */
     *tx = random_epsn_start();
@@ -657,23 +618,23 @@ static void sc_ctx_write(unsigned idx)
     uint32_t match, cfgw, thresh;
     uint64_t tx, rx;
     random_ctx_cfg(&match, &cfgw, &tx, &rx, &thresh);
-    push_wr(A_CTX_MATCH, match);
-    push_wr(A_CTX_CFG, cfgw);
-    push_wr(A_CTX_TX_LO, (uint32_t)tx);
-    push_wr(A_CTX_TX_HI, (uint32_t)(tx >> 32));
-    push_wr(A_CTX_RX_LO, (uint32_t)rx);
-    push_wr(A_CTX_RX_HI, (uint32_t)(rx >> 32));
-    push_wr(A_CTX_THRESH, thresh);
-    push_wr(A_CTX_CMD, CTX_OP_WRITE << 16 | idx);
+    push_wr(IBSEC_REG_CTX_MATCH, match);
+    push_wr(IBSEC_REG_CTX_CFG, cfgw);
+    push_wr(IBSEC_REG_CTX_TX_NEXT_LO, (uint32_t)tx);
+    push_wr(IBSEC_REG_CTX_TX_NEXT_HI, (uint32_t)(tx >> 32));
+    push_wr(IBSEC_REG_CTX_RX_NEXT_LO, (uint32_t)rx);
+    push_wr(IBSEC_REG_CTX_RX_NEXT_HI, (uint32_t)(rx >> 32));
+    push_wr(IBSEC_REG_CTX_ALERT_THRESH, thresh);
+    push_wr(IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_WRITE) | idx);
     push_cmd_done();
 }
 
 static void sc_ctx_read(unsigned idx)
 {
-    push_wr(A_CTX_CMD, CTX_OP_READ << 16 | idx);
-    push_op(0, A_STATUS, 0, 1);
-    push_rd64(A_CMD_DEC_LO);
-    for (unsigned a = A_RD_CFG; a <= A_RD_THRESH; a += 4)
+    push_wr(IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_READ) | idx);
+    push_op(0, IBSEC_REG_STATUS, 0, 1);
+    push_rd64(IBSEC_REG_CMD_DECIDED_LO);
+    for (unsigned a = IBSEC_REG_CTX_RD_CFG; a <= IBSEC_REG_CTX_RD_ALERT_THRESH; a += 4)
         push_rd(a);
 }
 
@@ -681,9 +642,10 @@ static void sc_key_install(unsigned slot)
 {
     int aes256 = rnd(0, 1);
     for (unsigned i = 0; i < 8; i++)
-        push_wr(A_KEY_DATA0 + 4 * i, tb_rand32(&S.rng));
-    push_wr(A_KEY_SALT, tb_rand32(&S.rng));
-    push_wr(A_KEY_CMD, KEY_OP_INSTALL << 16 | (uint32_t)aes256 << 8 | slot);
+        push_wr(IBSEC_REG_KEY_DATA(0) + 4 * i, tb_rand32(&S.rng));
+    push_wr(IBSEC_REG_KEY_SALT, tb_rand32(&S.rng));
+    push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_INSTALL)
+                               | IBSEC_SET(IBSEC_KEY_CMD_AES256, aes256) | slot);
     push_cmd_done();
 }
 
@@ -705,44 +667,44 @@ static void software_scenario(void)
     } else if (k < 230) {
         sc_ctx_read(random_ctx_index());
     } else if (k < 270) {
-        push_wr(A_CTX_CMD, CTX_OP_CLEAR << 16 | random_ctx_index());
+        push_wr(IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_CLEAR) | random_ctx_index());
         push_cmd_done();
     } else if (k < 330) {
-        push_wr(A_CTX_CMD, CTX_OP_CLRAL << 16 | random_ctx_index());
+        push_wr(IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_OP, IBSEC_CTX_CMD_OP_CLEAR_ALERT) | random_ctx_index());
         push_cmd_done();
     } else if (k < 370) {
         sc_key_install(random_key_index());
     } else if (k < 385) {
-        push_wr(A_KEY_CMD, KEY_OP_CLEAR << 16 | random_key_index());
+        push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_CLEAR) | random_key_index());
         push_cmd_done();
     } else if (k < 400) {
-        push_wr(A_CONFIG, tb_rand32(&S.rng));
+        push_wr(IBSEC_REG_CONFIG, tb_rand32(&S.rng));
         push_cmd_done();
-        push_rd(A_CONFIG);
+        push_rd(IBSEC_REG_CONFIG);
     } else if (k < 560) {
         for (unsigned n = rnd(1, 6); n; n--)
-            push_rd64(A_CNT_BASE + 8 * (chance(90) ? rnd(0, HW_REASONS - 1) : rnd(0, 63)));
+            push_rd64(IBSEC_REG_CNT_LO(0) + 8 * (chance(90) ? rnd(0, HW_REASONS - 1) : rnd(0, 63)));
     } else if (k < 600) {
-        push_rd64(A_DECIDED_LO);
+        push_rd64(IBSEC_REG_DECIDED_LO);
     } else if (k < 680) {
-        push_rd(A_ALERT_SUM + 4 * rnd(0, 7));
-        push_rd(A_STATUS);
-        push_rd(chance(50) ? A_KEY_VALID : A_KEY_AES256);
+        push_rd(IBSEC_REG_ALERT_SUMMARY(0) + 4 * rnd(0, 7));
+        push_rd(IBSEC_REG_STATUS);
+        push_rd(chance(50) ? IBSEC_REG_KEY_VALID : IBSEC_REG_KEY_AES256);
     } else if (k < 700) {
-        unsigned a = chance(50) ? A_CTX_MATCH + 4 * rnd(0, 7) : A_KEY_DATA0 + 4 * rnd(0, 9);
+        unsigned a = chance(50) ? IBSEC_REG_CTX_MATCH + 4 * rnd(0, 7) : IBSEC_REG_KEY_DATA(0) + 4 * rnd(0, 9);
         push_rd(a);
     } else if (k < 705) {
-        push_wr(A_CNT_CTRL, 1);
+        push_wr(IBSEC_REG_CNT_CTRL, 1);
     } else if (k < 715) {
         push_rd(4 * rnd(0, 2));                       /* ID, VERSION, CAPS */
         push_rd(4 * rnd(0x70, 0xFF));                 /* unused */
-        push_wr(chance(50) ? A_ID : A_KEY_VALID, tb_rand32(&S.rng)); /* read-only */
+        push_wr(chance(50) ? IBSEC_REG_ID : IBSEC_REG_KEY_VALID, tb_rand32(&S.rng)); /* read-only */
     } else if (k < 745) {
         /* reserved operations */
         if (chance(50))
-            push_wr(A_CTX_CMD, (chance(50) ? 0u : rnd(5, 15)) << 16 | random_ctx_index());
+            push_wr(IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_OP, chance(50) ? 0u : rnd(5, 15)) | random_ctx_index());
         else
-            push_wr(A_KEY_CMD, (chance(50) ? 0u : 3u) << 16 | random_key_index());
+            push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, chance(50) ? 0u : 3u) | random_key_index());
         push_cmd_done();
     } else {
         S.bus_idle_until = S.cycle + rnd(1, 300);
@@ -752,9 +714,9 @@ static void software_scenario(void)
 /* the first configuration: every key slot installed, every context written */
 static void initial_setup(void)
 {
-    push_rd(A_ID);
-    push_rd(A_VERSION);
-    push_rd(A_CAPS);
+    push_rd(IBSEC_REG_ID);
+    push_rd(IBSEC_REG_VERSION);
+    push_rd(IBSEC_REG_CAPS);
     for (unsigned s = 0; s < S.n_keys; s++)
         sc_key_install(s);
     for (unsigned c = 0; c < S.n_ctx; c++)
@@ -1036,11 +998,11 @@ static void key_port_step(void)
     if (!S.out.m_key_valid || S.key_busy)
         return;
     const command *c = &S.cmd_mc;
-    unsigned words = (c->word >> 8) & 1u ? 8 : 4;
-    check("key port: during a key install command", 1, S.cmd_pending_mc && c->addr == A_KEY_CMD);
+    unsigned words = IBSEC_GET(c->word, IBSEC_KEY_CMD_AES256) ? 8 : 4;
+    check("key port: during a key install command", 1, S.cmd_pending_mc && c->addr == IBSEC_REG_KEY_CMD);
     check("key port: pipe idle", 0, S.in.pipe_busy || S.q_count);
-    check("m_key_slot", c->word & 0xFFu, S.out.m_key_slot);
-    check("m_key_aes256", (c->word >> 8) & 1u, S.out.m_key_aes256);
+    check("m_key_slot", IBSEC_GET(c->word, IBSEC_KEY_CMD_SLOT), S.out.m_key_slot);
+    check("m_key_aes256", IBSEC_GET(c->word, IBSEC_KEY_CMD_AES256), S.out.m_key_aes256);
     for (unsigned i = 0; i < words; i++)
         check("m_key_data", c->key_data[i], S.out.m_key_data[7 - i]);
     S.key_busy = rnd(1, KEY_BUSY_MAX);
@@ -1058,8 +1020,9 @@ static void command_applied(void)
     check("command applied with the pipe idle", 0, S.prev_pipe_busy || S.prev_inflight);
     int err = apply_command(&S.mc, &S.cmd_mc);
     check("same command result for both models", S.pending_err, err);
-    if (S.cmd_mc.addr == A_CTX_CMD && ((S.cmd_mc.word >> 16) & 0xFu) == CTX_OP_READ && err == E_NONE)
-        snapshot_ctx(&S.mc, S.cmd_mc.word & 0xFFu, &S.snap);
+    if (S.cmd_mc.addr == IBSEC_REG_CTX_CMD && IBSEC_GET(S.cmd_mc.word, IBSEC_CTX_CMD_OP) == IBSEC_CTX_CMD_OP_READ
+        && err == IBSEC_STATUS_ERR_CODE_ACCEPTED)
+        snapshot_ctx(&S.mc, IBSEC_GET(S.cmd_mc.word, IBSEC_CTX_CMD_INDEX), &S.snap);
     S.last_err = err;
     S.cmd_decided = S.pending_cmd_decided;
     S.cmd_pending_mc = 0;
@@ -1097,7 +1060,7 @@ static void reset_all(void)
     S.ops_count = 0;
     S.bus_active = S.bus_took = 0;
     S.cmd_pending_mc = 0;
-    S.last_err = E_NONE;
+    S.last_err = IBSEC_STATUS_ERR_CODE_ACCEPTED;
     S.decided = S.cmd_decided = 0;
     S.q_count = 0;
     S.wu_valid = 0;
@@ -1134,9 +1097,9 @@ static void one_cycle(void)
         S.cmd_mc = S.cmd_now;
         S.cmd_pending_mc = 1;
         S.n_cmd++;
-        S.n_refused += S.pending_err != E_NONE;
+        S.n_refused += S.pending_err != IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
-    if (S.bus_active && S.bus_took && S.in.reg_we && S.in.reg_addr == A_CNT_CTRL
+    if (S.bus_active && S.bus_took && S.in.reg_we && S.in.reg_addr == IBSEC_REG_CNT_CTRL
         && (S.in.reg_wdata & 1u))
         memset(S.m.count, 0, sizeof S.m.count);
 
@@ -1163,14 +1126,14 @@ static void one_cycle(void)
 static void final_checks(void)
 {
     for (unsigned r = 0; r < 64; r++)
-        push_rd64(A_CNT_BASE + 8 * r);
+        push_rd64(IBSEC_REG_CNT_LO(0) + 8 * r);
     for (unsigned c = 0; c < S.n_ctx; c++)
         sc_ctx_read(c);
     for (unsigned w = 0; w < 8; w++)
-        push_rd(A_ALERT_SUM + 4 * w);
-    push_rd64(A_DECIDED_LO);
-    push_rd(A_KEY_VALID);
-    push_rd(A_KEY_AES256);
+        push_rd(IBSEC_REG_ALERT_SUMMARY(0) + 4 * w);
+    push_rd64(IBSEC_REG_DECIDED_LO);
+    push_rd(IBSEC_REG_KEY_VALID);
+    push_rd(IBSEC_REG_KEY_AES256);
     uint64_t limit = S.cycle + 200000;
     S.final_phase = 1;
     while ((S.ops_count || S.bus_active || S.q_count || S.out.cfg_busy) && S.cycle < limit) {
@@ -1271,10 +1234,10 @@ int tb_tables_main(int argc, char **argv)
     tb_result_init(&S.res, name);
 
     reset_dut();
-    uint32_t caps = bus_read_raw(A_CAPS);
-    S.n_keys = caps & 0xFFFFu;
-    S.n_ctx = caps >> 16;
-    S.open = (bus_read_raw(A_VERSION) >> 16) & 1u;
+    uint32_t caps = bus_read_raw(IBSEC_REG_CAPS);
+    S.n_keys = IBSEC_GET(caps, IBSEC_CAPS_KEY_SLOTS);
+    S.n_ctx = IBSEC_GET(caps, IBSEC_CAPS_CTX_SLOTS);
+    S.open = IBSEC_GET(bus_read_raw(IBSEC_REG_VERSION), IBSEC_VERSION_OPEN);
     if (S.n_keys < 1 || S.n_keys > 32 || S.n_ctx < 1 || S.n_ctx > 256) {
         fprintf(stderr, "tb_tables: CAPS 0x%08x out of range\n", caps);
         return 1;

@@ -630,24 +630,24 @@ static void test_driver(void)
                "open context: local QPN, rx_next, dir");
     uint32_t stage = 0;
     for (unsigned i = 0; i < 8; i++)
-        stage |= ibsec_regmodel_read(&sr, DRV_REG_KEY_DATA(i)) | ibsec_regmodel_read(&orm, DRV_REG_KEY_DATA(i));
-    stage |= ibsec_regmodel_read(&sr, DRV_REG_KEY_SALT);
+        stage |= ibsec_regmodel_read(&sr, IBSEC_REG_KEY_DATA(i)) | ibsec_regmodel_read(&orm, IBSEC_REG_KEY_DATA(i));
+    stage |= ibsec_regmodel_read(&sr, IBSEC_REG_KEY_SALT);
     check_int(&C, "key staging registers zeroed after install", 0, stage);
-    check_int(&C, "KEY_VALID after program", 1u << conn.seal_key, ibsec_regmodel_read(&sr, DRV_REG_KEY_VALID));
-    check_int(&C, "KEY_AES256 after program", 1u << conn.seal_key, ibsec_regmodel_read(&sr, DRV_REG_KEY_AES256));
+    check_int(&C, "KEY_VALID after program", 1u << conn.seal_key, ibsec_regmodel_read(&sr, IBSEC_REG_KEY_VALID));
+    check_int(&C, "KEY_AES256 after program", 1u << conn.seal_key, ibsec_regmodel_read(&sr, IBSEC_REG_KEY_AES256));
 
     check_int(&C, "teardown", DRV_OK, ibsec_drv_conn_teardown(&sd, &od, &conn));
     check_true(&C, key_entry_zero(&se.keys[0]) && key_entry_zero(&oe.keys[0]), "teardown zeroizes the key slots");
     check_int(&C, "no context after teardown (seal)", 0, valid_ctx(&se));
     check_int(&C, "no context after teardown (open)", 0, valid_ctx(&oe));
-    check_int(&C, "KEY_VALID after teardown", 0, ibsec_regmodel_read(&sr, DRV_REG_KEY_VALID));
+    check_int(&C, "KEY_VALID after teardown", 0, ibsec_regmodel_read(&sr, IBSEC_REG_KEY_VALID));
     check_int(&C, "teardown twice: bad_arg", DRV_ERR_BAD_ARG, ibsec_drv_conn_teardown(&sd, &od, &conn));
 
     /* refused command (§3.4 code 6: sth mode with STH code 0): nothing stays */
     cfg.sth_code = 0;
     check_int(&C, "sth-aead with STH code 0: refused", DRV_ERR_REFUSED, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
     check_int(&C, "ERR_CODE 6", 6, sd.last_err_code);
-    check_true(&C, ibsec_regmodel_read(&sr, DRV_REG_KEY_VALID) == 0 && ibsec_regmodel_read(&orm, DRV_REG_KEY_VALID) == 0 &&
+    check_true(&C, ibsec_regmodel_read(&sr, IBSEC_REG_KEY_VALID) == 0 && ibsec_regmodel_read(&orm, IBSEC_REG_KEY_VALID) == 0 &&
                    valid_ctx(&se) == 0 && valid_ctx(&oe) == 0,
                "refused program leaves nothing");
     cfg.sth_code = 2;
@@ -662,7 +662,7 @@ static void test_driver(void)
     cfg.local_qpn = 0x104;
     cfg.remote_qpn = 0x204;
     check_int(&C, "fifth connection: no_key_slot", DRV_ERR_NO_KEY_SLOT, ibsec_drv_conn_program(&sd, &od, &cfg, &conns[4]));
-    check_int(&C, "KEY_VALID unchanged by the refusal", 0xF, ibsec_regmodel_read(&sr, DRV_REG_KEY_VALID));
+    check_int(&C, "KEY_VALID unchanged by the refusal", 0xF, ibsec_regmodel_read(&sr, IBSEC_REG_KEY_VALID));
     ibsec_drv_conn_teardown(&sd, &od, &conns[1]);
     cfg.remote_qpn = 0x200; /* selector of conns[0] */
     check_int(&C, "duplicate selector: refused", DRV_ERR_REFUSED, ibsec_drv_conn_program(&sd, &od, &cfg, &conns[4]));
@@ -678,7 +678,7 @@ static void test_driver(void)
  * the command is not passed on and STATUS answers ERR (refused) or BUSY for ever. */
 typedef struct {
     ibsec_drv_bus inner;
-    uint32_t fail_reg;      /* DRV_REG_KEY_CMD or DRV_REG_CTX_CMD; 0: none */
+    uint32_t fail_reg;      /* IBSEC_REG_KEY_CMD or IBSEC_REG_CTX_CMD; 0: none */
     bool     hang;          /* BUSY for ever instead of ERR */
     bool     failing;       /* the last command was swallowed */
 } fault_bus;
@@ -686,7 +686,7 @@ typedef struct {
 static void fb_write(void *ctx, uint32_t addr, uint32_t data)
 {
     fault_bus *f = ctx;
-    if (addr == DRV_REG_KEY_CMD || addr == DRV_REG_CTX_CMD) {
+    if (addr == IBSEC_REG_KEY_CMD || addr == IBSEC_REG_CTX_CMD) {
         f->failing = addr == f->fail_reg && (data >> 16) == 2u;   /* a CLEAR */
         if (f->failing)
             return;
@@ -697,8 +697,8 @@ static void fb_write(void *ctx, uint32_t addr, uint32_t data)
 static uint32_t fb_read(void *ctx, uint32_t addr)
 {
     fault_bus *f = ctx;
-    if (addr == DRV_REG_STATUS && f->failing)
-        return f->hang ? DRV_STATUS_BUSY : (DRV_STATUS_ERR | (5u << 8));
+    if (addr == IBSEC_REG_STATUS && f->failing)
+        return f->hang ? IBSEC_STATUS_BUSY_MASK : (IBSEC_STATUS_ERR_MASK | (5u << 8));
     return f->inner.read(f->inner.ctx, addr);
 }
 
@@ -733,7 +733,7 @@ static void test_driver_quarantine(void)
     check_int(&C, "quarantine: program", DRV_OK, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
     unsigned sctx = conn.seal_ctx, skey = conn.seal_key;
     /* the seal engine refuses the context clear */
-    fs.fail_reg = DRV_REG_CTX_CMD;
+    fs.fail_reg = IBSEC_REG_CTX_CMD;
     check_int(&C, "refused context clear: reported", DRV_ERR_REFUSED, ibsec_drv_conn_teardown(&sd, &od, &conn));
     check_true(&C, !conn.live && sd.ctx_used[sctx] && sd.ctx_quarantine[sctx] && sd.n_quarantined == 1,
                "refused context clear: that context stays allocated, quarantined");
@@ -758,7 +758,7 @@ static void test_driver_quarantine(void)
     cfg.remote_qpn = 0x60;
     check_int(&C, "quarantine: program again", DRV_OK, ibsec_drv_conn_program(&sd, &od, &cfg, &conn));
     skey = conn.seal_key;
-    fs.fail_reg = DRV_REG_KEY_CMD;
+    fs.fail_reg = IBSEC_REG_KEY_CMD;
     fs.hang = true;
     check_int(&C, "key clear never finishes: reported", DRV_ERR_BUSY_TIMEOUT, ibsec_drv_conn_teardown(&sd, &od, &conn));
     check_true(&C, (sd.key_used & (1u << skey)) && (sd.key_quarantine & (1u << skey)) && sd.n_quarantined == 1,
@@ -782,8 +782,8 @@ static void view(setup_sim *s, engines_view *v)
 {
     memset(v, 0, sizeof *v);
     for (unsigned i = 0; i < s->n_ca; i++) {
-        v->keys[i][0] = ibsec_regmodel_read(&s->ca[i].seal_rm, DRV_REG_KEY_VALID);
-        v->keys[i][1] = ibsec_regmodel_read(&s->ca[i].open_rm, DRV_REG_KEY_VALID);
+        v->keys[i][0] = ibsec_regmodel_read(&s->ca[i].seal_rm, IBSEC_REG_KEY_VALID);
+        v->keys[i][1] = ibsec_regmodel_read(&s->ca[i].open_rm, IBSEC_REG_KEY_VALID);
         v->ctx[i][0] = valid_ctx(&s->ca[i].seal_e);
         v->ctx[i][1] = valid_ctx(&s->ca[i].open_e);
     }
@@ -1184,7 +1184,7 @@ static void test_deadlines_and_room(void)
         free(fill);
     }
     check_int(&C, "CA 1's key slots all in use", 0xFFFFFFFFu,
-              ibsec_regmodel_read(&s.ca[1].seal_rm, DRV_REG_KEY_VALID));
+              ibsec_regmodel_read(&s.ca[1].seal_rm, IBSEC_REG_KEY_VALID));
     view(&s, &v0);
     idx = setup_connect(&s, &rq, 0);
     ci = setup_conn_at(&s, 0, (uint32_t)idx);
@@ -1331,7 +1331,7 @@ static void test_teardown(void)
         fs.inner = s.ca[1].seal.bus;
         check_true(&C, establish(&s, &rq, &ci, &cr), "refused clear: established");
         s.ca[1].seal.bus = (ibsec_drv_bus){ .ctx = &fs, .write = fb_write, .read = fb_read };
-        fs.fail_reg = DRV_REG_CTX_CMD;
+        fs.fail_reg = IBSEC_REG_CTX_CMD;
         unsigned qctx = cr->drv.seal_ctx;
         check_int(&C, "refused clear: DREQ sent", 0, setup_disconnect(&s, 0, ci));
         pop(&s, 1, IB_CM_ATTR_DREQ, mad);
@@ -1579,8 +1579,8 @@ static void test_end_to_end(unsigned n)
     unsigned left = 0, refused = 0;
     for (unsigned i = 0; i < s.n_ca; i++) {
         left += valid_ctx(&s.ca[i].seal_e) + valid_ctx(&s.ca[i].open_e);
-        left += ibsec_regmodel_read(&s.ca[i].seal_rm, DRV_REG_KEY_VALID) != 0;
-        left += ibsec_regmodel_read(&s.ca[i].open_rm, DRV_REG_KEY_VALID) != 0;
+        left += ibsec_regmodel_read(&s.ca[i].seal_rm, IBSEC_REG_KEY_VALID) != 0;
+        left += ibsec_regmodel_read(&s.ca[i].open_rm, IBSEC_REG_KEY_VALID) != 0;
         for (unsigned k = 0; k < SETUP_KEY_SLOTS; k++)
             left += !key_entry_zero(&s.ca[i].seal_e.keys[k]) + !key_entry_zero(&s.ca[i].open_e.keys[k]);
         for (unsigned r = 1; r < SECM_R_COUNT; r++)
