@@ -11,13 +11,16 @@
 #
 # Knobs: DEPTH_RUNS (the runs, top:lanes:variant as in fpga.mk; variants are fpga.mk's
 # FPGA_VARIANT_*). Cost on the 2-core machine: the two engines about 3.5 min of one core
-# each, the blocks under a minute each; the runs are made two at a time.
+# each, the blocks under a minute each, the stage modules 1 to 3.5 min each; the runs are
+# made two at a time.
 
 DEPTH_BUILD    := $(FPGA_BUILD)/depth
 DEPTH_CEILINGS := fpga/depth_ceilings.txt
 DEPTH_RUNS     ?= ib_hdr_parse:0:parse ib_hdr_edit:0:hdr ib_hdr_mask:0:hdr \
                   ibsec_compose:1:block ibsec_regs:0:tables-seal ibsec_regs:0:tables-open \
-                  ibsec_rx_check:1:check ibsec_seal:1:fpga ibsec_open:1:fpga
+                  ibsec_rx_check:1:check ibsec_parse:1:stage-open ibsec_decide:1:stage-seal \
+                  ibsec_decide:1:stage-open ibsec_ingress:1:stage-open ibsec_egress:1:stage-seal \
+                  ibsec_egress:1:stage-open ibsec_seal:1:fpga ibsec_open:1:fpga
 # the self-test's probe: one step (within the target) and eight (far above it)
 FPGA_VARIANT_probe1 := STEPS=1
 FPGA_VARIANT_probe8 := STEPS=8

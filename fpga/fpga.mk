@@ -222,12 +222,17 @@ FPGA_VARIANT_bram-tables := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=4 CTX_SLOTS
 #                              wrapper's input registers to its output registers
 #   check                      ibsec_rx_check (open's CRC check during the arrival) at
 #                              its defaults, as the engine instantiates it at LANES = 1
+#   stage-seal, stage-open     a stage module of the engine (ibsec_parse, ibsec_decide,
+#                              ibsec_ingress, ibsec_egress) as the fpga variant's seal or
+#                              open engine instantiates it (KEY_SLOTS = 2, CTX_SLOTS = 4)
 FPGA_VARIANT_tables-seal := OPEN=0 KEY_SLOTS=2 CTX_SLOTS=4
 FPGA_VARIANT_tables-open := OPEN=1 KEY_SLOTS=2 CTX_SLOTS=4
 FPGA_VARIANT_block       := AW=11
 FPGA_VARIANT_parse       := LEN_W=17
 FPGA_VARIANT_hdr         :=
 FPGA_VARIANT_check       :=
+FPGA_VARIANT_stage-seal  := OPEN=0 KEY_SLOTS=2 CTX_SLOTS=4
+FPGA_VARIANT_stage-open  := OPEN=1 KEY_SLOTS=2 CTX_SLOTS=4
 # the packet engine, once its RTL is in the tree
 FPGA_ENGINE := $(if $(wildcard rtl/engine/ibsec_seal.v),ibsec_seal ibsec_open,)
 # synthesis only: resource counts of every width
