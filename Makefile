@@ -17,6 +17,9 @@ CWARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 COPT     ?= -O2 -g
 CFLAGS_IBSEC := $(CSTD) $(CWARN) $(COPT)
 LIBCRYPTO    := -lcrypto
+LIBPCAP      := -lpcap
+# what every program linked with libibsec.a needs after it (pcap.c uses libpcap)
+IBSEC_LDLIBS := $(LIBPCAP) $(LIBCRYPTO)
 
 TEST_TARGETS :=          # run by `make test`; each prints "N passed, N failed"
 BENCH_TARGETS :=         # run by `make bench`; print figures, assert nothing

@@ -4,7 +4,7 @@
 # Usage: scripts/verilate.sh OUT TOP "PARAMS" "RTL_FILES" SHIM_CPP "LINK" [WAVES]
 #   OUT     output folder (the executable is OUT/Vtb)
 #   PARAMS  e.g. "-GLANES=4"
-#   LINK    objects/libraries passed to the linker (C harness objects, libibsec.a, -lcrypto)
+#   LINK    objects/libraries passed to the linker (C harness objects, libibsec.a, -lpcap -lcrypto)
 #   WAVES   1 to compile FST tracing in
 set -euo pipefail
 out=$1 top=$2 params=$3 rtl=$4 shim=$5 link=$6 waves=${7:-0}
