@@ -356,6 +356,7 @@ fpga: | deps
 REPORT_BENCHES ?= bench-gcm bench-gcm-bram $(if $(FPGA_ENGINE),bench-engine)
 REPORT_BENCH   := $(BUILD)/bench
 report: | deps
+	@[ -f $(FPGA_BUILD)/fpga.json ] || echo "report: no $(FPGA_BUILD)/fpga.json (make fpga): docs/performance.md keeps its figures, this build's report goes to $(BUILD)/report/"
 	@mkdir -p $(REPORT_BENCH)
 	@rm -f $(REPORT_BENCH)/gcm*-L*.json $(REPORT_BENCH)/engine-L*.json
 	@for b in $(REPORT_BENCHES); do echo "report: running $$b"; \
