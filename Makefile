@@ -21,6 +21,17 @@ LIBPCAP      := -lpcap
 # what every program linked with libibsec.a needs after it (pcap.c uses libpcap)
 IBSEC_LDLIBS := $(LIBPCAP) $(LIBCRYPTO)
 
+# The RTL, one module per file named after it, in folders by function (docs/architecture
+# in README.md): common/ (FIFOs, enums), crypto/ (AES, GHASH, GCM), ib/ (IBA headers and
+# CRCs), engine/ (the seal and open engines and their tables), switch/ (filter, marker).
+RTL_DIRS := rtl/common rtl/crypto rtl/ib rtl/engine rtl/switch
+RTL_V    := $(sort $(wildcard $(addsuffix /*.v,$(RTL_DIRS))))
+RTL_VH   := $(sort $(wildcard $(addsuffix /*.vh,$(RTL_DIRS))))
+RTL_INC  := $(addprefix -I,$(RTL_DIRS))
+# $(call rtl_files,mod1 mod2 ...): the files of the named modules, wherever they live
+rtl_files = $(foreach m,$(1),$(wildcard $(addsuffix /$(m).v,$(RTL_DIRS))))
+export RTL_DIRS
+
 TEST_TARGETS :=          # run by `make test`; each prints "N passed, N failed"
 BENCH_TARGETS :=         # run by `make bench`; print figures, assert nothing
 REGRESS_LONG_TARGETS :=  # run by `make regress-long`
@@ -83,6 +94,12 @@ help:
 	@echo "  report          run the benches and regenerate docs/performance.md and its plots"
 	@echo "                  (figures of make fpga; without them the committed ones stay)"
 	@echo
+	@echo "Wireshark (docs/wireshark.md)"
+	@echo "  wireshark-install  the ibsec dissector into ~/.local/lib/wireshark/plugins"
+	@echo "  wireshark-uninstall  removes that copy"
+	@echo "  test-dissector  tshark with the dissector on the vectors, checked with the model"
+	@echo "                  (part of make test)"
+	@echo
 	@echo "Housekeeping"
 	@echo "  deps            install the Debian packages and the project venv (the others run it)"
 	@echo "  clean           remove the build tree ($(BUILD)/)"
@@ -116,6 +133,7 @@ include cmodel/cmodel.mk
 -include verif/verif.mk
 -include fpga/fpga.mk
 -include scripts/flow.mk
+-include scripts/wireshark/wireshark.mk
 
 test: deps
 	@scripts/run_tests.sh $(TEST_TARGETS)

@@ -1,5 +1,5 @@
 /*
- * aes.h — FIPS-197 AES-128 / AES-256 block encryption, the golden model of rtl/aes_pipeline.v.
+ * aes.h — FIPS-197 AES-128 / AES-256 block encryption, the golden model of rtl/crypto/aes_pipeline.v.
  *
  * Byte order: every block, key and round key is a byte string in FIPS-197 order, the
  * order of the standard's hex strings (byte 0 = the leftmost two hex digits). The

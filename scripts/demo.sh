@@ -103,7 +103,7 @@ tshark_protocols() {  # tshark_protocols PCAP -> one line of frame.protocols per
   local lt; lt=$(od -An -tu4 -j20 -N4 "$f" | tr -d ' ')
   [ "$lt" = 247 ] || return 1
   cp "$f" "$OUT/user0.pcap"
-  printf '\x93\x00\x00\x00' | dd of="$OUT/user0.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null
+  printf '\223\000\000\000' | dd of="$OUT/user0.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null
   tshark "${TSHARK_USER0[@]}" -r "$OUT/user0.pcap" -T fields -e frame.protocols 2>/dev/null
 }
 # The wire pcap's packets that tshark does not dissect as InfiniBand, by the kind of

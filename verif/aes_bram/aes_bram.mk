@@ -18,7 +18,7 @@ AES_BRAM_HARNESS := $(VERIF_BUILD)/aes_pipeline/tb_aes.o
 AES_BRAM_VARIANT := $(if $(filter 1,$(WAVES)),-waves,)
 AES_BRAM_VFLAGS  := --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0
 AES_BRAM_BEATS   ?= 20000
-AES_BRAM_RTL     := $(wildcard rtl/aes_*.v) verif/aes_bram/tb_aes_bram_top.v
+AES_BRAM_RTL     := $(wildcard rtl/crypto/aes_*.v) verif/aes_bram/tb_aes_bram_top.v
 AES_BRAM_LANES   := 1 4
 AES_BRAM_TARGETS := $(addprefix vtest-aes-bram-L,$(AES_BRAM_LANES))
 
@@ -36,9 +36,9 @@ TEST_TARGETS += vtest-aes-bram-L1
 
 # gcm_core with the block RAM S-boxes, Verilated as the top with the variant's parameters
 GCM_BRAM_BUILD    := $(VERIF_BUILD)/gcm_bram
-GCM_BRAM_RTL      := $(wildcard rtl/aes_*.v) rtl/gf128_clmul.v rtl/gf128_reduce.v \
-                     rtl/gf128_mul_serial.v rtl/ghash_engine.v rtl/gcm_len_mul.v rtl/sync_fifo.v \
-                     rtl/gcm_core.v
+GCM_BRAM_RTL      := $(wildcard rtl/crypto/aes_*.v) rtl/crypto/gf128_clmul.v rtl/crypto/gf128_reduce.v \
+                     rtl/crypto/gf128_mul_serial.v rtl/crypto/ghash_engine.v rtl/crypto/gcm_len_mul.v rtl/common/sync_fifo.v \
+                     rtl/crypto/gcm_core.v
 GCM_BRAM_HARNESS  := $(VERIF_BUILD)/gcm_core/tb_gcm.o
 GCM_BRAM_PARAMS   := -GSTAGES_PER_ROUND=2 -GSBOX_IMPL=1
 GCM_BRAM_MESSAGES ?= 10000

@@ -1,5 +1,5 @@
 # verif/aes_pipeline/ — Verilator bench of the AES side of the crypto core:
-# rtl/aes_pipeline.v and the aes_* blocks under it, behind the test top
+# rtl/crypto/aes_pipeline.v and the aes_* blocks under it, behind the test top
 # verif/aes_pipeline/tb_aes_top.v (the pipeline with STAGES_PER_ROUND = 1 and = 2 side by
 # side, plus the S-box alone), driven by the C harness tb_aes.c (see its header).
 # One build per width; targets vtest-aes-L<n> for n in LANES_LIST. STAGES_PER_ROUND = 2
@@ -11,7 +11,7 @@
 # written to aes.fst in the working directory; separate build folder).
 
 AES_BUILD    := $(VERIF_BUILD)/aes_pipeline
-AES_RTL      := $(wildcard rtl/aes_*.v) verif/aes_pipeline/tb_aes_top.v
+AES_RTL      := $(wildcard rtl/crypto/aes_*.v) verif/aes_pipeline/tb_aes_top.v
 AES_BEATS    ?= 20000
 AES_PIPES_L1  := 2
 AES_PIPES_L4  := 2

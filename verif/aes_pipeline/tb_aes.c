@@ -1,5 +1,5 @@
 /*
- * tb_aes.c — C harness of the AES bench: rtl/aes_pipeline.v (and the aes_* blocks under
+ * tb_aes.c — C harness of the AES bench: rtl/crypto/aes_pipeline.v (and the aes_* blocks under
  * it) through verif/aes_pipeline/tb_aes_top.v, against the C model (cmodel/aes.h), against
  * OpenSSL's AES-ECB (libcrypto EVP, an independent implementation) and against published
  * vectors.

@@ -1,5 +1,5 @@
-# verif/crc/ — Verilator bench of the packet engine's CRC blocks: rtl/ib_icrc_engine.v,
-# ib_vcrc_engine.v (both on rtl/ib_crc_stream.v) and ib_vcrc_extend4.v behind the test top
+# verif/crc/ — Verilator bench of the packet engine's CRC blocks: rtl/ib/ib_icrc_engine.v,
+# ib_vcrc_engine.v (both on rtl/ib/ib_crc_stream.v) and ib_vcrc_extend4.v behind the test top
 # verif/crc/tb_crc_top.v, driven by the C harness tb_crc.c (see its header), which checks
 # them against the C model and zlib's crc32.
 # One build per width; targets vtest-crc-L<n> for n in LANES_LIST.
@@ -7,8 +7,8 @@
 # written to crc.fst in the working directory; separate build folder).
 
 CRC_BUILD    := $(VERIF_BUILD)/crc
-CRC_RTL      := rtl/ib_crc_stream.v rtl/ib_icrc_engine.v rtl/ib_vcrc_engine.v \
-                rtl/ib_vcrc_extend4.v verif/crc/tb_crc_top.v
+CRC_RTL      := rtl/ib/ib_crc_stream.v rtl/ib/ib_icrc_engine.v rtl/ib/ib_vcrc_engine.v \
+                rtl/ib/ib_vcrc_extend4.v verif/crc/tb_crc_top.v
 CRC_PACKETS  ?= 3000
 CRC_VARIANT  := $(if $(filter 1,$(WAVES)),-waves,)
 CRC_TARGETS  := $(addprefix vtest-crc-L,$(LANES_LIST))
@@ -20,7 +20,7 @@ $(CRC_BUILD)/tb_crc.o: verif/crc/tb_crc.c verif/crc/tb_crc.h $(wildcard verif/co
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_IBSEC) -Icmodel -Iverif/common -c $< -o $@
 
-$(CRC_BUILD)/L%$(CRC_VARIANT)/Vtb: $(CRC_RTL) rtl/ib_crc_functions.vh verif/crc/shim.cpp \
+$(CRC_BUILD)/L%$(CRC_VARIANT)/Vtb: $(CRC_RTL) rtl/ib/ib_crc_functions.vh verif/crc/shim.cpp \
                                   verif/crc/tb_crc.h $(CRC_BUILD)/tb_crc.o $(VERIF_COMMON_OBJS) \
                                   $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_crc_top "-GLANES=$*" "$(CRC_RTL)" verif/crc/shim.cpp \

@@ -1,5 +1,5 @@
 /*
- * tb_crc.c — C harness of the CRC bench: rtl/ib_icrc_engine.v, ib_vcrc_engine.v and
+ * tb_crc.c — C harness of the CRC bench: rtl/ib/ib_icrc_engine.v, ib_vcrc_engine.v and
  * ib_vcrc_extend4.v (through verif/crc/tb_crc_top.v) against the C model (cmodel/crc.h)
  * and, for the ICRC, against zlib's crc32 as well.
  *

@@ -1,4 +1,4 @@
-# verif/ddpm/ — Verilator bench of rtl/ddpm_marker.v (with ddpm_mf_update, sif_sw_hdr, sync_fifo) driven by
+# verif/ddpm/ — Verilator bench of rtl/switch/ddpm_marker.v (with ddpm_mf_update, sif_sw_hdr, sync_fifo) driven by
 # the C harness tb_ddpm.c (see its header) against the C model cmodel/ddpm.c.
 # One build per width, Verilated with ddpm_marker as the top module.
 # Targets:
@@ -9,7 +9,7 @@
 # build folder).
 
 DDPM_BUILD   := $(VERIF_BUILD)/ddpm
-DDPM_RTL     := rtl/sif_sw_hdr.v rtl/sync_fifo.v rtl/ddpm_mf_update.v rtl/ddpm_marker.v
+DDPM_RTL     := rtl/switch/sif_sw_hdr.v rtl/common/sync_fifo.v rtl/switch/ddpm_mf_update.v rtl/switch/ddpm_marker.v
 DDPM_PACKETS ?= 10000
 DDPM_VARIANT := $(if $(filter 1,$(WAVES)),-waves,)
 DDPM_TARGETS := $(addprefix vtest-ddpm-L,$(LANES_LIST))

@@ -1,5 +1,5 @@
 /*
- * tb_ddpm.c — C harness of the ddpm_marker bench (rtl/ddpm_marker.v) against the C model
+ * tb_ddpm.c — C harness of the ddpm_marker bench (rtl/switch/ddpm_marker.v) against the C model
  * cmodel/ddpm.c (docs/availability.md §2, §5).
  *
  * Epochs: each draws a network configuration with ibsec_ddpm_configure — a mesh or torus

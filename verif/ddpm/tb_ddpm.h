@@ -1,6 +1,6 @@
 /*
  * tb_ddpm.h — the interface between the ddpm_marker bench's C harness (tb_ddpm.c) and its
- * C++ shim (shim.cpp), which owns the Verilated rtl/ddpm_marker.v.
+ * C++ shim (shim.cpp), which owns the Verilated rtl/switch/ddpm_marker.v.
  *
  * Wide ports travel as arrays of 32-bit words, word 0 = bits [31:0] (Verilator's layout).
  * Timing: the harness sets inputs, reads the settled outputs, then calls dut_tick() for

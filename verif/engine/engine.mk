@@ -1,5 +1,5 @@
 # verif/engine/ — Verilator bench of the packet engine: verif/engine/tb_engine.v holds a
-# seal and an open instance of rtl/ibsec_engine.v (modules found in rtl/ by name), driven
+# seal and an open instance of rtl/engine/ibsec_engine.v (modules found in rtl/ by name), driven
 # by the C harness tb_engine.c (with tb_traffic.c, tb_regs.c; see their headers) against
 # the C model. One build per width. Targets:
 #   vtest-engine-L<n>          ENGINE_PACKETS_L<n> plain packets per mode (make test)
@@ -48,7 +48,7 @@ ENGINE_HDRS         := $(wildcard verif/engine/*.h)
 ENGINE_OBJS         := $(ENGINE_BUILD)/tb_engine.o $(ENGINE_BUILD)/tb_regs.o $(ENGINE_BUILD)/tb_traffic.o
 ENGINE_DEFS         := -DTB_KEY_SLOTS=$(ENGINE_KEY_SLOTS) -DTB_CTX_SLOTS=$(ENGINE_CTX_SLOTS)
 # Verilator finds every module below tb_engine in rtl/ (one module per file, named after it)
-ENGINE_RTL_DEPS     := $(wildcard rtl/*.v rtl/*.vh) verif/engine/tb_engine.v
+ENGINE_RTL_DEPS     := $(RTL_V) $(RTL_VH) verif/engine/tb_engine.v
 # The crypto core is large flattened C++; -O1 for the per-cycle code and -O0 for the
 # once-only settle code keep the C++ compile from dominating (as in the AES bench).
 # ENGINE_VEXTRA: extra Verilator options for a local experiment (empty in the targets).
@@ -121,7 +121,7 @@ engine-harness-selftest: $(ENGINE_SELFTEST_BINS)
 
 TEST_TARGETS         += engine-harness-selftest
 
-# The engine's RTL (rtl/ibsec_engine.v) is being integrated: a width joins make test and
+# The engine's RTL (rtl/engine/ibsec_engine.v) is being integrated: a width joins make test and
 # make regress-long (and the bench and the demo, once every width does) only after its
 # vtest-engine target has passed against the committed engine. Others run by name.
 # LANES = 1: vtest-engine-L1 as below (seed 1, 10,000 packets per mode) against engine
@@ -149,7 +149,7 @@ TEST_TARGETS         += engine-harness-selftest
 # L4 262,735 passed, 0.80 M cycles, 101 s; L12 261,642 passed, 0.39 M cycles, 58 s.
 # vtest-engine-cfg: L1 26,660, L4 26,447, L12 26,525 passed, 0 failed.
 ENGINE_TEST_WIDTHS := 1 4 12
-ifneq ($(wildcard rtl/ibsec_engine.v),)
+ifneq ($(wildcard rtl/engine/ibsec_engine.v),)
 TEST_TARGETS         += $(addprefix vtest-engine-L,$(ENGINE_TEST_WIDTHS))
 TEST_TARGETS         += $(addprefix vtest-engine-cfg-L,$(ENGINE_TEST_WIDTHS))
 REGRESS_LONG_TARGETS += $(addprefix regress-long-engine-L,$(ENGINE_TEST_WIDTHS))

@@ -1,5 +1,5 @@
 /*
- * tb_engine.c — C harness of the packet-engine bench: rtl/ibsec_engine.v, a seal instance
+ * tb_engine.c — C harness of the packet-engine bench: rtl/engine/ibsec_engine.v, a seal instance
  * (endpoint A) and an open instance (endpoint B, A's peer) in verif/engine/tb_engine.v,
  * against the C reference model (cmodel/ibsec.h).
  *

@@ -2,7 +2,7 @@
  * tb_engine.h — the narrow interface between the packet-engine bench's C harness
  * (tb_engine.c and the files it names) and its C++ shim (shim.cpp), which owns the
  * Verilated tb_engine (verif/engine/tb_engine.v: a seal and an open instance of
- * rtl/ibsec_engine.v).
+ * rtl/engine/ibsec_engine.v).
  *
  * Every call names the instance: DUT_SEAL (OPEN = 0) or DUT_OPEN (OPEN = 1).
  * Wide ports travel as arrays of 32-bit words, word 0 = bits [31:0] (Verilator's layout):

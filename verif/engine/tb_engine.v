@@ -1,7 +1,7 @@
 /*
  * tb_engine — Verilator top of the packet-engine bench (verif/engine/): one seal instance
  * (OPEN = 0, endpoint A's tables) and one open instance (OPEN = 1, endpoint B = A's peer)
- * of rtl/ibsec_engine.v, side by side on one clock, each with its own AXI4-Stream input and
+ * of rtl/engine/ibsec_engine.v, side by side on one clock, each with its own AXI4-Stream input and
  * output, status port, register bus and alert interrupt brought out unchanged, so that the
  * C harness (tb_engine.c) drives exactly the ports of the engine contract.
  *
@@ -141,11 +141,11 @@ ibsec_engine #(
 );
 
 assign seal_ring_bad =
-    (seal_engine.cw_reg - seal_engine.cf_reg) > (seal_engine.ca_reg - seal_engine.cf_reg) ||
-    (seal_engine.wp_reg - seal_engine.fp_reg) > seal_engine.RING_BEATS;
+    (seal_engine.cw - seal_engine.cf) > (seal_engine.ca - seal_engine.cf) ||
+    (seal_engine.wp - seal_engine.fp) > seal_engine.RING_BEATS;
 assign open_ring_bad =
-    (open_engine.cw_reg - open_engine.cf_reg) > (open_engine.ca_reg - open_engine.cf_reg) ||
-    (open_engine.wp_reg - open_engine.fp_reg) > open_engine.RING_BEATS;
+    (open_engine.cw - open_engine.cf) > (open_engine.ca - open_engine.cf) ||
+    (open_engine.wp - open_engine.fp) > open_engine.RING_BEATS;
 
 // open: OPEN = 1
 ibsec_engine #(

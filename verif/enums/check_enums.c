@@ -1,7 +1,7 @@
 /*
- * check_enums — checks rtl/ibsec_enums.vh against the C model's enums.
+ * check_enums — checks rtl/common/ibsec_enums.vh against the C model's enums.
  *
- *   check_enums <enums.vh> <rtl dir>
+ *   check_enums <enums.vh> <rtl dir>...
  *
  * The RTL gives drop reasons, modes and header shapes as numbers that the harness
  * compares with the model's (verif/engine); a code the regressions never produce would
@@ -255,16 +255,17 @@ static int check_no_redefinition(const char *dir)
 
 int main(int argc, char **argv)
 {
-    if (argc != 3) {
-        fprintf(stderr, "usage: check_enums <enums.vh> <rtl dir>\n");
+    if (argc < 3) {
+        fprintf(stderr, "usage: check_enums <enums.vh> <rtl dir>...\n");
         return 2;
     }
     if (read_header(argv[1]) != 0)
         return 2;
     expect_model_enums();
     check_header_itself();
-    if (check_no_redefinition(argv[2]) != 0)
-        return 2;
+    for (int i = 2; i < argc; i++)
+        if (check_no_redefinition(argv[i]) != 0)
+            return 2;
     printf("%lu passed, %lu failed\n", n_pass, n_fail);
     return n_fail ? 1 : 0;
 }

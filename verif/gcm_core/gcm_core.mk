@@ -1,4 +1,4 @@
-# verif/gcm_core/ — Verilator bench of rtl/gcm_core.v (with aes_pipeline, ghash_engine,
+# verif/gcm_core/ — Verilator bench of rtl/crypto/gcm_core.v (with aes_pipeline, ghash_engine,
 # sync_fifo) driven by the C harness tb_gcm.c (see its header) against the C model.
 # One build per width, Verilated with gcm_core as the top module.
 # Targets:
@@ -15,9 +15,9 @@
 # build folder).
 
 GCM_BUILD         := $(VERIF_BUILD)/gcm_core
-GCM_RTL           := $(wildcard rtl/aes_*.v) rtl/gf128_clmul.v rtl/gf128_reduce.v \
-                     rtl/gf128_mul_serial.v rtl/ghash_engine.v rtl/gcm_len_mul.v rtl/sync_fifo.v \
-                     rtl/gcm_core.v
+GCM_RTL           := $(wildcard rtl/crypto/aes_*.v) rtl/crypto/gf128_clmul.v rtl/crypto/gf128_reduce.v \
+                     rtl/crypto/gf128_mul_serial.v rtl/crypto/ghash_engine.v rtl/crypto/gcm_len_mul.v rtl/common/sync_fifo.v \
+                     rtl/crypto/gcm_core.v
 GCM_MESSAGES      ?= 20000
 GCM_LONG_MESSAGES ?= 1000000
 GCM_VEC_COUNT     ?= 2000

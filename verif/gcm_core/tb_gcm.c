@@ -1,5 +1,5 @@
 /*
- * tb_gcm.c — C harness of the gcm_core bench: rtl/gcm_core.v (with aes_pipeline,
+ * tb_gcm.c — C harness of the gcm_core bench: rtl/crypto/gcm_core.v (with aes_pipeline,
  * ghash_engine, sync_fifo) against the C model (cmodel/gcm.h), the model itself spot-checked
  * against OpenSSL's AES-GCM (EVP).
  *

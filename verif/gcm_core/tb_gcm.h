@@ -1,6 +1,6 @@
 /*
  * tb_gcm.h — the narrow interface between the gcm_core bench's C harness (tb_gcm.c) and
- * its C++ shim (shim.cpp), which owns the Verilated model of rtl/gcm_core.v.
+ * its C++ shim (shim.cpp), which owns the Verilated model of rtl/crypto/gcm_core.v.
  *
  * Wide ports travel as arrays of 32-bit words, word 0 = bits [31:0] (Verilator's layout).
  * Timing: the harness sets inputs with the dut_set_* calls, reads the outputs and the

@@ -1,5 +1,5 @@
 /*
- * tb_ghash.c — C harness of the GHASH bench: rtl/gf128_clmul.v, gf128_reduce.v,
+ * tb_ghash.c — C harness of the GHASH bench: rtl/crypto/gf128_clmul.v, gf128_reduce.v,
  * gf128_mul.v and ghash_engine.v (through verif/ghash/tb_ghash_top.v) against the C model
  * (cmodel/ghash.h), the model against a private bit-by-bit reference of SP 800-38D
  * Algorithm 1, and the whole chain against OpenSSL's AES-GCM.

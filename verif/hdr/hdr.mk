@@ -1,4 +1,4 @@
-# verif/hdr/ — Verilator bench of the packet engine's header modules: rtl/ib_opcode_info.v,
+# verif/hdr/ — Verilator bench of the packet engine's header modules: rtl/ib/ib_opcode_info.v,
 # ib_hdr_parse.v, ib_hdr_edit.v and ib_hdr_mask.v behind the test top
 # verif/hdr/tb_hdr_top.v, driven by the C harness tb_hdr.c (see its header) against the C
 # model. The modules do not depend on LANES: one build, target vtest-hdr.
@@ -11,7 +11,7 @@
 
 HDR_BUILD   := $(VERIF_BUILD)/hdr
 HDR_MODULES := ib_opcode_info ib_hdr_parse ib_hdr_edit ib_hdr_mask
-HDR_RTL     := $(addprefix rtl/,$(addsuffix .v,$(HDR_MODULES))) verif/hdr/tb_hdr_top.v
+HDR_RTL     := $(call rtl_files,$(HDR_MODULES)) verif/hdr/tb_hdr_top.v
 HDR_PACKETS ?= 12000
 HDR_LONG_PACKETS ?= 1000000
 
@@ -24,7 +24,7 @@ $(HDR_BUILD)/tb_hdr.o: verif/hdr/tb_hdr.c verif/hdr/tb_hdr.h $(wildcard verif/co
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_IBSEC) -Icmodel -Iverif/common -c $< -o $@
 
-$(HDR_BUILD)/Vtb: $(HDR_RTL) rtl/ibsec_enums.vh verif/hdr/shim.cpp verif/hdr/tb_hdr.h verif/hdr/hdr.mk \
+$(HDR_BUILD)/Vtb: $(HDR_RTL) rtl/common/ibsec_enums.vh verif/hdr/shim.cpp verif/hdr/tb_hdr.h verif/hdr/hdr.mk \
                   $(HDR_BUILD)/tb_hdr.o $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_hdr_top "" "$(HDR_RTL)" verif/hdr/shim.cpp \
 	  "$(HDR_BUILD)/tb_hdr.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" 0

@@ -1,5 +1,5 @@
 /*
- * tb_hdr.c — C harness of the header bench: rtl/ib_opcode_info.v, ib_hdr_parse.v,
+ * tb_hdr.c — C harness of the header bench: rtl/ib/ib_opcode_info.v, ib_hdr_parse.v,
  * ib_hdr_edit.v and ib_hdr_mask.v (through verif/hdr/tb_hdr_top.v) against the C model.
  *
  * References (all the model's own functions; nothing of the parser is re-implemented):

@@ -2,7 +2,7 @@
  * tb_setup.c — authenticated connection setup programming the RTL engines.
  *
  * The Verilated top is verif/engine/tb_engine.v (a seal and an open instance of
- * rtl/ibsec_engine.v), driven through the packet-engine bench's shim (verif/engine/
+ * rtl/engine/ibsec_engine.v), driven through the packet-engine bench's shim (verif/engine/
  * shim.cpp, tb_engine.h); this harness replaces tb_engine.c as its C side.
  *
  * Two simulated CAs and an SM (cmodel/setup/setup.h).  CA 0's seal engine is the RTL

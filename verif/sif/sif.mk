@@ -1,4 +1,4 @@
-# verif/sif/ — Verilator bench of rtl/sif_filter.v (with sif_sw_hdr, sync_fifo) driven by
+# verif/sif/ — Verilator bench of rtl/switch/sif_filter.v (with sif_sw_hdr, sync_fifo) driven by
 # the C harness tb_sif.c (see its header) against the C model cmodel/sif.c.
 # One build per width, Verilated with sif_filter as the top module.
 # Targets:
@@ -9,7 +9,7 @@
 # build folder).
 
 SIF_BUILD   := $(VERIF_BUILD)/sif
-SIF_RTL     := rtl/sif_sw_hdr.v rtl/sync_fifo.v rtl/sif_filter.v
+SIF_RTL     := rtl/switch/sif_sw_hdr.v rtl/common/sync_fifo.v rtl/switch/sif_filter.v
 SIF_PACKETS ?= 10000
 SIF_VARIANT := $(if $(filter 1,$(WAVES)),-waves,)
 SIF_TARGETS := $(addprefix vtest-sif-L,$(LANES_LIST))

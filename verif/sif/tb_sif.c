@@ -1,5 +1,5 @@
 /*
- * tb_sif.c — C harness of the sif_filter bench (rtl/sif_filter.v) against the C model
+ * tb_sif.c — C harness of the sif_filter bench (rtl/switch/sif_filter.v) against the C model
  * cmodel/sif.c (docs/availability.md §1, §5).
  *
  * Traffic: native IBA packets from the model's generator (ib_pktgen: every opcode, mostly

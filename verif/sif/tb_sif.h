@@ -1,6 +1,6 @@
 /*
  * tb_sif.h — the interface between the sif_filter bench's C harness (tb_sif.c) and its
- * C++ shim (shim.cpp), which owns the Verilated rtl/sif_filter.v.
+ * C++ shim (shim.cpp), which owns the Verilated rtl/switch/sif_filter.v.
  *
  * Wide ports travel as arrays of 32-bit words, word 0 = bits [31:0] (Verilator's layout).
  * Timing: the harness sets inputs, reads the settled outputs, then calls dut_tick() for

@@ -1,4 +1,4 @@
-# verif/tables/ — Verilator bench of rtl/ibsec_regs.v (with ibsec_ctx_table.v and
+# verif/tables/ — Verilator bench of rtl/engine/ibsec_regs.v (with ibsec_ctx_table.v and
 # ibsec_counters.v) driven by the C harness tb_tables.c (see its header) against the C
 # model's tables, EPSN functions and alert rule. One build per parameter set:
 #   seal        OPEN = 0, CTX_SLOTS = 16, KEY_SLOTS = 4, INFLIGHT = 8 (the engine defaults)
@@ -14,7 +14,7 @@
 # working directory; separate build folder).
 
 TABLES_BUILD       := $(VERIF_BUILD)/tables
-TABLES_RTL         := rtl/ibsec_regs.v rtl/ibsec_ctx_table.v rtl/ibsec_counters.v
+TABLES_RTL         := rtl/engine/ibsec_regs.v rtl/engine/ibsec_ctx_table.v rtl/engine/ibsec_counters.v
 TABLES_CYCLES      ?= 1000000
 TABLES_LONG_CYCLES ?= 5000000
 TABLES_VARIANT     := $(if $(filter 1,$(WAVES)),-waves,)
@@ -39,7 +39,7 @@ $(TABLES_BUILD)/%.o: verif/tables/%.c $(TABLES_HDRS) $(wildcard verif/common/*.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_IBSEC) -Icmodel -Iverif/common -c $< -o $@
 
-$(TABLES_BUILD)/%$(TABLES_VARIANT)/Vtb: $(TABLES_RTL) rtl/ibsec_enums.vh verif/tables/shim.cpp $(TABLES_HDRS) \
+$(TABLES_BUILD)/%$(TABLES_VARIANT)/Vtb: $(TABLES_RTL) rtl/common/ibsec_enums.vh verif/tables/shim.cpp $(TABLES_HDRS) \
                                         $(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) ibsec_regs "$(TABLES_G_$*)" "$(TABLES_RTL)" verif/tables/shim.cpp \
 	  "$(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
@@ -60,7 +60,7 @@ TABLES_LINT_SETS := "-GOPEN=0" "-GOPEN=1" "-GOPEN=1 -GCTX_SLOTS=1 -GKEY_SLOTS=1 
 lint-tables: | deps
 	@pass=0; fail=0; \
 	for g in $(TABLES_LINT_SETS); do for top in ibsec_regs ibsec_ctx_table; do \
-	  out=$$(verilator --lint-only -Wall -Irtl --top-module $$top $$g rtl/*.v 2>&1); \
+	  out=$$(verilator --lint-only -Wall $(RTL_INC) --top-module $$top $$g $(RTL_V) 2>&1); \
 	  if [ -z "$$out" ]; then pass=$$((pass + 1)); echo "lint ok   $$top $$g"; \
 	  else fail=$$((fail + 1)); echo "lint FAIL $$top $$g"; echo "$$out" | head -20; fi; \
 	done; done; \

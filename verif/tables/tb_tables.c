@@ -1,5 +1,5 @@
 /*
- * tb_tables.c — C harness of the tables bench: rtl/ibsec_regs.v (register bus, key table,
+ * tb_tables.c — C harness of the tables bench: rtl/engine/ibsec_regs.v (register bus, key table,
  * command interlock, DECIDED) with ibsec_ctx_table (contexts, lookup, EPSN decide and
  * commit, replay window, alert) and ibsec_counters, against the C model applied
  * sequentially: ibsec_ctx_set / ibsec_ctx_clear / ibsec_ctx_clear_alert / ibsec_key_set /

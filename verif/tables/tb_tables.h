@@ -1,6 +1,6 @@
 /*
  * tb_tables.h — the narrow interface between the tables bench's C harness (tb_tables.c)
- * and its C++ shim (shim.cpp), which owns the Verilated rtl/ibsec_regs.v (with
+ * and its C++ shim (shim.cpp), which owns the Verilated rtl/engine/ibsec_regs.v (with
  * ibsec_ctx_table and ibsec_counters).
  *
  * Timing: the harness fills a tb_in and calls dut_set(); dut_get() evaluates the model and

@@ -1,0 +1,407 @@
+/*
+ * ibsec_decide — the packet engine's lookup and decision stage (ibsec_engine): the CQ
+ * head and its context lookup registered in LQ, then decided in one cycle in the model's
+ * order of checks (docs/wire-format.md §7 seal steps 4-5, §8 open steps 4-10; open
+ * without the VCRC and ICRC, which the egress register applies), with the EPSN step of
+ * the context table (ibsec_regs), into DQ (docs/packet-engine.md §3).
+ *
+ * Function
+ *   lookup   the CQ head enters LQ with the table's answer for it (lk_in_* out, lk_*_now
+ *            in), so that the decision starts at registers. The answer stays valid while
+ *            cfg_busy stays low (docs/registers.md §4): a cycle with cfg_busy high marks
+ *            it stale, and a stale packet is looked up again from its own descriptor (one
+ *            cycle, with cfg_busy low) before it is decided
+ *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG (ALLOW_PLAIN, MASK_MF)
+ *            sampled here, once per packet; seal: the wire header edited here (ib_hdr_edit)
+ *            and carried on in the descriptor. Seal: a packet decided before its frame's
+ *            end (its late reason, ld_*, not yet out) holds the next decision until it is
+ *            known, and a late reject takes its tx_next commit back (cm_valid, cm_void)
+ *
+ * Latency / throughput
+ *   One cycle from CQ head to LQ, one from LQ to DQ; one packet per clock while no
+ *   command runs (cfg_busy), the EPSN step does not wait (ep_wait) and, seal, no decided
+ *   packet waits for its late reason (ur_valid).
+ *
+ * Hands on
+ *   DQ descriptors (the decision: reason, context, key slot, salt, direction, EPSN, apply
+ *   mode, STH code, MASK_MF in effect, whether a bad ICRC is the verdict; seal: the edited
+ *   header) to ibsec_crypt.
+ */
+
+`resetall
+`timescale 1ns / 1ps
+`default_nettype none
+
+module ibsec_decide #(
+    parameter LANES = 1,
+    parameter OPEN = 0,
+    parameter KEY_SLOTS = 4,
+    parameter CTX_SLOTS = 16,
+    parameter CTX_W = (CTX_SLOTS > 1) ? $clog2(CTX_SLOTS) : 1
+) (
+    clk, rst,
+    cq_m_valid, cq_m_ready, cq_m_data,
+    cfg_allow_plain, cfg_mask_mf, cfg_busy,
+    lk_in_destqp, lk_in_pkey, lk_hit_now, lk_ctx_now, lk_mode_now, lk_sth_code_now,
+    lk_dir_now, lk_key_now, lk_key_valid_now, lk_salt_slot, lk_salt,
+    dec_pkt, ep_valid, ep_ctx, ep_psn, ep_reason, ep_epsn, ep_wait,
+    ld_valid, ld_pop, ld_reason,
+    cm_valid, cm_void, ur_valid,
+    dq_s_valid, dq_s_ready, dq_s_data
+);
+
+// (ports declared below the shared constants, whose descriptor widths they use)
+`include "ibsec_engine_defs.vh"
+
+input  wire                 clk;
+input  wire                 rst;
+
+/*
+ * CQ read side: the parsed packet
+ */
+input  wire                 cq_m_valid;
+output reg                  cq_m_ready;
+input  wire [DS_W-1:0]      cq_m_data;
+
+/*
+ * Configuration and the command interlock (ibsec_regs)
+ */
+input  wire                 cfg_allow_plain;
+input  wire                 cfg_mask_mf;
+input  wire                 cfg_busy;
+
+/*
+ * Context lookup (ibsec_regs): the selector out, the table's answers this cycle in, and
+ * the salt of the key slot in LQ
+ */
+output wire [23:0]          lk_in_destqp;
+output wire [15:0]          lk_in_pkey;
+input  wire                 lk_hit_now;
+input  wire [CTX_W-1:0]     lk_ctx_now;
+input  wire [2:0]           lk_mode_now;
+input  wire [2:0]           lk_sth_code_now;
+input  wire                 lk_dir_now;
+input  wire [KEY_W-1:0]     lk_key_now;
+input  wire                 lk_key_valid_now;
+output wire [KEY_W-1:0]     lk_salt_slot;
+input  wire [31:0]          lk_salt;
+
+/*
+ * EPSN step (ibsec_regs): a packet is decided (dec_pkt); it reaches the step (ep_valid)
+ */
+output reg                  dec_pkt;
+output wire                 ep_valid;
+output wire [CTX_W-1:0]     ep_ctx;
+output wire [23:0]          ep_psn;
+input  wire [5:0]           ep_reason;
+input  wire [62:0]          ep_epsn;
+input  wire                 ep_wait;
+
+/*
+ * Seal: the late reason of every frame (ibsec_ingress), the commit taken back on a late
+ * reject (a void commit), and a decided packet still waiting for its late reason
+ */
+input  wire                 ld_valid;
+output reg                  ld_pop;
+input  wire [5:0]           ld_reason;
+output reg                  cm_valid;
+output reg                  cm_void;
+output wire                 ur_valid;
+
+/*
+ * DQ write side: the decided packet
+ */
+output reg                  dq_s_valid;
+input  wire                 dq_s_ready;
+output wire [DS_W-1:0]      dq_s_data;
+
+// ----------------------------------------------------------------------------
+// Registers and wires
+// ----------------------------------------------------------------------------
+/* verilator lint_off UNUSEDSIGNAL */
+// one descriptor format travels through CQ, DQ and XQ; the decision reads only the
+// fields it needs (the others pass through it in the word)
+// CQ head: parsed (and checked) packet waiting for its decision
+reg  [8*CAP_BYTES-1:0]     c_hdr;
+reg                        c_link;
+reg  [RAW-1:0]             c_base;
+reg  [RAW-1:0]             c_nb;
+reg  [1:0]                 c_shape;
+reg  [6:0]                 c_bth_off;
+reg  [6:0]                 c_hdr_len;
+reg  [6:0]                 c_sth_len;
+reg  [12:0]                c_pp_len;
+reg  [12:0]                c_pkt_end;
+reg  [2:0]                 c_pmode;
+reg  [2:0]                 c_sthsz;
+reg  [23:0]                c_psn;
+reg  [23:0]                c_destqp;
+reg  [15:0]                c_pkey;
+reg                        c_chk;
+reg  [5:0]                 c_reason;
+reg                        c_hit;
+reg  [CTX_W-1:0]           c_ctx;
+reg  [2:0]                 c_smode;
+reg  [2:0]                 c_apply;
+reg  [2:0]                 c_code;
+reg  [KEY_W-1:0]           c_key;
+reg  [31:0]                c_salt;
+reg                        c_dir;
+reg  [62:0]                c_epsn;
+reg                        c_mf;
+reg                        c_ichk;
+reg  [RAW-1:0]             c_cbase;
+reg  [RAW-1:0]             c_mb;
+reg                        c_crypted;
+/* verilator lint_on UNUSEDSIGNAL */
+// seal: the early decision whose frame has not ended yet (unresolved: no other packet is
+// decided until it is)
+reg                     ur_valid_reg = 1'b0, ur_valid_next;
+reg                     ur_commit_reg, ur_commit_next;   // it committed tx_next
+// lookup answers of the decided packet: registered in LQ (below)
+wire                 lk_hit, lk_dir, lk_key_valid;
+wire [CTX_W-1:0]     lk_ctx;
+wire [2:0]           lk_mode, lk_sth_code;
+wire [KEY_W-1:0]     lk_key;
+
+// ---- lookup register (LQ): the oldest undecided packet and its context lookup ----
+// The CQ head enters LQ with the table's answer for it, so that the decision starts at
+// registers. The answer stays valid while cfg_busy stays low (docs/registers.md §4): a
+// cycle with cfg_busy high marks it stale, and a stale packet is looked up again from
+// its own descriptor (one cycle, with cfg_busy low) before it is decided.
+reg                 lq_valid_reg = 1'b0;
+reg                 lq_stale_reg;
+reg  [DS_W-1:0]     lq_desc_reg;
+reg                 lq_hit_reg, lq_dir_reg, lq_key_valid_reg;
+reg  [CTX_W-1:0]    lq_ctx_reg;
+reg  [2:0]          lq_mode_reg, lq_sth_code_reg;
+reg  [KEY_W-1:0]    lq_key_reg;
+wire                lq_relook = lq_valid_reg && lq_stale_reg && !cfg_busy;
+wire [23:0]         lk_in_destqp = lq_relook ? c_destqp : cq_m_data[DS_DESTQP_LSB +: 24];
+wire [15:0]         lk_in_pkey   = lq_relook ? c_pkey : cq_m_data[DS_PKEY_LSB +: 16];
+assign lk_hit       = lq_hit_reg;
+assign lk_dir       = lq_dir_reg;
+assign lk_key_valid = lq_key_valid_reg;
+assign lk_ctx       = lq_ctx_reg;
+assign lk_mode      = lq_mode_reg;
+assign lk_sth_code  = lq_sth_code_reg;
+assign lk_key       = lq_key_reg;
+// lk_salt: the register block's salt of slot lq_key_reg, read at the decision (the key
+// table changes only while cfg_busy is high, which makes LQ stale)
+
+// ---- decide (LQ) ----
+// Open decides without the CRC check's results: the decision takes every check of the
+// model but the two CRCs, and the egress register applies those (below), in the model's
+// order: a bad VCRC comes before every check of the decision, a bad ICRC after the
+// lookup's (no_context .. no_key) and before the EPSN step. A packet the CRCs will drop
+// may therefore go through the EPSN step and the crypt stage, whose results egress
+// discards (its in-flight entry leaves the table with a void commit: no window update,
+// no failure counted), so that the decision never waits for the CRC results.
+wire        dec_can = lq_valid_reg && !lq_stale_reg && dq_s_ready && !cfg_busy && !ur_valid_reg;
+// seal: the packet's frame has ended when its late reason is at the head of ld (earlier
+// packets took theirs); a late reject then counts as the parse's, before the lookup
+wire [5:0]  c_reason_now = (OPEN == 0 && ld_valid && ld_reason != R_OK) ? ld_reason : c_reason;
+// the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
+// check of the decision passed (the same chain as in the decision below)
+wire reach_ep = (c_reason_now == R_OK) &&
+                lk_hit &&
+                !(OPEN != 0 && c_pmode != lk_mode) &&
+                !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
+                (lk_mode != M_NONE) && lk_key_valid;
+assign ep_valid = dec_can && reach_ep;
+// seal: the wire header after sealing (STH length added to every length field, BTH byte
+// 8 with the mode), made at the decision from the lookup's mode and STH code, which are
+// the verdict's apply mode and STH code whenever the packet is sent (a dropped packet's
+// header is never used); it replaces the header window in the descriptor, so that the
+// crypt stage (H) and the egress stage (output header) start from it. Open: the header
+// as received, edited at egress.
+wire [8*HDR_BYTES-1:0] c_edit;
+generate
+    if (OPEN == 0) begin : g_seal_edit
+        // (the table answers mode 0 on a miss today; the guard does not rely on it)
+        wire [2:0] c_apply_pre = lk_hit ? lk_mode : M_NONE;
+        ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) c_hdr_edit (
+            .hdr_in  (c_hdr[8*HDR_BYTES-1:0]),
+            .shape   (c_shape),
+            .bth_off (c_bth_off),
+            .shrink  (1'b0),
+            .len     (mode_has_sth(c_apply_pre) ? sth_bytes(lk_sth_code) : 7'd0),
+            .secbits (secbits_encode(c_apply_pre, lk_sth_code)),
+            .hdr_out (c_edit)
+        );
+    end else begin : g_open_received
+        assign c_edit = c_hdr[8*HDR_BYTES-1:0];
+    end
+endgenerate
+reg [5:0]        n_reason;
+reg              n_hit;
+reg [CTX_W-1:0]  n_ctx;
+reg [2:0]        n_smode, n_apply, n_code;
+reg [KEY_W-1:0]  n_key;
+reg [31:0]       n_salt;
+reg              n_dir;
+reg [62:0]       n_epsn;
+reg              n_ichk;           // open: the ICRC check applies (a bad ICRC is the verdict)
+
+// ----------------------------------------------------------------------------
+// Port assignments
+// ----------------------------------------------------------------------------
+assign lk_salt_slot = lq_key_reg;
+assign ep_ctx       = lk_ctx;
+assign ep_psn       = c_psn;
+assign ur_valid     = ur_valid_reg;
+
+always @* begin
+    {c_hdr, c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
+    c_pkt_end, c_pmode, c_sthsz, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
+    c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_ichk, c_cbase, c_mb,
+    c_crypted} = lq_desc_reg;
+end
+
+// decide -> DQ: the decision, MASK_MF in effect, whether a bad ICRC decides the verdict
+assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
+                    lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
+                    n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
+                    n_epsn, cfg_mask_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
+
+// ----------------------------------------------------------------------------
+// Control
+// ----------------------------------------------------------------------------
+always @* begin
+    ur_valid_next  = ur_valid_reg;
+    ur_commit_next = ur_commit_reg;
+    cq_m_ready     = 1'b0;
+    dq_s_valid     = 1'b0;
+    ld_pop         = 1'b0;
+    dec_pkt        = 1'b0;
+    cm_valid       = 1'b0;
+    cm_void        = 1'b0;
+
+    // ---- decide ----
+    n_reason = c_reason_now;
+    n_hit    = 1'b0;
+    n_ctx    = {CTX_W{1'b0}};
+    n_smode  = c_smode;
+    n_apply  = M_NONE;
+    n_code   = 3'd0;
+    n_key    = {KEY_W{1'b0}};
+    n_salt   = 32'd0;
+    n_dir    = 1'b0;
+    n_epsn   = 63'd0;
+    n_ichk   = 1'b0;
+    if (dec_can) begin
+        dec_pkt = 1'b1;
+        if (c_reason_now != R_OK) begin
+            // parse error: no lookup
+        end else if (!lk_hit) begin
+            if ((OPEN != 0 && c_pmode != M_NONE) || !cfg_allow_plain)
+                n_reason = R_NO_CONTEXT;
+            else
+                n_ichk = OPEN != 0;
+        end else begin
+            n_hit  = 1'b1;
+            n_ctx  = lk_ctx;
+            n_key  = lk_key;
+            n_salt = lk_salt;
+            n_dir  = (OPEN != 0) ? !lk_dir : lk_dir;  // the sender's direction
+            n_code = lk_sth_code;
+            if (OPEN == 0)
+                n_smode = lk_mode;
+            if (OPEN != 0 && c_pmode != lk_mode)
+                n_reason = R_MODE_MISMATCH;
+            else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code)
+                n_reason = R_STH_SIZE_MISMATCH;
+            else if (lk_mode == M_NONE) begin
+                // plain context (open: its ICRC decides, at egress)
+                n_ichk = OPEN != 0;
+            end else if (!lk_key_valid)
+                n_reason = R_NO_KEY;
+            else begin
+                // open: the model checks the ICRC here, unless the tag is in its field;
+                // the egress register applies the check
+                n_ichk = OPEN != 0 && lk_mode != M_ICRC_MAC;
+                if (ep_wait) begin
+                    // an earlier packet on the context is in flight: retry
+                    dec_pkt = 1'b0;
+                end else if (ep_reason != R_OK) begin
+                    n_reason = ep_reason;
+                end else begin
+                    n_epsn  = ep_epsn;
+                    n_apply = lk_mode;
+                end
+            end
+        end
+        if (dec_pkt) begin
+            dq_s_valid = 1'b1;
+        end
+    end
+    // seal: every decided packet takes its frame's late reason from ld, at its decision
+    // when the frame has ended, else when it ends; until then it is unresolved and no
+    // other packet is decided, and a late reject takes its tx_next commit back (a seal
+    // void: the model never consumed that EPSN) before the next decision
+    if (OPEN == 0) begin
+        if (dec_pkt) begin
+            if (ld_valid) begin
+                ld_pop = 1'b1;
+            end else begin
+                ur_valid_next  = 1'b1;
+                ur_commit_next = ep_valid && ep_reason == R_OK;
+            end
+        end
+        if (ur_valid_reg && ld_valid) begin
+            ld_pop        = 1'b1;
+            ur_valid_next = 1'b0;
+            cm_valid      = ur_commit_reg && ld_reason != R_OK;
+            cm_void       = ur_commit_reg && ld_reason != R_OK;
+        end
+    end
+    // ---- CQ head into LQ, as the decided packet leaves it ----
+    if (cq_m_valid && (!lq_valid_reg || dec_pkt)) begin
+        cq_m_ready = 1'b1;
+    end
+
+end
+
+// LQ: a packet enters as the decided one leaves (the two never meet a re-lookup, which
+// needs a stale packet that cannot be decided)
+always @(posedge clk) begin
+    if (cq_m_ready) begin
+        lq_desc_reg <= cq_m_data;
+    end
+    if (cq_m_ready || lq_relook) begin
+        lq_hit_reg       <= lk_hit_now;
+        lq_dir_reg       <= lk_dir_now;
+        lq_key_valid_reg <= lk_key_valid_now;
+        lq_ctx_reg       <= lk_ctx_now;
+        lq_mode_reg      <= lk_mode_now;
+        lq_sth_code_reg  <= lk_sth_code_now;
+        lq_key_reg       <= lk_key_now;
+    end
+    if (cq_m_ready) begin
+        lq_stale_reg <= cfg_busy;
+    end else if (lq_relook) begin
+        lq_stale_reg <= 1'b0;
+    end else begin
+        lq_stale_reg <= lq_stale_reg || cfg_busy;
+    end
+    if (cq_m_ready) begin
+        lq_valid_reg <= 1'b1;
+    end else if (dec_pkt) begin
+        lq_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        lq_valid_reg <= 1'b0;
+    end
+end
+
+always @(posedge clk) begin
+    ur_valid_reg  <= ur_valid_next;
+    ur_commit_reg <= ur_commit_next;
+    if (rst) begin
+        ur_valid_reg <= 1'b0;
+    end
+end
+
+endmodule
+
+`resetall
