@@ -17,6 +17,9 @@ CWARN    := -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes -Wmissing-prototy
 COPT     ?= -O2 -g
 CFLAGS_IBSEC := $(CSTD) $(CWARN) $(COPT)
 LIBCRYPTO    := -lcrypto
+LIBPCAP      := -lpcap
+# what every program linked with libibsec.a needs after it (pcap.c uses libpcap)
+IBSEC_LDLIBS := $(LIBPCAP) $(LIBCRYPTO)
 
 # The RTL, one module per file named after it, in folders by function (docs/architecture
 # in README.md): common/ (FIFOs, enums), crypto/ (AES, GHASH, GCM), ib/ (IBA headers and
@@ -36,26 +39,93 @@ LINT_TOPS :=             # top-level RTL modules linted by `make lint` at every 
 # make test runs the lint too: Verilator -Wall and an Icarus elaboration of every top
 TEST_TARGETS += lint
 
-.PHONY: all help deps demo test lint vectors bench regress-long fpga report clean
+.PHONY: all help help-check deps demo test lint vectors bench regress-long fpga report clean
 
 all: model
 
+# `make help`: the targets README.md and docs/ name (scripts/check_help.py, make
+# help-check in make test, keeps it so), then the members of test, regress-long and
+# bench as the fragments register them.
+help_list = echo "$(strip $(1))" | fold -s -w 84 | sed 's/^/    /; s/ *$$//'
 help:
-	@echo "ibsec make targets:"
-	@echo "  demo          build everything and run a short mixed regression (the main job)"
-	@echo "  test          every test CI runs (prints N passed, N failed)"
-	@echo "  lint          Verilator lint of every top-level module, C warnings as errors"
-	@echo "  vectors SEED=n  write build/vectors/ (pcap files, key file, harness vectors)"
-	@echo "  bench         latency, throughput and simulation-speed figures"
-	@echo "  regress-long  the million-message/packet regressions"
-	@echo "  depth-check   logic depth of the engine blocks and engines against fpga/depth_ceilings.txt (Yosys only)"
-	@echo "  fpga          synthesis and place-and-route (build/fpga/)"
-	@echo "  report        regenerate docs/performance.md and its plots"
-	@echo "  wireshark-install  the ibsec dissector into ~/.local/lib/wireshark/plugins (docs/wireshark.md)"
-	@echo "  test-dissector     tshark with the dissector on the vectors, checked with the model"
-	@echo "  regmap        regenerate the register maps' header, includes and doc tables from SystemRDL"
-	@echo "  fusesoc-lint  FuseSoC's lint target of every IP core (rtl/*/*.core)"
-	@echo "  deps          install Debian packages and the project venv (run by the others)"
+	@echo "ibsec make targets (README.md says more; each fragment's header lists its own)"
+	@echo
+	@echo "Start here"
+	@echo "  demo            build the model, write the vectors, seal and open them with ibsec_pcap,"
+	@echo "                  read them with tshark, run the packet engine RTL briefly at every width;"
+	@echo "                  prints a summary (the main job)"
+	@echo "  test            every test CI runs, one after the other; ends with N passed, N failed"
+	@echo "  help            this list"
+	@echo
+	@echo "Model and vectors"
+	@echo "  model           libibsec.a and the tools in build/bin/ (ibsec_pcap --help, ...)"
+	@echo "  vectors SEED=n  write build/vectors/: pcaps, key file, packet and GCM harness vectors"
+	@echo "  sim-avail       the switch-side availability simulation (docs/availability.md)"
+	@echo "  ctest-<name>    one C model test: ctest-pcap, ctest-cli, ctest-setup, ... (list below)"
+	@echo
+	@echo "RTL checks"
+	@echo "  lint            Verilator --lint-only -Wall and an Icarus Verilog (-g2005) elaboration"
+	@echo "                  of every top-level RTL module listed below, at LANES = 1, 4 and 12"
+	@echo "                  (once if it has no LANES); RTL only: the C code is checked where it"
+	@echo "                  is built, with -Wall -Wextra -Werror"
+	@echo "  lint-hdr        the same for the header modules alone"
+	@echo "  lint-tables     Verilator -Wall of the table modules at more parameter sets"
+	@echo "  vtest-<bench>   one Verilator bench: vtest-engine-L1, vtest-gcm-L4, vtest-hdr, vtest-tables"
+	@echo "                  (vtest-<bench>-L<n> at LANES = n; those in make test are listed below,"
+	@echo "                  others such as vtest-setup-rtl-L4 and -L12 run by name)"
+	@echo "  regress-long    the long regressions listed below: $(GCM_LONG_MESSAGES) GCM messages per width,"
+	@echo "                  $(HDR_LONG_PACKETS) header-module packets, $(ENGINE_LONG_PACKETS) engine packets per mode,"
+	@echo "                  $(TABLES_LONG_CYCLES) cycles per table set, $(SETUP_LONG_N) connection setups"
+	@echo "  depth-check     logic depth of the engine blocks and LANES = 1 engines against"
+	@echo "                  fpga/depth_ceilings.txt (Yosys only; part of make test)"
+	@echo "  synth-check     gcm_core synthesizes cleanly at LANES = 1 (part of make test)"
+	@echo "  enums-check, netlist-depth-selftest, engine-harness-selftest   (part of make test)"
+	@echo
+	@echo "Figures"
+	@echo "  bench           every bench below: latency, throughput, simulation speed; asserts nothing"
+	@echo "  bench-<name>    one bench: bench-engine, bench-gcm, bench-gcm-bram, bench-setup, ..."
+	@echo "  synth           Yosys synth_ecp5 resource table of gcm_core at LANES = 1, 4, 12"
+	@echo "  synth-all       the same for every top (aes_pipeline, ghash_engine, gcm_core)"
+	@echo "  synth-<top>-L<n>  one top at one width, with its resources per submodule"
+	@echo "  fpga            synthesis, place and route at LANES = 1, the table (build/fpga/fpga.md);"
+	@echo "                  hours; its steps alone: fpga-synth, fpga-pnr, fpga-table"
+	@echo "  fpga-pnr-L1     place and route one top (PNR_TOP=...) at LANES = 1"
+	@echo "  fpga-seeds      more nextpnr seeds of one make fpga run (SEED_RUN=..., SEEDS=...)"
+	@echo "  report          run the benches and regenerate docs/performance.md and its plots"
+	@echo "                  (figures of make fpga; without them the committed ones stay)"
+	@echo
+	@echo "Wireshark (docs/wireshark.md)"
+	@echo "  wireshark-install  the ibsec dissector into ~/.local/lib/wireshark/plugins"
+	@echo "  wireshark-uninstall  removes that copy"
+	@echo "  test-dissector  tshark with the dissector on the vectors, checked with the model"
+	@echo "                  (part of make test)"
+	@echo
+	@echo "Registers and IP packaging (docs/registers.md)"
+	@echo "  regmap          regenerate the register maps' header, includes and doc tables from SystemRDL"
+	@echo "  regmap-check    the generated files equal what the SystemRDL gives (part of make test)"
+	@echo "  fusesoc-lint    FuseSoC's lint target of every IP core (rtl/*/*.core; part of make test)"
+	@echo
+	@echo "Housekeeping"
+	@echo "  deps            install the Debian packages and the project venv (the others run it)"
+	@echo "  clean           remove the build tree ($(BUILD)/)"
+	@echo
+	@echo "Knobs: SEED=n, WAVES=1 (FST waveforms of Verilator benches), IBSEC_PROGRESS=s (seconds"
+	@echo "between progress lines, 0: none), BUILD=dir"
+	@echo
+	@echo "make test runs:"
+	@$(call help_list,$(TEST_TARGETS))
+	@echo "make regress-long runs:"
+	@$(call help_list,$(REGRESS_LONG_TARGETS))
+	@echo "make bench runs:"
+	@$(call help_list,$(BENCH_TARGETS))
+	@echo "lint checks these tops:"
+	@$(call help_list,$(LINT_TOPS))
+
+# help-check (make test): every `make X` of README.md and docs/ is in make help and is a
+# target (scripts/check_help.py)
+help-check:
+	@python3 scripts/check_help.py
+TEST_TARGETS += help-check
 
 # Installs system packages and the local venv once; the stamp is per build tree.
 deps: $(DEPS_STAMP)

@@ -26,11 +26,11 @@ $(CM_LIB): $(CM_OBJS)
 
 $(BUILD)/bin/%: cmodel/tools/%.c $(CM_LIB) $(CM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_IBSEC) -Icmodel $< $(CM_LIB) $(LIBCRYPTO) -o $@
+	$(CC) $(CFLAGS_IBSEC) -Icmodel $< $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 $(CM_BUILD)/test_%: cmodel/test/test_%.c $(wildcard cmodel/test/*.h) $(CM_LIB) $(CM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_IBSEC) -Icmodel -Icmodel/test $< $(CM_LIB) $(LIBCRYPTO) -o $@
+	$(CC) $(CFLAGS_IBSEC) -Icmodel -Icmodel/test $< $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 $(addprefix ctest-,$(CM_TESTS)): ctest-%: $(CM_BUILD)/test_%
 	$<

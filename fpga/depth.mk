@@ -12,7 +12,8 @@
 # Knobs: DEPTH_RUNS (the runs, top:lanes:variant as in fpga.mk; variants are fpga.mk's
 # FPGA_VARIANT_*). Cost on the 2-core machine: the two engines about 3.5 min of one core
 # each, the blocks under a minute each, the stage modules 1 to 3.5 min each; the runs are
-# made two at a time.
+# made two at a time. A run that lasts over a minute says so every minute
+# (scripts/stage.sh --quiet).
 
 DEPTH_BUILD    := $(FPGA_BUILD)/depth
 DEPTH_CEILINGS := fpga/depth_ceilings.txt
@@ -35,9 +36,10 @@ $(call depth_netlist,$(1)): $(SYNTH_DEPS) $(DEPTH_SCRIPTS) $(if $(filter depth_p
 	@mkdir -p $$(@D)
 	@YOSYS=$(YOSYS) PNR_FLATTEN=$(if $(filter $(call fpga_field,$(1),1),$(FPGA_PNR_HIER)),0,1) \
 	  PNR_PARAMS="$(FPGA_VARIANT_$(call fpga_field,$(1),3))" PNR_SUB_PARAMS="$(FPGA_SUB_$(call fpga_field,$(1),3))" \
+	  scripts/stage.sh --quiet --log $$(@D)/synth.log --out $$(@D).out "depth $(call fpga_name,$(1))" \
 	  scripts/synth_netlist.sh $$(@D) $(call fpga_field,$(1),1) $(call fpga_field,$(1),2) \
 	  $(SYNTH_RTL) $(if $(filter depth_probe,$(call fpga_field,$(1),1)),verif/depth/depth_probe.v) \
-	  > $$(@D).out 2>&1 || { cat $$(@D).out; rm -f $$@; exit 1; }
+	  || { cat $$(@D).out; rm -f $$@; exit 1; }
 	@tail -n 1 $$(@D).out
 endef
 $(foreach r,$(DEPTH_RUNS) $(DEPTH_PROBES),$(eval $(call DEPTH_NETLIST_RULE,$(r))))

@@ -330,7 +330,9 @@ $(foreach r,$(FPGA_PNR_RUNS),$(eval $(call FPGA_PNR_RULE,$(r))))
 fpga-synth: $(FPGA_SYNTH_JSON)
 # one place and route at a time, whatever -j says (each takes one core and minutes)
 fpga-pnr:
-	@set -e; for f in $(FPGA_PNR_JSON); do $(MAKE) --no-print-directory -j1 $$f; done
+	@set -e; n=0; for f in $(FPGA_PNR_JSON); do n=$$((n + 1)); \
+	  echo "fpga-pnr: run $$n of $(words $(FPGA_PNR_JSON)): $$(basename $$(dirname $$f))"; \
+	  $(MAKE) --no-print-directory -j1 $$f; done
 
 fpga-table: | deps
 	@$(PYTHON) scripts/synth_collect.py --out $(FPGA_BUILD) \
@@ -345,9 +347,9 @@ fpga-seeds: | $(NEXTPNR) deps
 	$(PNR_ENV) $(call fpga_knobs,$(firstword $(subst _L, ,$(SEED_RUN)))) scripts/pnr_seeds.sh $(FPGA_BUILD)/pnr-$(SEED_RUN) $(PNR_FREQ_MHZ) $(SEEDS)
 
 fpga: | deps
-	@$(MAKE) --no-print-directory fpga-synth
-	@$(MAKE) --no-print-directory fpga-pnr
-	@$(MAKE) --no-print-directory fpga-table
+	@scripts/stage.sh --every 0 "fpga 1/3: synthesis" $(MAKE) --no-print-directory fpga-synth
+	@scripts/stage.sh --every 0 "fpga 2/3: place and route" $(MAKE) --no-print-directory fpga-pnr
+	@scripts/stage.sh --every 0 "fpga 3/3: table" $(MAKE) --no-print-directory fpga-table
 
 # --- make report --------------------------------------------------------------------------
 # Runs the benches (figures in $(BUILD)/bench/*.json), then scripts/report.py writes
@@ -359,6 +361,7 @@ fpga: | deps
 REPORT_BENCHES ?= bench-gcm bench-gcm-bram $(if $(FPGA_ENGINE),bench-engine)
 REPORT_BENCH   := $(BUILD)/bench
 report: | deps
+	@[ -f $(FPGA_BUILD)/fpga.json ] || echo "report: no $(FPGA_BUILD)/fpga.json (make fpga): docs/performance.md keeps its figures, this build's report goes to $(BUILD)/report/"
 	@mkdir -p $(REPORT_BENCH)
 	@rm -f $(REPORT_BENCH)/gcm*-L*.json $(REPORT_BENCH)/engine-L*.json
 	@for b in $(REPORT_BENCHES); do echo "report: running $$b"; \

@@ -10,7 +10,10 @@
 #           byte for byte; open the sealed pcap as the peer and compare with the plain
 #           pcap; open the wire pcap (tampered copies, replays) and count drops by reason.
 #   tshark  tshark reads every pcap, with as many packets as the model wrote, and
-#           dissects every packet as InfiniBand (native) or RoCEv2 (Ethernet/UDP 4791).
+#           dissects every plain and sealed packet as InfiniBand (native) or RoCEv2
+#           (Ethernet/UDP 4791); in the wire pcaps, every packet it does not see as
+#           InfiniBand must be a tampered or forged copy (a flipped header bit), never a
+#           genuine one (the .vec file says which is which).
 #   independent  every sealed packet of the vectors rebuilt from docs/wire-format.md with
 #           OpenSSL's AES-GCM (scripts/check_vectors_independent.py) is identical.
 #   vectors the packet harness vector files: records per kind and header shape, alerts.
@@ -19,7 +22,10 @@
 #           12 once verif/engine/engine.mk enables it): per width a short mixed regression of
 #           RTL_PACKETS plain packets per mode (default 60) with bad input, key changes and
 #           a reset, every output and status compared with the model; then the 1 KiB
-#           benchmark (latency and throughput per mode).
+#           benchmark: latency FF / LL / LIFO (LIFO, last beat in to first beat out, is
+#           the latency the engine adds) and throughput on the link-side port (seal's
+#           output, open's input), the figures make report uses.
+# A line on stderr names each section as it starts, with the elapsed time.
 # Ends with "demo: N passed, N failed" and exits non-zero if any check failed.
 set -uo pipefail
 
@@ -32,6 +38,9 @@ OUT=$BUILD/demo
 LINKS=(native rocev2)
 pass=0; fail=0
 rm -rf "$OUT"; mkdir -p "$OUT"
+
+# what the demo is doing, on stderr (the summary stays on stdout)
+stage() { echo "demo: $* ($SECONDS s elapsed)" >&2; }
 
 check() {  # check COND_STATUS WHAT
   if [ "$1" = 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL demo: $2"; fi
@@ -97,6 +106,31 @@ tshark_protocols() {  # tshark_protocols PCAP -> one line of frame.protocols per
   printf '\223\000\000\000' | dd of="$OUT/user0.pcap" bs=1 seek=20 conv=notrunc 2>/dev/null
   tshark "${TSHARK_USER0[@]}" -r "$OUT/user0.pcap" -T fields -e frame.protocols 2>/dev/null
 }
+# The wire pcap's packets that tshark does not dissect as InfiniBand, by the kind of
+# their record in <link>.vec (records with a wire packet, in pcap order). A tampered or
+# forged copy has one bit flipped, CRCs recomputed or not; a flip in a field the dissector
+# keys on (LRH LNH, EtherType, IP version or protocol, UDP port 4791) makes the packet
+# something else to tshark. A genuine packet (normal, replay, reuse, badtag: headers as
+# sealed) must always be InfiniBand.
+TSHARK_NOTES=()
+tshark_wire_note() {  # tshark_wire_note LINK PROTOCOLS_FILE
+  local link=$1 protos=$2 kinds
+  kinds=$(awk '$1 == "pkt" { k = $4 } $1 == "wire" && $2 != "-" { print k }' "$VEC/$link.vec")
+  local counts; counts=$(paste <(echo "$kinds") "$protos" | awk -F'\t' '
+    $2 !~ /infiniband/ { n++; if ($1 == "tamper" || $1 == "forge") t++; else g++ }
+    END { printf "%d %d %d", n, t, g }')
+  local n t g; read -r n t g <<<"$counts"
+  [ "$g" = 0 ]; check $? "$link-wire.pcap: $g genuine packets (headers as sealed) not dissected as InfiniBand"
+  if [ "$n" = 0 ]; then
+    TSHARK_NOTES+=("$link-wire.pcap: every packet dissected as InfiniBand")
+  else
+    if [ "$g" = 0 ]; then
+      TSHARK_NOTES+=("$link-wire.pcap: $n packets are not InfiniBand to tshark, all of them tampered or forged copies; every genuine packet is InfiniBand")
+    else
+      TSHARK_NOTES+=("$link-wire.pcap: $n packets are not InfiniBand to tshark: $t tampered or forged copies and $g genuine packets (a failure)")
+    fi
+  fi
+}
 section_tshark() {
   if ! command -v tshark >/dev/null; then check 1 "tshark not installed (scripts/deps.sh installs it)"; return; fi
   local link kind f want got ib
@@ -112,6 +146,7 @@ section_tshark() {
       # the wire pcap also holds tampered packets, which may not be
       if [ "$kind" != wire ]; then [ "$ib" = "$got" ]; check $? "tshark dissects $ib of $got packets of $f as InfiniBand"; fi
       TSHARK_ROWS+=("$(printf '%-20s %8s %8s %12s' "$link-$kind.pcap" "$want" "$got" "$ib")")
+      [ "$kind" = wire ] && tshark_wire_note "$link" "$OUT/$link-$kind.protocols"
     done
   done
 }
@@ -185,22 +220,23 @@ section_rtl() {
     "$bin" --seed "$SEED" --bench --bench-payload 1024 --json "$json" > "$OUT/rtl-bench-L$l.log" 2>&1
     check $? "RTL benchmark at LANES = $l (see $OUT/rtl-bench-L$l.log)"
     if [ -s "$json" ]; then
-      RTL_ROWS+=("$(printf '%-6s %8s %6s %10s %6s/%-6s %6s/%-6s %7s %7s' "L$l" "$pk" "$modes/5" "$fails" \
-        "$(rtl_fig "$json" seal latency_ff_cycles max)" "$(rtl_fig "$json" seal latency_ll_cycles max)" \
-        "$(rtl_fig "$json" open latency_ff_cycles max)" "$(rtl_fig "$json" open latency_ll_cycles max)" \
-        "$(rtl_fig "$json" seal throughput_pct min)" "$(rtl_fig "$json" open throughput_pct min)")")
+      local sl ol
+      sl="$(rtl_fig "$json" seal latency_ff_cycles max)/$(rtl_fig "$json" seal latency_ll_cycles max)/$(rtl_fig "$json" seal latency_lifo_cycles max)"
+      ol="$(rtl_fig "$json" open latency_ff_cycles max)/$(rtl_fig "$json" open latency_ll_cycles max)/$(rtl_fig "$json" open latency_lifo_cycles max)"
+      RTL_ROWS+=("$(printf '%-6s %8s %6s %10s %16s %16s %7s %7s' "L$l" "$pk" "$modes/5" "$fails" "$sl" "$ol" \
+        "$(rtl_fig "$json" seal link_throughput_pct min)" "$(rtl_fig "$json" open link_throughput_pct min)")")
     else
       RTL_ROWS+=("$(printf '%-6s %8s %6s %10s  (no benchmark figures)' "L$l" "$pk" "$modes/5" "$fails")")
     fi
   done
 }
 
-section_model
-section_tshark
-section_independent
-section_vectors
-section_gcm
-section_rtl
+stage "model: seal and open the vectors with ibsec_pcap"; section_model
+stage "tshark: read the pcaps"; section_tshark
+stage "independent rebuild of the sealed packets"; section_independent
+stage "vector files"; section_vectors; section_gcm
+stage "packet engine RTL: regression and benchmark per width"; section_rtl
+stage "done"
 
 echo
 echo "ibsec demo — C reference model, seed $SEED, $COUNT random packets per link plus corner cases"
@@ -218,6 +254,10 @@ echo
 echo "tshark reading the pcaps"
 printf '%-20s %8s %8s %12s\n' pcap model tshark "InfiniBand"
 for r in "${TSHARK_ROWS[@]}"; do echo "$r"; done
+echo "Why a wire pcap has fewer InfiniBand rows: it also holds tampered and forged copies, one bit"
+echo "flipped; where the bit falls in a header field the dissector keys on (LRH LNH, EtherType, IP"
+echo "version or protocol, UDP port 4791), tshark sees another protocol. By the records of <link>.vec:"
+for r in "${TSHARK_NOTES[@]}"; do echo "  $r"; done
 echo
 echo "Sealed packets rebuilt from docs/wire-format.md with OpenSSL AES-GCM (not the model): $INDEP_ROW"
 echo
@@ -228,9 +268,11 @@ echo
 echo "Packet engine RTL (Verilator, seal and open instances) against the model: $RTL_PACKETS plain packets"
 echo "per mode plus bad input, key changes and a reset per width; packets = frames into both instances;"
 echo "mismatches = failed comparisons (status, output bytes, model peer, counters, context state);"
-echo "latency at 1 KiB payload, worst mode, cycles: FF first beat in -> first beat out, LL last in -> last out;"
-echo "throughput: back-to-back 1 KiB packets, worst mode, % of 16 x LANES bytes per clock"
-printf '%-6s %8s %6s %10s %13s %13s %7s %7s\n' width packets modes mismatches "seal FF/LL" "open FF/LL" "seal %" "open %"
+echo "latency at 1 KiB payload, worst mode, cycles: FF first beat in -> first beat out, LL last in -> last out,"
+echo "LIFO last beat in -> first beat out: the latency the engine adds (it stores a packet before it sends it);"
+echo "throughput: back-to-back 1 KiB packets, worst mode, on the link-side port (seal's output, open's input),"
+echo "% of 16 x LANES bytes per clock: the figures of make report (docs/performance.md)"
+printf '%-6s %8s %6s %10s %16s %16s %7s %7s\n' width packets modes mismatches "seal FF/LL/LIFO" "open FF/LL/LIFO" "seal %" "open %"
 for r in "${RTL_ROWS[@]}"; do echo "$r"; done
 echo
 echo "demo: $pass passed, $fail failed"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs what ibsec needs on a fresh Debian 12 machine, and nothing twice:
-#   - Debian packages (compiler, OpenSSL's libcrypto, Verilator, Icarus, tshark)
+#   - Debian packages (compiler, OpenSSL's libcrypto, libpcap, Verilator, Icarus, tshark)
 #   - a project-local Python venv (.venv/) with the independent references
 #     (scapy's RoCE layer, crcmod), the open FPGA tools, the SystemRDL compiler and
 #     FuseSoC from PyPI.
@@ -9,7 +9,7 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 
-apt_pkgs=(build-essential pkg-config libssl-dev zlib1g-dev verilator iverilog tshark python3 python3-venv python3-pip)
+apt_pkgs=(build-essential pkg-config libssl-dev libpcap-dev zlib1g-dev verilator iverilog tshark python3 python3-venv python3-pip)
 missing=()
 for p in "${apt_pkgs[@]}"; do
   dpkg -s "$p" >/dev/null 2>&1 || missing+=("$p")

@@ -31,3 +31,12 @@ DEMO_RTL_BINS := $(foreach l,$(ENGINE_DEMO_WIDTHS),$(ENGINE_BUILD)/L$(l)/Vtb)
 
 demo: deps model vectors $(DEMO_RTL_BINS)
 	scripts/demo.sh $(BUILD) $(SEED) $(VEC_COUNT) $(DEMO_RTL_PACKETS) "$(ENGINE_DEMO_WIDTHS)"
+
+# report-check (make test): scripts/report.py keeps the committed docs/performance.md and
+# plots on a machine where make fpga has not run, and writes them where it has
+# (scripts/check_report.py, in a scratch folder)
+.PHONY: report-check
+report-check:
+	@python3 scripts/check_report.py
+
+TEST_TARGETS += report-check

@@ -24,7 +24,8 @@ for s in "$@"; do
   t0=$(date +%s)
   rm -f "$run/seed$s/pnr.log" "$run/seed$s/report.json" "$run/seed$s/exit"
   set +e
-  PNR_SEED=$s scripts/nextpnr_run.sh "$run/netlist.json" "$run/seed$s" "$freq"
+  PNR_SEED=$s scripts/stage.sh --log "$run/seed$s/pnr.log" "pnr_seeds: seed $s" \
+    scripts/nextpnr_run.sh "$run/netlist.json" "$run/seed$s" "$freq"
   rc=$?
   set -e
   # nextpnr never started (nextpnr_run.sh's own checks failed): not a result of the seed

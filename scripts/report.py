@@ -13,6 +13,9 @@ Subcommands
                                                    and engine-L<n>.json (make bench-engine,
                                                    schema in verif/engine/README.md)
                               into --out (docs/performance.md) and --img (docs/img/*.png).
+                              Without FPGA_JSON (make fpga has not run in this build tree)
+                              --out and --img are left as they are and the report goes to
+                              report/ beside the bench folder ($(BUILD)/report/).
 
 Nothing is assumed: every figure comes from one of those files, and where a file or a
 measurement is missing the report says which and why instead of a number. Conversions
@@ -53,6 +56,20 @@ LINK_OF_LANES = {1: "1X", 4: "4X", 12: "12X"}
 LEE_KIM_FIG7A = [(64, 12.4), (128, 5.5), (256, 2.6), (512, 1.2), (1024, 0.7)]
 
 BLOCK_BYTES = 16              # one 128-bit lane
+
+# Plot styles: series are told apart by marker and line style as well as colour, so two
+# series with the same values (they do coincide: the LUT and block RAM cores at LANES = 1,
+# the seal and open engines at some sizes) both stay visible; later series are drawn with
+# smaller, hollow markers on top of earlier ones.
+MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*", "<", ">"]
+LINESTYLES = ["-", "--", "-.", ":"]
+BOUND_HATCH = "//"            # bars whose figure is a bound, not a measurement at its clock
+
+
+def series_style(i):
+    """Marker, line style and marker size of the i-th series of a line plot."""
+    return {"marker": MARKERS[i % len(MARKERS)], "linestyle": LINESTYLES[i % len(LINESTYLES)],
+            "markersize": max(3.5, 9.0 - 0.6 * i), "markerfacecolor": "none" if i % 2 else None}
 
 
 def fail(msg):
@@ -420,21 +437,34 @@ def section_resources(fpga, md, img, plots):
     md.append("")
     if plots:
         import matplotlib.pyplot as plt
+        from matplotlib.patches import Patch
         ok = [r for r in rows if r.get("fits") is not None]
-        labels = [f"{r['top']}\n{variant_of(r['params'])} L{r['lanes']}" for r in ok]
-        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(ok)), 4))
+        # the engines' hierarchical counts are upper bounds (see the text above)
+        bound = [r["top"] in ENGINE_TOPS for r in ok]
+        labels = [f"{r['top']}\n{variant_of(r['params'])} L{r['lanes']}" + ("\n(upper bound)" if b else "")
+                  for r, b in zip(ok, bound)]
+        fig, ax = plt.subplots(figsize=(max(6, 1.1 * len(ok)), 4.2))
         x = range(len(ok))
-        ax.bar([i - 0.2 for i in x], [r["lut4"] for r in ok], 0.4, label="LUT4")
-        ax.bar([i + 0.2 for i in x], [r["ff"] for r in ok], 0.4, label="FF")
+        for i, (r, b) in enumerate(zip(ok, bound)):
+            extra = {"hatch": BOUND_HATCH, "edgecolor": "black", "linewidth": 0.3} if b else {}
+            ax.bar(i - 0.2, r["lut4"], 0.4, color="tab:blue", label="LUT4" if i == 0 else None, **extra)
+            ax.bar(i + 0.2, r["ff"], 0.4, color="tab:orange", label="FF" if i == 0 else None, **extra)
         ax.axhline(cap["comb"], color="red", ls="--", label="LFE5U-85F LUT4")
         ax.set_yscale("log")
         ax.set_xticks(list(x))
         ax.set_xticklabels(labels, fontsize=7)
         ax.set_ylabel("cells")
-        ax.legend(fontsize=8)
-        ax.set_title("Resources per width (Yosys synth_ecp5)")
+        handles, _ = ax.get_legend_handles_labels()
+        if any(bound):
+            handles.append(Patch(facecolor="white", hatch=BOUND_HATCH, edgecolor="black",
+                                 linewidth=0.3, label="upper bound: hierarchy kept, logic behind "
+                                                      "constant ports counted"))
+        # above the axes: the legend never covers a bar
+        ax.legend(handles=handles, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.01),
+                  ncol=4, frameon=False)
+        ax.set_title("Resources per width (Yosys synth_ecp5)", pad=24)
         fig.tight_layout()
-        fig.savefig(os.path.join(img, "resources.png"), dpi=100)
+        fig.savefig(os.path.join(img, "resources.png"), dpi=100, bbox_inches="tight")
         plt.close(fig)
         md.append("![resources](img/resources.png)\n")
 
@@ -490,7 +520,10 @@ def section_latency(clocks, gcm, eng, md, img, plots):
         ff, lt = lat["first_in_first_out_cycles"], lat["last_in_tag_out_cycles"]
         if mhz:
             t = ns(lt, mhz)
-            points.append((f"gcm {v} L{lanes}", t))
+            # a wider core has no routed clock, and aes_pipeline alone bounds the core's:
+            # the clock is an upper bound, so the ns are a lower bound
+            bound = lanes != 1 or "upper bound" in src
+            points.append((f"gcm {v} L{lanes}", t, bound))
             if t > TARGET_LATENCY_NS:
                 MISSED.append((f"added latency <= {TARGET_LATENCY_NS:.0f} ns",
                                f"gcm_core {v} L{lanes}: {t:.0f} ns ({lt} cycles at {mhz:.1f} MHz)"))
@@ -535,7 +568,11 @@ def section_latency(clocks, gcm, eng, md, img, plots):
                     MISSED.append((f"added latency <= {TARGET_LATENCY_NS:.0f} ns",
                                    f"engine {r['op']} {r['mode']} L{lanes} {r['payload']} B: "
                                    f"{t:.0f} ns at {mhz:.1f} MHz ({src})"))
-                points.append((f"eng {r['op']} {r['mode']} L{lanes} {r['payload']}B", t))
+                # the plot shows the 1 KiB rows (all modes, every width); the table all
+                if r["payload"] == 1024:
+                    routed = clocks.for_engine(r["op"])[0] is not None
+                    points.append((f"engine {r['op']} {r['mode']} L{lanes}", t,
+                                   lanes != 1 or not routed))
                 md.append(f"| {lanes} | {r['mode']} | {r['op']} | {r['payload']} | "
                           f"{r['latency_ff_cycles']} | {r['latency_ll_cycles']} | "
                           f"{r['latency_lifo_cycles']} | {t:.0f} @ {mhz:.1f} | "
@@ -544,17 +581,29 @@ def section_latency(clocks, gcm, eng, md, img, plots):
         md.append("")
     if plots and points:
         import matplotlib.pyplot as plt
-        pts = points[:40]
-        fig, ax = plt.subplots(figsize=(8, max(3, 0.25 * len(pts) + 1)))
-        ax.barh(range(len(pts)), [t for _, t in pts])
+        from matplotlib.patches import Patch
+        pts = points
+        fig, ax = plt.subplots(figsize=(8, max(3, 0.24 * len(pts) + 1.5)))
+        for i, (name, t, bound) in enumerate(pts):
+            ax.barh(i, t, color="tab:blue", alpha=0.55 if bound else 1.0,
+                    hatch=BOUND_HATCH if bound else None, edgecolor="black" if bound else None,
+                    linewidth=0.3)
         ax.set_yticks(range(len(pts)))
-        ax.set_yticklabels([n for n, _ in pts], fontsize=7)
+        ax.set_yticklabels([n + (" (lower bound)" if b else "") for n, _, b in pts], fontsize=7)
         ax.axvline(TARGET_LATENCY_NS, color="green", ls="--", label="target 100 ns")
         ax.axvline(BUDGET_LATENCY_NS, color="red", ls="--", label="Lee & Kim 320 ns")
-        ax.set_xlabel("added latency, ns")
-        ax.legend(fontsize=8)
+        handles, _ = ax.get_legend_handles_labels()
+        if any(b for _, _, b in pts):
+            handles.append(Patch(facecolor="tab:blue", alpha=0.55, hatch=BOUND_HATCH,
+                                 edgecolor="black", linewidth=0.3,
+                                 label="lower bound: ns at an upper bound of the clock\n"
+                                       "(the LANES = 1 clock for wider widths, or no routed clock)"))
+        ax.set_xlabel("added latency, ns (engine: LIFO, 1 KiB payload; core: last block in -> tag)")
+        # above the axes: the legend never covers a bar
+        ax.legend(handles=handles, fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.01),
+                  ncol=2, frameon=False)
         fig.tight_layout()
-        fig.savefig(os.path.join(img, "latency.png"), dpi=100)
+        fig.savefig(os.path.join(img, "latency.png"), dpi=100, bbox_inches="tight")
         plt.close(fig)
         md.append("![latency](img/latency.png)\n")
 
@@ -662,16 +711,17 @@ def section_throughput(clocks, gcm, eng, md, img, plots):
         md.append("**Missing:** no packet engine throughput (`engine-L<n>.json`).\n")
     if plots and series:
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for name, pts in series:
-            ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=name)
+        fig, ax = plt.subplots(figsize=(9, 4.5))
+        for i, (name, pts) in enumerate(series):
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], label=name, **series_style(i))
         ax.axhline(TARGET_THROUGHPUT_PCT, color="red", ls="--", label="target 99 %")
         ax.set_xscale("log", base=2)
         ax.set_xlabel("bytes per message / packet payload")
         ax.set_ylabel("% of 16 x LANES bytes per clock")
-        ax.legend(fontsize=7)
+        # outside the axes: the legend never covers a point
+        ax.legend(fontsize=7, loc="center left", bbox_to_anchor=(1.01, 0.5), frameon=False)
         fig.tight_layout()
-        fig.savefig(os.path.join(img, "throughput.png"), dpi=100)
+        fig.savefig(os.path.join(img, "throughput.png"), dpi=100, bbox_inches="tight")
         plt.close(fig)
         md.append("![throughput](img/throughput.png)\n")
 
@@ -736,32 +786,72 @@ def section_links(clocks, gcm, eng, md, img, plots):
         md.append(f"| {name} | {lanes} ({LINK_OF_LANES.get(lanes, '?')}) | "
                   f"{mhz:.1f}{'' if routed else f' ({src})'} | {peak:.1f} | {sus:.1f} | "
                   + " | ".join(cells) + " |")
-        bars.append((label, lanes, sus))
+        # the LANES = 1 clock for a wider width, aes_pipeline's for the core, or a clock
+        # that was not routed: an upper bound of the clock, so of the rate
+        bars.append((label, lanes, sus, lanes != 1 or not routed or "upper bound" in src))
     md.append("")
     md.append("Cells: the link's data rate in Gb/s and whether the sustained rate carries it. "
               "The LANES = 4 and 12 rows use the LANES = 1 clock (their cores and engines do "
               "not fit the device), so they are upper bounds.\n")
     if plots and bars:
         import matplotlib.pyplot as plt
-        fig, ax = plt.subplots(figsize=(7, 4))
-        for i, (name, lanes, sus) in enumerate(bars):
-            ax.bar(i, sus, label=name)
+        from matplotlib.patches import Patch
+        # bars grouped by LANES (the link a width serves) with a gap between groups; each
+        # group's link data rates drawn once across the group and named once, right of it,
+        # so no name is printed over a bar or over another name
+        groups = {}
+        for b in bars:
+            groups.setdefault(b[1], []).append(b)
+        fig, ax = plt.subplots(figsize=(10, 4.8))
+        colors = plt.rcParams["axes.prop_cycle"].by_key()["color"]
+        x, ticks, labels, k = 0.0, [], [], 0
+        for lanes in sorted(groups):
+            start = x
+            for name, _, sus, bound in groups[lanes]:
+                ax.bar(x, sus, 0.8, color=colors[k % len(colors)], alpha=0.55 if bound else 1.0,
+                       hatch=BOUND_HATCH if bound else None, edgecolor="black" if bound else None,
+                       linewidth=0.3)
+                ticks.append(x)
+                labels.append(name + ("\n(upper bound)" if bound else ""))
+                x += 1
+                k += 1
             for rname, rate in IBA_RATES:
-                ax.plot([i - 0.4, i + 0.4], [rate * lanes] * 2, color="gray", lw=0.8)
-                ax.text(i + 0.42, rate * lanes, rname, fontsize=6, va="center")
-        ax.set_xticks(range(len(bars)))
-        ax.set_xticklabels([b[0] for b in bars], fontsize=8, rotation=30, ha="right")
+                ax.plot([start - 0.45, x - 0.55], [rate * lanes] * 2, color="gray", lw=0.8)
+                ax.text(x - 0.5, rate * lanes, f"{rname} {LINK_OF_LANES.get(lanes, '')}",
+                        fontsize=6, va="center")
+            x += 1.2   # room for the rate names
+        ax.set_xticks(ticks)
+        ax.set_xticklabels(labels, fontsize=7, rotation=30, ha="right")
+        ax.set_xlim(-0.7, x - 0.6)
         ax.set_yscale("log")
         ax.set_ylabel("Gb/s (sustained, largest messages / packets)")
-        ax.set_title("Crypto core and packet engine throughput against IBA link data rates")
+        ax.set_title("Crypto core and packet engine throughput against IBA link data rates",
+                     pad=22 if any(b[3] for b in bars) else 6)
+        if any(b[3] for b in bars):
+            ax.legend(handles=[Patch(facecolor="gray", alpha=0.55, hatch=BOUND_HATCH,
+                                     edgecolor="black", linewidth=0.3,
+                                     label="upper bound: at the LANES = 1 clock (wider widths do "
+                                           "not fit the device) or a clock not routed")],
+                      fontsize=7, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False)
         fig.tight_layout()
-        fig.savefig(os.path.join(img, "link_rates.png"), dpi=100)
+        fig.savefig(os.path.join(img, "link_rates.png"), dpi=100, bbox_inches="tight")
         plt.close(fig)
         md.append("![link rates](img/link_rates.png)\n")
 
 
 def cmd_render(args):
     fpga = load_json(args.fpga) if os.path.exists(args.fpga) else None
+    if fpga is None:
+        # Without make fpga's results every clock, and so every ns and Gb/s, would be
+        # "missing": the committed report keeps its figures, and this build's benchmarks
+        # get a report of their own in the build tree, beside the bench folder.
+        kept = (args.out, args.img)
+        base = os.path.join(os.path.dirname(os.path.abspath(args.bench)), "report")
+        args.out, args.img = os.path.join(base, "performance.md"), os.path.join(base, "img")
+        os.makedirs(base, exist_ok=True)
+        print(f"report: {args.fpga} is missing (make fpga has not run in this build tree), so "
+              f"{kept[0]} and {kept[1]} keep their committed figures; the report of this "
+              f"build's benchmarks alone goes to {args.out}")
     gcm, eng = load_bench(args.bench) if os.path.isdir(args.bench) else ({}, {})
     plots = True
     try:

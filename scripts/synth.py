@@ -39,6 +39,54 @@ COLUMNS = ["LUT4", "PFUMX", "L6MUX21", "TRELLIS_FF", "CCU2C", "TRELLIS_DPR16X4",
 LATCH_TYPES = ["$dlatch", "$adlatch", "$dlatchsr", "$_DLATCH_P_", "$_DLATCH_N_"]
 
 
+# a line on stderr every HEARTBEAT_S seconds while Yosys runs (scripts/stage.sh does the
+# same for the shell flows), besides one when it starts and one when it ends
+HEARTBEAT_S = 60
+
+
+def human(t):
+    """Seconds as a person reads them: 42 s, 6 min 49 s, 2 h 05 min."""
+    t = int(round(t))
+    if t < 100:
+        return f"{t} s"
+    if t < 3600:
+        return f"{t // 60} min {t % 60} s"
+    return f"{t // 3600} h {t // 60 % 60:02d} min"
+
+
+def last_log_line(log):
+    """The last non-empty line of a log being written (for the heartbeat), or ''."""
+    try:
+        with open(log, "rb") as f:
+            f.seek(0, os.SEEK_END)
+            f.seek(max(0, f.tell() - 4096))
+            lines = [x.strip() for x in f.read().decode(errors="replace").splitlines()]
+    except OSError:
+        return ""
+    lines = [x for x in lines if x]
+    return lines[-1][:110] if lines else ""
+
+
+def run_yosys(cmd, name, log):
+    """Runs Yosys with its output in its log; start, heartbeat and end lines on stderr.
+    Returns (exit status, wall seconds)."""
+    t0 = time.monotonic()
+    print(f"synth {name}: Yosys started (log {log})", file=sys.stderr, flush=True)
+    p = subprocess.Popen(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
+    while True:
+        try:
+            rc = p.wait(timeout=HEARTBEAT_S)
+            break
+        except subprocess.TimeoutExpired:
+            last = last_log_line(log)
+            print(f"synth {name}: Yosys running, {human(time.monotonic() - t0)} elapsed"
+                  + (f"; {os.path.basename(log)}: {last}" if last else ""), file=sys.stderr, flush=True)
+    wall = time.monotonic() - t0
+    print(f"synth {name}: Yosys {'done' if rc == 0 else f'failed (exit {rc})'} in {human(wall)}",
+          file=sys.stderr, flush=True)
+    return rc, wall
+
+
 def fail(msg):
     print(f"synth.py: {msg}", file=sys.stderr)
     sys.exit(2)
@@ -134,10 +182,7 @@ def cmd_run(args):
     with open(ys, "w") as f:
         f.write(yosys_script(args, stat_json, check_pre, check_post, latch_count))
     log = base + ".log"
-    t0 = time.monotonic()
-    rc = subprocess.call([args.yosys, "-q", "-l", log, "-s", ys],
-                         stdout=subprocess.DEVNULL, stderr=subprocess.STDOUT)
-    wall = time.monotonic() - t0
+    rc, wall = run_yosys([args.yosys, "-q", "-l", log, "-s", ys], name, log)
     ver = subprocess.run([args.yosys, "-V"], capture_output=True, text=True).stdout.strip()
 
     params = dict(args.param)

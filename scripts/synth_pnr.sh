@@ -46,12 +46,15 @@ mkdir -p "$out"
 
 # 1-2. the top's ports, the wrapper and the mapped netlist (scripts/synth_netlist.sh)
 t0=$(date +%s)
-scripts/synth_netlist.sh "$out" "$top" "$lanes" "$@"
+# (scripts/stage.sh: start and end lines, a heartbeat every minute quoting the log)
+scripts/stage.sh --log "$out/synth.log" "$(basename "$out"): synthesis" \
+  scripts/synth_netlist.sh "$out" "$top" "$lanes" "$@"
 t1=$(date +%s)
 
 # 3. place and route (scripts/nextpnr_run.sh: the LPF or --freq, placer, seed, time limit)
 set +e
-scripts/nextpnr_run.sh "$out/netlist.json" "$out" "$freq"
+scripts/stage.sh --log "$out/pnr.log" "$(basename "$out"): place and route" \
+  scripts/nextpnr_run.sh "$out/netlist.json" "$out" "$freq"
 rc=$?
 set -e
 t2=$(date +%s)

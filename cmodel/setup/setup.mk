@@ -30,11 +30,11 @@ $(SETUP_LIB): $(SETUP_OBJS)
 
 $(SETUP_BUILD)/test_%: cmodel/setup/test/test_%.c $(SETUP_LIB) $(CM_LIB) $(SETUP_HDRS) $(CM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SETUP_CFLAGS) $< $(SETUP_LIB) $(CM_LIB) $(LIBCRYPTO) -o $@
+	$(CC) $(SETUP_CFLAGS) $< $(SETUP_LIB) $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 $(BUILD)/bin/ibsec_setup_%: cmodel/setup/tools/ibsec_setup_%.c $(SETUP_LIB) $(CM_LIB) $(SETUP_HDRS) $(CM_HDRS)
 	@mkdir -p $(dir $@)
-	$(CC) $(SETUP_CFLAGS) $< $(SETUP_LIB) $(CM_LIB) $(LIBCRYPTO) -o $@
+	$(CC) $(SETUP_CFLAGS) $< $(SETUP_LIB) $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 ctest-setup: $(SETUP_BUILD)/test_setup
 	$< --conns $(SETUP_N)
@@ -75,7 +75,7 @@ $(SETUP_RTL_BUILD)/L%/Vtb: $(RTL_V) $(RTL_VH) verif/engine/tb_engine.v verif/eng
                            verif/engine/tb_engine.h verif/common/vshim.h cmodel/setup/setup.mk \
                            $(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB)
 	L=$*; scripts/verilate.sh $(@D) tb_engine "$(SETUP_RTL_VFLAGS)" verif/engine/tb_engine.v \
-	  verif/engine/shim.cpp "$(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB) $(LIBCRYPTO)"
+	  verif/engine/shim.cpp "$(SETUP_RTL_BUILD)/tb_setup.o $(SETUP_LIB) $(CM_LIB) $(IBSEC_LDLIBS)"
 
 $(SETUP_RTL_TARGETS): vtest-setup-rtl-L%: $(SETUP_RTL_BUILD)/L%/Vtb
 	$< --conns $(SETUP_RTL_N)

@@ -1,18 +1,26 @@
 /*
- * test_pcap.c — the classic pcap writer and reader of pcap.c (target ctest-pcap).
+ * test_pcap.c — the capture-file writer and reader of pcap.c, through libpcap (target
+ * ctest-pcap).
  *
  * 1. The writer's global header is byte for byte the one pcap-savefile(5) defines for a
  *    little-endian microsecond file (magic d4 c3 b2 a1, version 2.4, thiszone 0, sigfigs
  *    0, snaplen 65535, link type), and each record header holds ts_sec, ts_usec, caplen =
- *    len. (ctest-crc-indep reads the same files with tshark and with its own Python
- *    reader.)
+ *    len (on a big-endian host libpcap writes the same fields in that host's order; the
+ *    byte check is then skipped and counted as a failure, so the test cannot pass
+ *    unexamined). ctest-crc-indep reads the same files with tshark and with its own
+ *    Python reader.
  * 2. Round trip: generated packets of every shape written and read back unchanged, with
  *    their time stamps and link type, then a clean end of file.
- * 3. A big-endian file written here by hand is read the same way.
- * 4. Malformed files are refused with an error string: empty, short global header, bad
- *    magic (including the nanosecond magic), version 1.x, snaplen 0, truncated record
- *    header, truncated data, caplen != len, caplen > snaplen, record larger than the
- *    caller's buffer.
+ * 3. Files written here by hand are read the same way: a big-endian microsecond pcap, a
+ *    nanosecond pcap in each byte order (stamps scaled down to microseconds, truncated),
+ *    and a pcapng file (section header, interface description, enhanced packet blocks
+ *    at the default microsecond and at a nanosecond resolution).
+ * 4. Malformed files are refused with an error string: empty, short global header, an
+ *    unknown magic, a pcapng magic in front of a pcap body, version 1.x, truncated record
+ *    header, truncated data, caplen != len, caplen > snaplen (libpcap cuts the record,
+ *    the reader refuses the cut), record larger than the caller's buffer, a pcapng
+ *    packet block cut short, a pcapng packet before any interface. A snaplen of 0 is
+ *    accepted (libpcap reads it as its maximum).
  * Temporary files are created with mkstemp under $TMPDIR (default /tmp) and removed.
  */
 #include <stdio.h>
@@ -58,6 +66,12 @@ static long read_file(uint8_t *b, size_t cap)
     return (long)n;
 }
 
+static int host_is_little_endian(void)
+{
+    const uint16_t one = 1;
+    return *(const uint8_t *)&one == 1;
+}
+
 #define MAX_RECORDS 64
 
 static void test_roundtrip(check_ctx *c, ibsec_rng *r)
@@ -89,7 +103,8 @@ static void test_roundtrip(check_ctx *c, ibsec_rng *r)
         static const uint8_t hdr_prefix[20] = { 0xd4, 0xc3, 0xb2, 0xa1, 2, 0, 4, 0, 0, 0, 0, 0,
                                                 0, 0, 0, 0, 0xff, 0xff, 0, 0 };
         uint8_t lt_le[4] = { (uint8_t)lt, (uint8_t)(lt >> 8), 0, 0 };
-        if (check_true(c, fl >= 24 + 16, "file holds a global and a record header")) {
+        if (check_true(c, fl >= 24 + 16, "file holds a global and a record header") &&
+            check_true(c, host_is_little_endian(), "host is little-endian (the byte checks assume it)")) {
             check_bytes(c, "global header (magic, 2.4, zone, sigfigs, snaplen)", hdr_prefix, file, 20);
             check_bytes(c, "global header link type", lt_le, file + 20, 4);
             uint8_t rec0[16] = { 0xe8, 0x03, 0, 0, 0, 0, 0, 0 };
@@ -155,7 +170,7 @@ static void test_big_endian(check_ctx *c)
         return;
     if (!check_int(c, "big-endian: open", 0, ibsec_pcap_reader_open(&rd, tmp_path)))
         return;
-    check_int(c, "big-endian: flag", 1, rd.big_endian);
+    check_int(c, "big-endian: swapped exactly on a little-endian host", host_is_little_endian(), rd.swapped);
     check_int(c, "big-endian: link type", 1, rd.linktype);
     check_int(c, "big-endian: snaplen", 1500, rd.snaplen);
     check_int(c, "big-endian: read", 1, ibsec_pcap_read(&rd, back, sizeof back, &len, &ts, &tu));
@@ -166,10 +181,148 @@ static void test_big_endian(check_ctx *c)
     ibsec_pcap_reader_close(&rd);
 }
 
+static void put_le32(uint8_t *b, uint32_t v)
+{
+    b[0] = (uint8_t)v; b[1] = (uint8_t)(v >> 8); b[2] = (uint8_t)(v >> 16); b[3] = (uint8_t)(v >> 24);
+}
+
+static void put_u32(uint8_t *b, uint32_t v, int big) { if (big) put_be32(b, v); else put_le32(b, v); }
+
+/* A nanosecond pcap (magic a1b23c4d) in either byte order: two 5-byte records stamped
+ * 42 s + 9000 ns and 43 s + 1999 ns. */
+static size_t nanosecond_file(uint8_t *f, int big)
+{
+    memset(f, 0, 24 + 2 * (16 + 5));
+    put_u32(f, 0xa1b23c4du, big);
+    f[big ? 5 : 4] = 2;
+    f[big ? 7 : 6] = 4;
+    put_u32(f + 16, 1500, big);
+    put_u32(f + 20, IBSEC_LINKTYPE_INFINIBAND, big);
+    static const uint32_t ts[2][2] = { { 42, 9000 }, { 43, 1999 } };
+    uint8_t *r = f + 24;
+    for (int i = 0; i < 2; i++, r += 16 + 5) {
+        put_u32(r, ts[i][0], big);
+        put_u32(r + 4, ts[i][1], big);
+        put_u32(r + 8, 5, big);
+        put_u32(r + 12, 5, big);
+        for (int k = 0; k < 5; k++)
+            r[16 + k] = (uint8_t)(0x10 * (i + 1) + k);
+    }
+    return (size_t)(r - f);
+}
+
+static void test_nanosecond(check_ctx *c)
+{
+    for (int big = 0; big < 2; big++) {
+        uint8_t f[128], back[16];
+        size_t n = nanosecond_file(f, big), len = 0;
+        uint32_t ts = 0, tu = 0;
+        char what[80];
+        ibsec_pcap_reader rd;
+        const char *order = big ? "ns big-endian" : "ns little-endian";
+        snprintf(what, sizeof what, "%s: write temp file", order);
+        if (!check_int(c, what, 0, write_file(f, n)))
+            return;
+        snprintf(what, sizeof what, "%s: open", order);
+        if (!check_int(c, what, 0, ibsec_pcap_reader_open(&rd, tmp_path)))
+            continue;
+        snprintf(what, sizeof what, "%s: link type", order);
+        check_int(c, what, IBSEC_LINKTYPE_INFINIBAND, rd.linktype);
+        static const uint32_t want_us[2][2] = { { 42, 9 }, { 43, 1 } };
+        for (int i = 0; i < 2; i++) {
+            snprintf(what, sizeof what, "%s: read record %d", order, i + 1);
+            if (!check_int(c, what, 1, ibsec_pcap_read(&rd, back, sizeof back, &len, &ts, &tu)))
+                break;
+            snprintf(what, sizeof what, "%s: record %d bytes", order, i + 1);
+            check_bytes(c, what, f + 24 + (size_t)i * 21 + 16, back, 5);
+            snprintf(what, sizeof what, "%s: record %d seconds", order, i + 1);
+            check_int(c, what, want_us[i][0], ts);
+            snprintf(what, sizeof what, "%s: record %d microseconds", order, i + 1);
+            check_int(c, what, want_us[i][1], tu);
+        }
+        snprintf(what, sizeof what, "%s: clean end of file", order);
+        check_int(c, what, 0, ibsec_pcap_read(&rd, back, sizeof back, &len, NULL, NULL));
+        ibsec_pcap_reader_close(&rd);
+    }
+}
+
+/* pcapng blocks (little-endian): type, total length, body, total length again. */
+static size_t png_block(uint8_t *b, uint32_t type, const uint8_t *body, size_t body_len)
+{
+    size_t total = 12 + body_len;
+    put_le32(b, type);
+    put_le32(b + 4, (uint32_t)total);
+    memcpy(b + 8, body, body_len);
+    put_le32(b + 8 + body_len, (uint32_t)total);
+    return total;
+}
+
+/* An enhanced packet block on interface `ifc`: stamp `ticks` in the interface's units. */
+static size_t png_epb(uint8_t *b, uint32_t ifc, uint64_t ticks, const uint8_t *pkt, uint32_t len)
+{
+    uint8_t body[20 + 64];
+    uint32_t padded = (len + 3u) & ~3u;
+    memset(body, 0, sizeof body);
+    put_le32(body, ifc);
+    put_le32(body + 4, (uint32_t)(ticks >> 32));
+    put_le32(body + 8, (uint32_t)ticks);
+    put_le32(body + 12, len);
+    put_le32(body + 16, len);
+    memcpy(body + 20, pkt, len);
+    return png_block(b, 6, body, 20 + padded);
+}
+
+/* A section header, interface 0 at the default resolution (microseconds), interface 1
+ * with the if_tsresol option 9 (nanoseconds), then one 5-byte packet on each:
+ * 42.000009 s and 43.000001999 s. With `no_idb` the interfaces are left out. */
+static size_t pcapng_file(uint8_t *f, int no_idb)
+{
+    static const uint8_t shb[16] = { 0x4d, 0x3c, 0x2b, 0x1a, 1, 0, 0, 0,
+                                     0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff };
+    static const uint8_t idb_us[8] = { 247, 0, 0, 0, 0xff, 0xff, 0, 0 };
+    static const uint8_t idb_ns[20] = { 247, 0, 0, 0, 0xff, 0xff, 0, 0,
+                                        9, 0, 1, 0, 9, 0, 0, 0,   /* if_tsresol = 9, padded */
+                                        0, 0, 0, 0 };             /* opt_endofopt */
+    static const uint8_t p1[5] = { 0x11, 0x12, 0x13, 0x14, 0x15 };
+    static const uint8_t p2[5] = { 0x21, 0x22, 0x23, 0x24, 0x25 };
+    size_t n = png_block(f, 0x0a0d0d0au, shb, sizeof shb);
+    if (!no_idb) {
+        n += png_block(f + n, 1, idb_us, sizeof idb_us);
+        n += png_block(f + n, 1, idb_ns, sizeof idb_ns);
+    }
+    n += png_epb(f + n, 0, 42000009ull, p1, 5);
+    n += png_epb(f + n, 1, 43000001999ull, p2, 5);
+    return n;
+}
+
+static void test_pcapng(check_ctx *c)
+{
+    uint8_t f[256], back[16];
+    size_t n = pcapng_file(f, 0), len = 0;
+    uint32_t ts = 0, tu = 0;
+    ibsec_pcap_reader rd;
+    if (!check_int(c, "pcapng: write temp file", 0, write_file(f, n)))
+        return;
+    if (!check_int(c, "pcapng: open", 0, ibsec_pcap_reader_open(&rd, tmp_path)))
+        return;
+    check_int(c, "pcapng: link type", IBSEC_LINKTYPE_INFINIBAND, rd.linktype);
+    static const uint32_t want[2][2] = { { 42, 9 }, { 43, 1 } };
+    for (int i = 0; i < 2; i++) {
+        if (!check_int(c, "pcapng: read", 1, ibsec_pcap_read(&rd, back, sizeof back, &len, &ts, &tu)))
+            break;
+        check_int(c, "pcapng: length", 5, (long long)len);
+        check_int(c, "pcapng: first byte", 0x11 + 0x10 * i, back[0]);
+        check_int(c, "pcapng: seconds", want[i][0], ts);
+        check_int(c, "pcapng: microseconds", want[i][1], tu);
+    }
+    check_int(c, "pcapng: clean end of file", 0, ibsec_pcap_read(&rd, back, sizeof back, &len, NULL, NULL));
+    ibsec_pcap_reader_close(&rd);
+}
+
 /* Writes the file, opens it and reads records until an error; the file must be refused
  * at open (want_open_fail) or at a read, with an error string. */
-static void expect_refused(check_ctx *c, const char *what, const uint8_t *f, size_t n,
-                           int want_open_fail, size_t cap)
+static void expect_refused_at(check_ctx *c, const char *what, const uint8_t *f, size_t n,
+                              int want_open_fail, size_t cap, int record)
 {
     uint8_t back[64];
     char msg[160];
@@ -197,10 +350,18 @@ static void expect_refused(check_ctx *c, const char *what, const uint8_t *f, siz
     check_int(c, msg, -1, rr);
     snprintf(msg, sizeof msg, "%s: error string set", what);
     check_true(c, rd.err[0] != '\0', msg);
-    /* every file here holds one record: the error names it as record 1 */
-    snprintf(msg, sizeof msg, "%s: error names record 1", what);
-    check_true(c, strncmp(rd.err, "record 1:", 9) == 0, msg);
+    char want[32];
+    snprintf(want, sizeof want, "record %d:", record);
+    snprintf(msg, sizeof msg, "%s: error names %s", what, want);
+    check_true(c, strncmp(rd.err, want, strlen(want)) == 0, msg);
     ibsec_pcap_reader_close(&rd);
+}
+
+/* The same for files whose first record is the bad one. */
+static void expect_refused(check_ctx *c, const char *what, const uint8_t *f, size_t n,
+                           int want_open_fail, size_t cap)
+{
+    expect_refused_at(c, what, f, n, want_open_fail, cap, 1);
 }
 
 static void test_malformed(check_ctx *c)
@@ -209,14 +370,12 @@ static void test_malformed(check_ctx *c)
     size_t n = big_endian_file(good);
     expect_refused(c, "empty file", good, 0, 1, 64);
     expect_refused(c, "10-byte global header", good, 10, 1, 64);
-    memcpy(f, good, n); put_be32(f, 0xa1b23c4du);
-    expect_refused(c, "nanosecond magic", f, n, 1, 64);
+    memcpy(f, good, n); put_be32(f, 0xa1b2c3d5u);
+    expect_refused(c, "unknown magic", f, n, 1, 64);
     memcpy(f, good, n); put_be32(f, 0x0a0d0d0au);
     expect_refused(c, "pcapng magic", f, n, 1, 64);
     memcpy(f, good, n); f[5] = 1;
     expect_refused(c, "version 1.4", f, n, 1, 64);
-    memcpy(f, good, n); put_be32(f + 16, 0);
-    expect_refused(c, "snaplen 0", f, n, 1, 64);
     expect_refused(c, "truncated record header", good, 24 + 9, 0, 64);
     expect_refused(c, "truncated record data", good, n - 2, 0, 64);
     memcpy(f, good, n); put_be32(f + 36, 6);
@@ -224,6 +383,23 @@ static void test_malformed(check_ctx *c)
     memcpy(f, good, n); put_be32(f + 16, 4);
     expect_refused(c, "caplen > snaplen", f, n, 0, 64);
     expect_refused(c, "record larger than the buffer", good, n, 0, 4);
+    static uint8_t png[256];
+    size_t pn = pcapng_file(png, 0);
+    expect_refused_at(c, "pcapng: second packet block cut short", png, pn - 6, 0, 64, 2);
+    pn = pcapng_file(png, 1);
+    expect_refused(c, "pcapng: packet before any interface", png, pn, 1, 64);
+
+    /* libpcap reads a snaplen of 0 as its maximum: the file is accepted and read */
+    memcpy(f, good, n); put_be32(f + 16, 0);
+    uint8_t back[8];
+    size_t len = 0;
+    ibsec_pcap_reader rs;
+    if (check_int(c, "snaplen 0: write temp file", 0, write_file(f, n)) &&
+        check_int(c, "snaplen 0: accepted", 0, ibsec_pcap_reader_open(&rs, tmp_path))) {
+        check_int(c, "snaplen 0: record read", 1, ibsec_pcap_read(&rs, back, sizeof back, &len, NULL, NULL));
+        check_int(c, "snaplen 0: record length", 5, (long long)len);
+        ibsec_pcap_reader_close(&rs);
+    }
 
     ibsec_pcap_reader rd;
     check_int(c, "missing file refused", -1, ibsec_pcap_reader_open(&rd, "/nonexistent/ibsec.pcap"));
@@ -242,6 +418,8 @@ int main(void)
         return check_summary(&c);
     test_roundtrip(&c, &r);
     test_big_endian(&c);
+    test_nanosecond(&c);
+    test_pcapng(&c);
     test_malformed(&c);
     remove(tmp_path);
     return check_summary(&c);

@@ -1,8 +1,11 @@
 /*
  * ibsec_pcap — seal or open every packet of a pcap file with the C model.
  *
- *   ibsec_pcap seal|open --keys KEYFILE [--peer] [--quiet] IN.pcap OUT.pcap
+ *   ibsec_pcap seal|open --keys KEYFILE [--peer] [--quiet] IN OUT.pcap
+ *   ibsec_pcap --help
  *
+ * IN is a pcap (microsecond or nanosecond time stamps) or a pcapng file, read
+ * through libpcap (cmodel/pcap.h); OUT is always a microsecond pcap.
  * The link comes from IN's link type: LINKTYPE_INFINIBAND (247) is native IBA,
  * LINKTYPE_ETHERNET (1) is RoCEv2.  The engine is loaded from KEYFILE
  * (docs/keyfile.md) as the endpoint the file describes, or with --peer as its
@@ -14,8 +17,12 @@
  *
  *   ibsec_pcap: seal IN -> OUT: N packets, N delivered, N dropped
  *
+ * When open drops most packets for reasons that point at the setup rather than
+ * at the packets (authentication and replay failures: the wrong endpoint of
+ * the key file; mode mismatches: a plain capture), a hint on stderr says so.
+ *
  * Exit status:
- *   0  every packet delivered
+ *   0  every packet delivered (also for --help)
  *   3  the run completed but some packets were dropped (OUT holds the others)
  *   1  bad input: IN missing, unreadable, not a pcap, unsupported link type,
  *      a truncated or oversized record; KEYFILE missing or malformed; OUT not
@@ -48,12 +55,44 @@ struct run {
     uint64_t      mode_pkts[IBSEC_MODE_COUNT], mode_ok[IBSEC_MODE_COUNT];
 };
 
+#define USAGE_LINE "usage: ibsec_pcap seal|open --keys KEYFILE [--peer] [--quiet] IN.pcap OUT.pcap\n"
+
 static void usage(const char *why)
 {
     if (why)
         fprintf(stderr, "ibsec_pcap: %s\n", why);
-    fprintf(stderr, "usage: ibsec_pcap seal|open --keys KEYFILE [--peer] [--quiet] IN.pcap OUT.pcap\n");
+    fprintf(stderr, USAGE_LINE "       ibsec_pcap --help   explains the options\n");
     exit(EXIT_USAGE);
+}
+
+static void help(void)
+{
+    printf(USAGE_LINE
+           "\n"
+           "Seals or opens every packet of a capture with the C model of the ibsec engine.\n"
+           "\n"
+           "  seal            encrypt and tag each plain packet, as the transmitting endpoint\n"
+           "  open            check and decrypt each sealed packet, as the receiving endpoint\n"
+           "  --keys KEYFILE  the key file (docs/keyfile.md): keys, contexts and EPSNs of one\n"
+           "                  endpoint, the one its 'side' line names\n"
+           "  --peer          act as the other endpoint of KEYFILE (directions inverted, next\n"
+           "                  EPSNs swapped). A file written by ibsec_vecgen describes the\n"
+           "                  sealing endpoint: seal without --peer, open its sealed capture\n"
+           "                  with --peer\n"
+           "  --quiet         print only the summary line, not the per-mode and per-reason counts\n"
+           "  --help, -h      this text\n"
+           "\n"
+           "IN.pcap   a pcap (microsecond or nanosecond time stamps) or pcapng capture with\n"
+           "          link type 247 (InfiniBand: native IBA, each record from the LRH to the\n"
+           "          VCRC) or 1 (Ethernet: RoCEv2, no FCS); every record must be whole\n"
+           "OUT.pcap  every delivered packet, same link type and time stamps, as a\n"
+           "          microsecond pcap; a dropped packet is counted under its reason, not\n"
+           "          written\n"
+           "\n"
+           "Exit status: 0 every packet delivered; 3 some dropped (OUT holds the others);\n"
+           "1 bad input (a file missing or malformed, OUT unwritable or the same as IN;\n"
+           "OUT is removed); 2 usage error.\n");
+    exit(EXIT_ALL_DELIVERED);
 }
 
 static void parse_args(int argc, char **argv, struct run *r)
@@ -63,6 +102,9 @@ static void parse_args(int argc, char **argv, struct run *r)
     memset(r, 0, sizeof *r);
     if (argc < 2)
         usage(NULL);
+    for (int i = 1; i < argc; i++)
+        if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+            help();
     if (strcmp(argv[1], "seal") == 0)
         r->op = IBSEC_OP_SEAL;
     else if (strcmp(argv[1], "open") == 0)
@@ -135,6 +177,28 @@ static void print_counts(const struct run *r, const ibsec_engine *e, uint64_t to
     printf("ibsec_pcap: %s %s -> %s: %llu packets, %llu delivered, %llu dropped\n", opn, r->in,
            r->out, (unsigned long long)total, (unsigned long long)ok,
            (unsigned long long)(total - ok));
+}
+
+/* After open: when most packets were dropped for a reason that points at the setup
+ * rather than at the packets, say on stderr what is likely wrong. */
+static void hint(const struct run *r, const ibsec_engine *e, uint64_t total)
+{
+    const uint64_t *n = e->count[IBSEC_OP_OPEN];
+    uint64_t wrong_side = n[IBSEC_R_AUTH_FAILED] + n[IBSEC_R_PSN_TOO_OLD] + n[IBSEC_R_REPLAY];
+    if (r->op != IBSEC_OP_OPEN || total == 0)
+        return;
+    if (2 * wrong_side > total)
+        fprintf(stderr,
+                "ibsec_pcap: hint: %llu of %llu packets failed authentication or the replay check:\n"
+                "  the engine is probably the wrong endpoint. %s describes one side, and a\n"
+                "  capture is opened by the peer of the side that sealed it: try again %s --peer.\n",
+                (unsigned long long)wrong_side, (unsigned long long)total, r->keys,
+                r->peer ? "without" : "with");
+    else if (2 * n[IBSEC_R_MODE_MISMATCH] > total)
+        fprintf(stderr,
+                "ibsec_pcap: hint: %llu of %llu packets carry another security mode than their\n"
+                "  context (mode_mismatch): is this a plain capture? open takes a sealed one.\n",
+                (unsigned long long)n[IBSEC_R_MODE_MISMATCH], (unsigned long long)total);
 }
 
 /* Run every record of IN through the engine; 0 done, 1 bad input (reported). */
@@ -213,6 +277,7 @@ int main(int argc, char **argv)
         rc = bad_input(&r, true, "%s: %s", r.out, out.err);
     if (rc == 0) {
         print_counts(&r, &e, total);
+        hint(&r, &e, total);
         rc = e.count[r.op][IBSEC_R_OK] == total ? EXIT_ALL_DELIVERED : EXIT_SOME_DROPPED;
     }
     ibsec_engine_free(&e);

@@ -24,7 +24,7 @@ wireshark-uninstall:
 
 $(WS_CHECK): scripts/wireshark/check_dissector.c $(CM_LIB) $(CM_HDRS) $(wildcard cmodel/test/*.h)
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_IBSEC) -Icmodel -Icmodel/test $< $(CM_LIB) $(LIBCRYPTO) -o $@
+	$(CC) $(CFLAGS_IBSEC) -Icmodel -Icmodel/test $< $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 test-dissector: vectors $(WS_CHECK)
 	scripts/wireshark/test_dissector.sh $(BUILD)

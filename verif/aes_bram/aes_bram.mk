@@ -27,7 +27,7 @@ AES_BRAM_TARGETS := $(addprefix vtest-aes-bram-L,$(AES_BRAM_LANES))
 $(AES_BRAM_BUILD)/L%$(AES_BRAM_VARIANT)/Vtb: $(AES_BRAM_RTL) verif/aes_pipeline/shim.cpp verif/aes_pipeline/tb_aes.h \
                                         verif/aes_bram/aes_bram.mk $(AES_BRAM_HARNESS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_aes_bram_top "-GLANES=$* --prefix Vtb_aes_top $(AES_BRAM_VFLAGS)" "$(AES_BRAM_RTL)" \
-	  verif/aes_pipeline/shim.cpp "$(AES_BRAM_HARNESS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  verif/aes_pipeline/shim.cpp "$(AES_BRAM_HARNESS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(AES_BRAM_TARGETS): vtest-aes-bram-L%: $(AES_BRAM_BUILD)/L%$(AES_BRAM_VARIANT)/Vtb
 	$< --seed $(SEED) --beats $(AES_BRAM_BEATS)
@@ -48,7 +48,7 @@ GCM_BRAM_MESSAGES ?= 10000
 $(GCM_BRAM_BUILD)/L%$(AES_BRAM_VARIANT)/Vtb: $(GCM_BRAM_RTL) verif/gcm_core/shim.cpp verif/gcm_core/tb_gcm.h \
                                             verif/aes_bram/aes_bram.mk $(GCM_BRAM_HARNESS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) gcm_core "-GLANES=$* $(GCM_BRAM_PARAMS) $(AES_BRAM_VFLAGS)" "$(GCM_BRAM_RTL)" \
-	  verif/gcm_core/shim.cpp "$(GCM_BRAM_HARNESS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  verif/gcm_core/shim.cpp "$(GCM_BRAM_HARNESS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 vtest-gcm-bram-L1: $(GCM_BRAM_BUILD)/L1$(AES_BRAM_VARIANT)/Vtb
 	$< --seed $(SEED) --messages $(GCM_BRAM_MESSAGES)

@@ -36,7 +36,7 @@ $(AES_BUILD)/tb_aes.o: verif/aes_pipeline/tb_aes.c verif/aes_pipeline/tb_aes.h $
 $(AES_BUILD)/L%$(AES_VARIANT)/Vtb: $(AES_RTL) verif/aes_pipeline/shim.cpp verif/aes_pipeline/tb_aes.h \
                                   verif/aes_pipeline/aes_pipeline.mk $(AES_BUILD)/tb_aes.o $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_aes_top "-GLANES=$* -GPIPES=$(or $(AES_PIPES_L$*),2) $(AES_VFLAGS)" "$(AES_RTL)" verif/aes_pipeline/shim.cpp \
-	  "$(AES_BUILD)/tb_aes.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  "$(AES_BUILD)/tb_aes.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(AES_TARGETS): vtest-aes-L%: $(AES_BUILD)/L%$(AES_VARIANT)/Vtb
 	$< --seed $(SEED) --beats $(AES_BEATS)

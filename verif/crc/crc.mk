@@ -24,7 +24,7 @@ $(CRC_BUILD)/L%$(CRC_VARIANT)/Vtb: $(CRC_RTL) rtl/ib/ib_crc_functions.vh verif/c
                                   verif/crc/tb_crc.h $(CRC_BUILD)/tb_crc.o $(VERIF_COMMON_OBJS) \
                                   $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_crc_top "-GLANES=$*" "$(CRC_RTL)" verif/crc/shim.cpp \
-	  "$(CRC_BUILD)/tb_crc.o $(VERIF_COMMON_OBJS) $(CM_LIB) -lz $(LIBCRYPTO)" $(WAVES)
+	  "$(CRC_BUILD)/tb_crc.o $(VERIF_COMMON_OBJS) $(CM_LIB) -lz $(IBSEC_LDLIBS)" $(WAVES)
 
 $(CRC_TARGETS): vtest-crc-L%: $(CRC_BUILD)/L%$(CRC_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(CRC_PACKETS)

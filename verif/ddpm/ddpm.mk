@@ -25,7 +25,7 @@ $(DDPM_BUILD)/%.o: verif/ddpm/%.c $(DDPM_HDRS) $(wildcard verif/common/*.h) $(CM
 $(DDPM_BUILD)/L%$(DDPM_VARIANT)/Vtb: $(DDPM_RTL) verif/ddpm/shim.cpp $(DDPM_HDRS) \
                                   $(DDPM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) ddpm_marker "-GLANES=$*" "$(DDPM_RTL)" verif/ddpm/shim.cpp \
-	  "$(DDPM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  "$(DDPM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(DDPM_TARGETS): vtest-ddpm-L%: $(DDPM_BUILD)/L%$(DDPM_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(DDPM_PACKETS)

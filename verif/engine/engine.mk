@@ -67,7 +67,7 @@ $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb: $(ENGINE_RTL_DEPS) verif/engine/shim.cp
                                         verif/common/vshim.h verif/engine/engine.mk \
                                         $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	L=$*; scripts/verilate.sh $(@D) tb_engine "$(ENGINE_VFLAGS)" verif/engine/tb_engine.v \
-	  verif/engine/shim.cpp "$(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  verif/engine/shim.cpp "$(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 # ENGINE_TEST_FLAGS: extra harness options of make test and regress-long (none; e.g.
 # --no-huge leaves the huge RoCEv2 frames out)
@@ -97,7 +97,7 @@ $(ENGINE_SELFTEST_BINS): verif/engine/fake_dut.c $(ENGINE_HDRS) $(ENGINE_OBJS) $
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS_IBSEC) $(ENGINE_DEFS) $(if $(filter %/tb-bug,$@),-DFAKE_BUG) \
 	  $(if $(filter %/tb-cfgbug,$@),-DFAKE_CFG_BUG) -Icmodel -Iverif/common \
-	  -Iverif/engine $< $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO) -o $@
+	  -Iverif/engine $< $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 engine-harness-selftest: $(ENGINE_SELFTEST_BINS)
 	@d=$(ENGINE_BUILD)/selftest; \

@@ -71,6 +71,7 @@
 
 #include "crc.h"
 #include "ibsec.h"
+#include "progress.h"
 #include "tb_engine.h"
 #include "tb_regs.h"
 #include "tb_traffic.h"
@@ -1150,7 +1151,12 @@ static int random_run(const struct run_opts *o)
     int reset_armed = -1;
     unsigned long since_phase[DUT_COUNT] = { 0, 0 };
     time_t t0 = time(NULL);
+    char pname[32];
+    ibsec_progress prog;   /* packets handed to the instances, a line every few seconds */
+    snprintf(pname, sizeof pname, "engine-L%u", B.lanes);
+    ibsec_progress_start(&prog, pname, "packets", total);
     for (;;) {
+        ibsec_progress_update(&prog, generated);
         struct port *S = &B.port[DUT_SEAL], *O = &B.port[DUT_OPEN];
         /* both instances are kept a few frames ahead, no more: the open instance's frames
            are sealed when generated, so a long queue would carry old keys past a change */
@@ -1200,6 +1206,7 @@ static int random_run(const struct run_opts *o)
             break;
         }
     }
+    ibsec_progress_end(&prog, generated);
     if (B.res.failed == 0)
         check_tables();
     /* with enough packets every combination must have been delivered by both instances */
@@ -1396,10 +1403,20 @@ static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_
     bool want[BENCH_SIZES];
     for (int k = 0; k < BENCH_SIZES; k++)
         want[k] = only_payload == 0 || bench_payloads[k] == only_payload;
+    unsigned n_meas = 0, done_meas = 0;
+    for (int k = 0; k < BENCH_SIZES; k++)
+        n_meas += want[k] ? IBSEC_MODE_COUNT : 0;
+    char pname[32];
+    ibsec_progress prog;   /* (mode, payload) measurements, a line every few seconds */
+    snprintf(pname, sizeof pname, "engine-L%u bench", lanes);
+    ibsec_progress_start(&prog, pname, "measurements", n_meas);
     for (int m = 0; m < IBSEC_MODE_COUNT; m++)
         for (int k = 0; k < BENCH_SIZES; k++)
-            if (want[k])
+            if (want[k]) {
                 bench_measure(&gen, m, bench_payloads[k], figs[m][k]);
+                ibsec_progress_update(&prog, ++done_meas);
+            }
+    ibsec_progress_end(&prog, done_meas);
 
     double ns = 1000.0 / clock_mhz;
     printf("engine-L%u bench (%u bytes per beat, clock %.1f MHz): RC SEND Only, native without GRH\n",

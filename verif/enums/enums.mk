@@ -10,7 +10,7 @@ ENUMS_BIN   := $(ENUMS_BUILD)/check_enums
 
 $(ENUMS_BIN): verif/enums/check_enums.c $(CM_HDRS) $(CM_LIB) | deps
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS_IBSEC) -Icmodel $< $(CM_LIB) $(LIBCRYPTO) -o $@
+	$(CC) $(CFLAGS_IBSEC) -Icmodel $< $(CM_LIB) $(IBSEC_LDLIBS) -o $@
 
 # R_BAD_ICRC (28) changed to 27 in the copy: the checker must exit 1
 enums-check: $(ENUMS_BIN)

@@ -39,7 +39,7 @@ $(GCM_BUILD)/%.o: verif/gcm_core/%.c $(GCM_HDRS) $(wildcard verif/common/*.h) $(
 $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb: $(GCM_RTL) verif/gcm_core/shim.cpp $(GCM_HDRS) \
                                   $(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) gcm_core "-GLANES=$*" "$(GCM_RTL)" verif/gcm_core/shim.cpp \
-	  "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(GCM_TARGETS): vtest-gcm-L%: $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb
 	$< --seed $(SEED) --messages $(GCM_MESSAGES)
@@ -48,7 +48,7 @@ $(GCM_TARGETS): vtest-gcm-L%: $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb
 $(GCM_BUILD)/early-L%$(GCM_VARIANT)/Vtb: $(GCM_RTL) verif/gcm_core/shim.cpp $(GCM_HDRS) \
                                         $(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) gcm_core "-GLANES=$* -GEARLY_GHASH=1" "$(GCM_RTL)" \
-	  verif/gcm_core/shim.cpp "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  verif/gcm_core/shim.cpp "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(GCM_EARLY_TARGETS): vtest-gcm-early-L%: $(GCM_BUILD)/early-L%$(GCM_VARIANT)/Vtb
 	$< --seed $(SEED) --messages $(GCM_EARLY_MESSAGES) --open-only

@@ -53,6 +53,7 @@
 #include "gcm.h"
 #include "tb_gcm.h"
 #include "gcmvec.h"
+#include "progress.h"
 #include "tb_util.h"
 
 /* gcm_core parameter KEY_SLOTS (its default; the bench builds the core with it) */
@@ -158,6 +159,8 @@ static message *cur;                   /* the message being presented */
 static unsigned in_idle_pct, out_stall_pct, install_per_mille;
 
 static unsigned long msgs_done, model_evp_checks;
+/* progress lines of the current run (messages out), if it wants them */
+static ibsec_progress *run_progress;
 /* messages that started during an install of their slot / took the new key; no key */
 static unsigned long msgs_overlap, msgs_new_key, msgs_nokey;
 /* cycles of the first and the last output beat of the latest run() */
@@ -548,6 +551,8 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
     int more = 1, any_out = 0;
     unsigned long last_progress = cycle;
     for (;;) {
+        if (run_progress)
+            ibsec_progress_update(run_progress, msgs_done);
         if (!cur && more && ring_head - ring_tail < RING) {
             message *m = &ring[ring_head % RING];
             more = src(m, arg);
@@ -929,7 +934,12 @@ int tb_gcm_main(int argc, char **argv)
         in_idle_pct = 10;
         out_stall_pct = 20;
         install_per_mille = 0;
+        ibsec_progress prog;
+        ibsec_progress_start(&prog, name, "messages", 0);
+        run_progress = &prog;
         run(vec_next, &v, vec_need_key);
+        run_progress = NULL;
+        ibsec_progress_end(&prog, msgs_done);
         fclose(v.f);
         if (v.error)
             tb_fail(&res, "vector file '%s' is malformed", vectors);
@@ -941,7 +951,12 @@ int tb_gcm_main(int argc, char **argv)
         random_src r = {0, messages};
         install_per_mille = 15;
         double t0 = now_s();
+        ibsec_progress prog;
+        ibsec_progress_start(&prog, name, "messages", messages);
+        run_progress = &prog;
         run(random_next, &r, NULL);
+        run_progress = NULL;
+        ibsec_progress_end(&prog, msgs_done);
         double dt = now_s() - t0;
         if (msgs_done != messages)
             tb_fail(&res, "%lu of %lu messages came out", msgs_done, messages);

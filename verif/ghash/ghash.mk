@@ -24,7 +24,7 @@ $(GHASH_BUILD)/tb_ghash.o: verif/ghash/tb_ghash.c verif/ghash/tb_ghash.h $(wildc
 $(GHASH_BUILD)/L%$(GHASH_VARIANT)/Vtb: $(GHASH_RTL) verif/ghash/shim.cpp verif/ghash/tb_ghash.h \
                                       $(GHASH_BUILD)/tb_ghash.o $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_ghash_top "-GLANES=$*" "$(GHASH_RTL)" verif/ghash/shim.cpp \
-	  "$(GHASH_BUILD)/tb_ghash.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  "$(GHASH_BUILD)/tb_ghash.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(GHASH_TARGETS): vtest-ghash-L%: $(GHASH_BUILD)/L%$(GHASH_VARIANT)/Vtb
 	$< --seed $(SEED) --messages $(GHASH_MESSAGES)

@@ -27,7 +27,7 @@ $(HDR_BUILD)/tb_hdr.o: verif/hdr/tb_hdr.c verif/hdr/tb_hdr.h $(wildcard verif/co
 $(HDR_BUILD)/Vtb: $(HDR_RTL) rtl/common/ibsec_enums.vh verif/hdr/shim.cpp verif/hdr/tb_hdr.h verif/hdr/hdr.mk \
                   $(HDR_BUILD)/tb_hdr.o $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) tb_hdr_top "" "$(HDR_RTL)" verif/hdr/shim.cpp \
-	  "$(HDR_BUILD)/tb_hdr.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" 0
+	  "$(HDR_BUILD)/tb_hdr.o $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" 0
 
 vtest-hdr: $(HDR_BUILD)/Vtb
 	$< --seed $(SEED) --packets $(HDR_PACKETS)

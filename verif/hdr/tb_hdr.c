@@ -49,6 +49,7 @@
 
 #include "ib_pktgen.h"
 #include "ibsec.h"
+#include "progress.h"
 #include "rng.h"
 #include "tb_hdr.h"
 #include "tb_util.h"
@@ -548,7 +549,10 @@ static void tweak_plain(uint8_t *buf, const struct ibsec_pkt *p, size_t sth)
 static void run_random(unsigned long count)
 {
     static uint8_t buf[IBSEC_MAX_PKT + 64];
+    ibsec_progress prog;   /* a line every few seconds on a long run */
+    ibsec_progress_start(&prog, "hdr", "packets", count);
     for (unsigned long i = 0; i < count; i++) {
+        ibsec_progress_update(&prog, i);
         enum ibsec_shape shape = (enum ibsec_shape)(i % SHAPES);
         size_t len;
         struct ibsec_pkt p;
@@ -561,6 +565,7 @@ static void run_random(unsigned long count)
         check_valid(buf, len, p.link, mode, code, ibsec_rng_below(&rng, N_KEYS),
                     (int)ibsec_rng_below(&rng, 2), "random packet");
     }
+    ibsec_progress_end(&prog, count);
 }
 
 /* Every opcode of every shape with payload 0..8 (every pad count), every mode. */

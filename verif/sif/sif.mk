@@ -25,7 +25,7 @@ $(SIF_BUILD)/%.o: verif/sif/%.c $(SIF_HDRS) $(wildcard verif/common/*.h) $(CM_HD
 $(SIF_BUILD)/L%$(SIF_VARIANT)/Vtb: $(SIF_RTL) verif/sif/shim.cpp $(SIF_HDRS) \
                                   $(SIF_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) sif_filter "-GLANES=$*" "$(SIF_RTL)" verif/sif/shim.cpp \
-	  "$(SIF_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  "$(SIF_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(SIF_TARGETS): vtest-sif-L%: $(SIF_BUILD)/L%$(SIF_VARIANT)/Vtb
 	$< --seed $(SEED) --packets $(SIF_PACKETS)

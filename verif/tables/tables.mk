@@ -42,7 +42,7 @@ $(TABLES_BUILD)/%.o: verif/tables/%.c $(TABLES_HDRS) $(wildcard verif/common/*.h
 $(TABLES_BUILD)/%$(TABLES_VARIANT)/Vtb: $(TABLES_RTL) $(RTL_VH) verif/tables/shim.cpp $(TABLES_HDRS) \
                                         $(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
 	scripts/verilate.sh $(@D) ibsec_regs "$(TABLES_G_$*)" "$(TABLES_RTL)" verif/tables/shim.cpp \
-	  "$(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(LIBCRYPTO)" $(WAVES)
+	  "$(TABLES_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(TABLES_TARGETS): vtest-tables-%: $(TABLES_BUILD)/%$(TABLES_VARIANT)/Vtb
 	$< --seed $(SEED) --cycles $(TABLES_CYCLES) --inflight $(TABLES_INFLIGHT_$*) --name tables-$*

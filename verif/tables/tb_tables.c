@@ -53,6 +53,7 @@
 
 #include "ibsec.h"
 #include "ibsec_regs_map.h"
+#include "progress.h"
 #include "tb_tables.h"
 #include "tb_util.h"
 
@@ -1254,13 +1255,17 @@ int tb_tables_main(int argc, char **argv)
 
     initial_setup();
     uint64_t reset_at = S.cycles / 2;
+    ibsec_progress prog;   /* a line every few seconds on a long run */
+    ibsec_progress_start(&prog, name, "cycles", S.cycles);
     while (S.cycle < S.cycles) {
+        ibsec_progress_update(&prog, S.cycle);
         if (S.cycle == reset_at) {
             reset_all();
             initial_setup();
         }
         one_cycle();
     }
+    ibsec_progress_end(&prog, S.cycle);
     final_checks();
     print_stats();
     ibsec_engine_free(&S.m);
