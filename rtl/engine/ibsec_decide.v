@@ -191,7 +191,7 @@ assign lk_key       = lq_key_reg;
 
 // ---- decide (LQ) ----
 // Open decides without the CRC check's results: the decision takes every check of the
-// model but the two CRCs, and the egress register applies those (below), in the model's
+// model but the two CRCs, and the egress register applies those (ibsec_egress), in the model's
 // order: a bad VCRC comes before every check of the decision, a bad ICRC after the
 // lookup's (no_context .. no_key) and before the EPSN step. A packet the CRCs will drop
 // may therefore go through the EPSN step and the crypt stage, whose results egress

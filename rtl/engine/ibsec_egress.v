@@ -316,7 +316,7 @@ wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
 wire         x_match = eq_match_reg;
 /* verilator lint_on UNUSEDSIGNAL */
 // the late parse's and (open) the CRC verdicts in the model's order (the decision's
-// comment above; the parse comes first, its late reason before every other); a packet
+// comment in ibsec_decide; the parse comes first, its late reason before every other); a packet
 // they drop was never checked against its tag in the model, nor reached its EPSN step
 // (x_no_ep: the status names no EPSN, the in-flight entry leaves with a void commit)
 wire         x_lbad = eq_lbad_reg;
@@ -430,7 +430,7 @@ wire [DW-1:0]           o_data;
 wire [NW-1:0]           o_lsh;
 wire [2:0]              o_rsh;
 assign {o_link, o_last, o_keep, o_data, o_fld0, o_lsh, o_fld1, o_rsh} = oq_m_data;
-// bit mask of the output beat's tkeep (by generate, as the header capture above)
+// bit mask of the output beat's tkeep (by generate, as ibsec_ingress's header capture)
 wire [DW-1:0]           o_keep_bits;
 generate
     for (kb = 0; kb < W; kb = kb + 1) begin : g_keep_bits

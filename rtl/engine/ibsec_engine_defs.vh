@@ -133,7 +133,7 @@ localparam DS_STH_LEN_LSB = DS_PP_LEN_LSB + 13;
 localparam DS_HDR_LEN_LSB = DS_STH_LEN_LSB + 7;
 localparam DS_SHAPE_LSB   = DS_HDR_LEN_LSB + 7 + 7;
 // egress composer tag: link, source is the crypt ring, ring beats to release (input,
-// crypt), the ICRC field is the tag (seal icrc-mac: its 4 bytes come from PTQ, below)
+// crypt), the ICRC field is the tag (seal icrc-mac: its 4 bytes come from PTQ, ibsec_egress)
 localparam ET_W = 1 + 1 + 2 * RAW + 1;
 // crypt composer tag: key slot and IV
 localparam CT_W = KEY_W + 96;
