@@ -208,8 +208,10 @@ FPGA_VARIANT_bram := STAGES_PER_ROUND=2 SBOX_IMPL=1
 FPGA_VARIANT_lut2 := STAGES_PER_ROUND=2
 FPGA_VARIANT_seal :=
 FPGA_VARIANT_open :=
-FPGA_VARIANT_fpga := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=2 CTX_SLOTS=4
-FPGA_VARIANT_bram-tables := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=4 CTX_SLOTS=16
+# the engine runs take the crypto configuration of the engine benches
+# (verif/engine/engine.mk, ENGINE_CRYPTO_PARAMS), so cycles and clock come from one RTL
+FPGA_VARIANT_fpga := $(ENGINE_CRYPTO_PARAMS) KEY_SLOTS=2 CTX_SLOTS=4
+FPGA_VARIANT_bram-tables := $(ENGINE_CRYPTO_PARAMS) KEY_SLOTS=4 CTX_SLOTS=16
 # blocks of the packet engine placed and routed alone (as in the fpga variant at LANES =
 # 1), to find what bounds the engine's clock: the tables (ibsec_regs, LANES 0 = no LANES
 # parameter) of seal and open, and a composer (ibsec_compose, the engine's ring address

@@ -40,6 +40,13 @@ ENGINE_CFG_EVERY    ?= 8
 CLOCK_MHZ           ?= 200
 ENGINE_KEY_SLOTS    := 8
 ENGINE_CTX_SLOTS    := 16
+# The crypto core's configuration in every engine build below (make test, make bench, the
+# demo): the one make fpga places and routes (fpga/fpga.mk, FPGA_VARIANT_fpga, reads this
+# name), block RAM S-boxes with two stages per round, so that a cycle count and a routed
+# clock always come from the same RTL. The defaults of ibsec_engine (LUT S-boxes, one stage
+# per round) are checked by vtest-engine-lut-L1 (ENGINE_LUT_PACKETS per mode).
+ENGINE_CRYPTO_PARAMS := STAGES_PER_ROUND=2 SBOX_IMPL=1
+ENGINE_LUT_PACKETS  ?= 2000
 ENGINE_VARIANT      := $(if $(filter 1,$(WAVES)),-waves,)
 ENGINE_TARGETS      := $(addprefix vtest-engine-L,$(LANES_LIST))
 ENGINE_LONG_TARGETS := $(addprefix regress-long-engine-L,$(LANES_LIST))
@@ -55,9 +62,14 @@ ENGINE_RTL_DEPS     := $(RTL_V) $(RTL_VH) verif/engine/tb_engine.v
 ENGINE_VEXTRA       ?=
 ENGINE_VFLAGS       := -GLANES=$$L -GKEY_SLOTS=$(ENGINE_KEY_SLOTS) -GCTX_SLOTS=$(ENGINE_CTX_SLOTS) \
                        --MAKEFLAGS OPT_FAST=-O1 --MAKEFLAGS OPT_SLOW=-O0 $(ENGINE_VEXTRA)
+# the parameters of the main builds (L<n>) and of the defaults' build (L1-lut)
+ENGINE_MAIN_GFLAGS  := $(addprefix -G,$(ENGINE_CRYPTO_PARAMS))
+# the RTL configuration written into the bench's JSON (report.py matches it with the
+# routed engine's)
+ENGINE_BENCH_PARAMS := $(ENGINE_CRYPTO_PARAMS) KEY_SLOTS=$(ENGINE_KEY_SLOTS) CTX_SLOTS=$(ENGINE_CTX_SLOTS)
 
 .PHONY: $(ENGINE_TARGETS) $(ENGINE_LONG_TARGETS) $(ENGINE_CFG_TARGETS) bench-engine \
-        engine-harness-selftest
+        engine-harness-selftest vtest-engine-lut-L1
 
 $(ENGINE_BUILD)/%.o: verif/engine/%.c $(ENGINE_HDRS) $(wildcard verif/common/*.h) $(CM_HDRS) | deps
 	@mkdir -p $(dir $@)
@@ -66,8 +78,18 @@ $(ENGINE_BUILD)/%.o: verif/engine/%.c $(ENGINE_HDRS) $(wildcard verif/common/*.h
 $(ENGINE_BUILD)/L%$(ENGINE_VARIANT)/Vtb: $(ENGINE_RTL_DEPS) verif/engine/shim.cpp $(ENGINE_HDRS) \
                                         verif/common/vshim.h verif/engine/engine.mk \
                                         $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
-	L=$*; scripts/verilate.sh $(@D) tb_engine "$(ENGINE_VFLAGS)" verif/engine/tb_engine.v \
+	L=$*; scripts/verilate.sh $(@D) tb_engine "$(ENGINE_VFLAGS) $(ENGINE_MAIN_GFLAGS)" verif/engine/tb_engine.v \
 	  verif/engine/shim.cpp "$(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
+
+# ibsec_engine's own crypto defaults (LUT S-boxes, one stage per round), LANES = 1
+$(ENGINE_BUILD)/L1-lut$(ENGINE_VARIANT)/Vtb: $(ENGINE_RTL_DEPS) verif/engine/shim.cpp $(ENGINE_HDRS) \
+                                            verif/common/vshim.h verif/engine/engine.mk \
+                                            $(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
+	L=1; scripts/verilate.sh $(@D) tb_engine "$(ENGINE_VFLAGS)" verif/engine/tb_engine.v \
+	  verif/engine/shim.cpp "$(ENGINE_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
+
+vtest-engine-lut-L1: $(ENGINE_BUILD)/L1-lut$(ENGINE_VARIANT)/Vtb
+	$< --seed $(SEED) --packets $(ENGINE_LUT_PACKETS) --quiet $(ENGINE_TEST_FLAGS)
 
 # ENGINE_TEST_FLAGS: extra harness options of make test and regress-long (none; e.g.
 # --no-huge leaves the huge RoCEv2 frames out)
@@ -87,7 +109,7 @@ bench-engine: $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/V
 	@mkdir -p $(BUILD)/bench
 	@for l in $(LANES_LIST); do \
 	  $(ENGINE_BUILD)/L$$l$(ENGINE_VARIANT)/Vtb --seed $(SEED) --bench --clock $(CLOCK_MHZ) \
-	    --json $(BUILD)/bench/engine-L$$l.json || exit 1; done
+	    --params "$(ENGINE_BENCH_PARAMS)" --json $(BUILD)/bench/engine-L$$l.json || exit 1; done
 
 # the harness against the model-built stand-in (no RTL): the faithful stand-in must pass,
 # also with CONFIG written during traffic; the broken ones (-DFAKE_BUG: outputs and
@@ -117,7 +139,8 @@ engine-harness-selftest: $(ENGINE_SELFTEST_BINS)
 	else p=$$((p + 1)); echo "misreported CONFIG boundary caught: $$(tail -n 1 $$d/cfgbug.log)"; fi; \
 	echo "engine-harness-selftest: $$p passed, $$f failed"; [ $$f = 0 ]
 
-.SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb)
+.SECONDARY: $(ENGINE_OBJS) $(foreach l,$(LANES_LIST),$(ENGINE_BUILD)/L$(l)$(ENGINE_VARIANT)/Vtb) \
+            $(ENGINE_BUILD)/L1-lut$(ENGINE_VARIANT)/Vtb
 
 TEST_TARGETS         += engine-harness-selftest
 
@@ -151,7 +174,7 @@ TEST_TARGETS         += engine-harness-selftest
 ENGINE_TEST_WIDTHS := 1 4 12
 ifneq ($(wildcard rtl/engine/ibsec_engine.v),)
 TEST_TARGETS         += $(addprefix vtest-engine-L,$(ENGINE_TEST_WIDTHS))
-TEST_TARGETS         += $(addprefix vtest-engine-cfg-L,$(ENGINE_TEST_WIDTHS))
+TEST_TARGETS         += $(addprefix vtest-engine-cfg-L,$(ENGINE_TEST_WIDTHS)) vtest-engine-lut-L1
 REGRESS_LONG_TARGETS += $(addprefix regress-long-engine-L,$(ENGINE_TEST_WIDTHS))
 # the demo runs the widths that pass (scripts/flow.mk)
 ENGINE_DEMO_WIDTHS   := $(ENGINE_TEST_WIDTHS)

@@ -59,7 +59,10 @@
  *
  * Usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge]
  *            [--config-every N] [--bench] [--bench-payload 64|256|1024|4096] [--clock MHZ]
- *            [--json FILE] [--quiet]
+ *            [--params "NAME=VALUE ..."] [--json FILE] [--quiet]
+ *   --params: the RTL parameters of the build (make passes them), copied into the JSON so
+ *   that the report converts cycles to ns only with a clock routed in the same
+ *   configuration.
  * Last line: "engine-L<n>: N passed, N failed" (bench: figures only).
  */
 #include <stdarg.h>
@@ -1376,8 +1379,55 @@ static void bench_measure(struct tb_gen *gen, int mode, size_t payload, struct b
     BL[0].on = BL[1].on = false;
 }
 
-static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_t seed,
-                     unsigned long only_payload)
+/* The --params text: space-separated NAME=VALUE words, NAME of capitals, digits and
+ * underscores, VALUE a decimal number (the RTL parameters of the build, which make passes;
+ * the report matches them with the routed engine's). Returns 0 if well formed. */
+static int params_check(const char *s)
+{
+    bool in_name = true, any = false, word = false;
+    for (; *s; s++) {
+        char c = *s;
+        if (c == ' ') {
+            if (word && (in_name || !any))
+                return -1;
+            word = false, in_name = true, any = false;
+        } else if (in_name) {
+            if (c == '=' && word)
+                in_name = false;
+            else if (!((c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9' && word) || c == '_'))
+                return -1;
+            word = true;
+        } else if (c >= '0' && c <= '9') {
+            any = true;
+        } else {
+            return -1;
+        }
+    }
+    return word && (in_name || !any) ? -1 : 0;
+}
+
+/* Writes the --params text as the JSON object "params": {"NAME": "VALUE", ...}. */
+static void params_json(FILE *f, const char *s)
+{
+    fprintf(f, "  \"params\": {");
+    bool first = true;
+    while (*s) {
+        while (*s == ' ')
+            s++;
+        if (!*s)
+            break;
+        const char *eq = strchr(s, '='), *end = strchr(s, ' ');
+        if (!end)
+            end = s + strlen(s);
+        fprintf(f, "%s\"%.*s\": \"%.*s\"", first ? "" : ", ", (int)(eq - s), s, (int)(end - eq - 1), eq + 1);
+        first = false;
+        s = end;
+    }
+    fprintf(f, "},\n");
+}
+
+static int bench_run(unsigned lanes, double clock_mhz, const char *json, const char *params,
+                     uint64_t seed, unsigned long only_payload)
 {
     static struct bench_fig figs[IBSEC_MODE_COUNT][BENCH_SIZES][DUT_COUNT];
     struct tb_gen gen;
@@ -1454,7 +1504,9 @@ static int bench_run(unsigned lanes, double clock_mhz, const char *json, uint64_
         }
         fprintf(f, "{\n  \"bench\": \"engine\",\n  \"lanes\": %u,\n  \"bytes_per_beat\": %u,\n"
                    "  \"clock_mhz\": %.3f,\n  \"shape\": \"native-noGRH\",\n  \"opcode\": \"RC_SEND_ONLY\",\n"
-                   "  \"results\": [\n", lanes, B.bpb, clock_mhz);
+                   , lanes, B.bpb, clock_mhz);
+        params_json(f, params);
+        fprintf(f, "  \"results\": [\n");
         bool first = true;
         for (int m = 0; m < IBSEC_MODE_COUNT; m++)
             for (int k = 0; k < BENCH_SIZES; k++)
@@ -1496,7 +1548,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: Vtb [--seed N] [--packets N] [--full-lengths] [--no-reset] [--no-huge]\n"
                     "           [--config-every N] [--bench] [--bench-payload 64|256|1024|4096]\n"
-                    "           [--clock MHZ] [--json FILE] [--quiet]\n");
+                    "           [--clock MHZ] [--params \"NAME=VALUE ...\"] [--json FILE] [--quiet]\n");
 }
 
 static int parse_ulong(const char *opt, const char *s, unsigned long *v)
@@ -1518,7 +1570,7 @@ int tb_engine_main(int argc, char **argv)
     bool bench = false;
     unsigned long bench_payload = 0;
     double clock = 200.0;
-    const char *json = NULL;
+    const char *json = NULL, *params = "";
     for (int i = 1; i < argc; i++) {
         unsigned long v;
         const char *a = argv[i];
@@ -1556,6 +1608,13 @@ int tb_engine_main(int argc, char **argv)
             bench_payload = v;
         } else if (!strcmp(a, "--json") && has_arg) {
             json = argv[++i];
+        } else if (!strcmp(a, "--params") && has_arg) {
+            params = argv[++i];
+            if (params_check(params) != 0) {
+                fprintf(stderr, "tb_engine: --params wants NAME=NUMBER words separated by spaces, got '%s'\n",
+                        params);
+                return 2;
+            }
         } else if (!strcmp(a, "--quiet")) {
             B.quiet = true;
         } else if (a[0] == '+') {
@@ -1578,7 +1637,7 @@ int tb_engine_main(int argc, char **argv)
         B.port[i].op = i == DUT_SEAL ? IBSEC_OP_SEAL : IBSEC_OP_OPEN;
         tb_regs_init(&B.port[i].regs, i);
     }
-    int rc = bench ? bench_run(B.lanes, clock, json, o.seed, bench_payload) : random_run(&o);
+    int rc = bench ? bench_run(B.lanes, clock, json, params, o.seed, bench_payload) : random_run(&o);
     dut_finish();
     return rc;
 }

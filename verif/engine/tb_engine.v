@@ -31,6 +31,10 @@ module tb_engine #(
     parameter KEY_SLOTS = 4,
     // context table entries of each instance
     parameter CTX_SLOTS = 16,
+    // gcm_core's configuration (ibsec_engine's parameters of the same names; engine.mk
+    // builds with ENGINE_CRYPTO_PARAMS, the configuration make fpga routes)
+    parameter STAGES_PER_ROUND = 1,
+    parameter SBOX_IMPL = 0,
     // width of a context index
     parameter CTX_W = $clog2(CTX_SLOTS)
 ) (
@@ -108,7 +112,9 @@ ibsec_engine #(
     .LANES     (LANES),
     .OPEN      (0),
     .KEY_SLOTS (KEY_SLOTS),
-    .CTX_SLOTS (CTX_SLOTS)
+    .CTX_SLOTS (CTX_SLOTS),
+    .STAGES_PER_ROUND (STAGES_PER_ROUND),
+    .SBOX_IMPL (SBOX_IMPL)
 ) seal_engine (
     .clk           (clk),
     .rst           (rst | seal_rst),
@@ -152,7 +158,9 @@ ibsec_engine #(
     .LANES     (LANES),
     .OPEN      (1),
     .KEY_SLOTS (KEY_SLOTS),
-    .CTX_SLOTS (CTX_SLOTS)
+    .CTX_SLOTS (CTX_SLOTS),
+    .STAGES_PER_ROUND (STAGES_PER_ROUND),
+    .SBOX_IMPL (SBOX_IMPL)
 ) open_engine (
     .clk           (clk),
     .rst           (rst | open_rst),
