@@ -777,7 +777,9 @@ end
 always @(posedge clk) begin
     ack_reg            <= ack_next;
     r1_valid_reg       <= rd_take;
-    rsel_reg           <= rd_take ? rsel_dec : {RS_N{1'b0}};
+    // loaded in every cycle (not gated by rd_take, whose request logic is deep): R1's
+    // word is used only when r2_valid_reg follows
+    rsel_reg           <= rsel_dec;
     rcnt_idx_reg       <= ibsec_idx_cnt_lo(reg_addr);
     r2_valid_reg       <= r1_valid_reg;
     r2_word_reg        <= r1_word;
