@@ -217,6 +217,9 @@ FPGA_VARIANT_bram-tables := $(ENGINE_CRYPTO_PARAMS) KEY_SLOTS=4 CTX_SLOTS=16
 # parameter) of seal and open, and a composer (ibsec_compose, the engine's ring address
 # width AW = 11 at LANES = 1)
 #   tables-seal, tables-open   ibsec_regs with KEY_SLOTS = 2, CTX_SLOTS = 4
+#   tables-seal-16x256, tables-open-16x256
+#                              ibsec_regs with the tables the issue asks for as a user
+#                              configuration: KEY_SLOTS = 16, CTX_SLOTS = 256
 #   block                      ibsec_compose as the engine instantiates it at LANES = 1
 #   parse, hdr                 the combinational header blocks (ib_hdr_parse with the
 #                              engine's LEN_W = 17; ib_hdr_edit, ib_hdr_mask at their
@@ -229,6 +232,8 @@ FPGA_VARIANT_bram-tables := $(ENGINE_CRYPTO_PARAMS) KEY_SLOTS=4 CTX_SLOTS=16
 #                              open engine instantiates it (KEY_SLOTS = 2, CTX_SLOTS = 4)
 FPGA_VARIANT_tables-seal := OPEN=0 KEY_SLOTS=2 CTX_SLOTS=4
 FPGA_VARIANT_tables-open := OPEN=1 KEY_SLOTS=2 CTX_SLOTS=4
+FPGA_VARIANT_tables-seal-16x256 := OPEN=0 KEY_SLOTS=16 CTX_SLOTS=256
+FPGA_VARIANT_tables-open-16x256 := OPEN=1 KEY_SLOTS=16 CTX_SLOTS=256
 FPGA_VARIANT_block       := AW=11
 FPGA_VARIANT_parse       := LEN_W=17
 FPGA_VARIANT_hdr         :=

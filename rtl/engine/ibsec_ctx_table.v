@@ -7,7 +7,10 @@
  *   Contexts live in flip-flops. Each holds its configuration (selector, match, mode, STH
  *   code, direction bit, key index, alert threshold) and its live state: tx_next, rx_next,
  *   the 64-entry replay bitmap, the consecutive authentication failure count, the sticky
- *   alert flag and the alert count, exactly as struct ibsec_ctx in cmodel/ibsec.h.
+ *   alert flag and the alert count, as struct ibsec_ctx in cmodel/ibsec.h; the bitmap is
+ *   kept indexed by the EPSN's low 6 bits (bit p: the EPSN of the window that is p mod
+ *   64), not by the distance below rx_next as the model's, so that the window slides
+ *   without a shift; the read-back turns it into the model's order.
  *
  *   lookup (combinational): the valid QP context whose QPN equals lk_destqp, else the valid
  *   P_Key context whose 15-bit key equals lk_pkey & 0x7FFF (ibsec_ctx_lookup). Selectors are
@@ -24,7 +27,8 @@
  *   consumed its EPSN in the model. An open decision that is ok
  *   enters the in-flight queue (context, E); the datapath reports the tag result of the
  *   oldest entry with cm_valid / cm_pass, which then commits: pass -> ibsec_epsn_rx_commit
- *   and failure count cleared; fail -> failure count + 1 and the alert rule of §10; void
+ *   (the window update, written three cycles later by a pipeline with forwarding between
+ *   back-to-back updates of one context, see "Window update") and failure count cleared; fail -> failure count + 1 and the alert rule of §10; void
  *   (cm_void: the packet was dropped by a check the model makes before the EPSN step and
  *   the datapath completes after the decision) -> the entry leaves and nothing changes,
  *   as if the packet had never been decided.
@@ -48,13 +52,20 @@
  *   24 bits per context (R_hi - R0 is at most 2^23), set by each ok decision, and the
  *   decision reads it instead of searching the queue.
  *
+ *   A window update not yet written counts as a packet in flight of its context (ep_busy,
+ *   inflight_any).
+ *
  *   Timing: every test of the decision is on 24-bit differences (psn - R0, psn - R_hi)
  *   and on flags of R0's upper bits; the 64-bit E is one sum beside the decision. The
- *   commit's window slide is likewise on 24 bits.
+ *   commit's window update is spread over three register stages (a read of the context,
+ *   a 24-bit compare and the bitmap's masks, the masked write).
  *
  * Latency / throughput
- *   lookup, decision and commit answers are combinational; state changes at the next edge.
- *   One decision and one commit per clock.
+ *   lookup, decision and commit answers are combinational; state changes at the next edge,
+ *   but a passing commit's window update (rx_next, bitmap) at the end of the third cycle
+ *   after the commit. One decision and one commit per clock, back to back on one context.
+ *   Read-back (rd_*): two register stages, the outputs are the context rd_idx named two
+ *   cycles earlier, as it was then.
  *
  * Commands (cmd_*) come from ibsec_regs only while no packet is in flight: write (checked
  *   as ibsec_ctx_set checks, cmd_err says why a write is refused), clear, clear alert.
@@ -151,7 +162,7 @@ module ibsec_ctx_table #(
     output wire [3:0]           cmd_err,       // docs/registers.md §3.4, 0 = accepted
 
     /*
-     * Read-back of one context (combinational; an invalid context reads as zeros)
+     * Read-back of one context (two register stages; an invalid context reads as zeros)
      */
     input  wire [7:0]           rd_idx,
     output wire                 rd_valid,
@@ -274,11 +285,31 @@ reg [INFLIGHT-1:0]       q_vld_reg = {INFLIGHT{1'b0}}, q_vld_next;
 reg [INFLIGHT*CTX_W-1:0] q_ctx_reg, q_ctx_next;
 reg [INFLIGHT*63-1:0]    q_epsn_reg, q_epsn_next;
 reg [INFLIGHT-1:0]       q_behind_reg, q_behind_next;   // E was below rx_next when decided
-// open: the window update of a passing commit, applied in the cycle after it (wu_*)
+// open: the window update of a passing commit, a pipeline of three stages after the
+// commit (see "Window update" below): wu_* (the commit), wb_* (the context's rx_next and
+// bitmap read), wc_* (the new rx_next and the bitmap's keep and set masks); the bitmap is
+// written at the end of the wc_* cycle, and wl_* keeps the last update written
 reg                      wu_valid_reg = 1'b0, wu_valid_next;
 reg [CTX_W-1:0]          wu_ctx_reg, wu_ctx_next;
 reg [62:0]               wu_epsn_reg, wu_epsn_next;
 reg                      wu_behind_reg, wu_behind_next;
+reg                      wb_valid_reg = 1'b0;
+reg [CTX_W-1:0]          wb_ctx_reg;
+reg [WINDOW_LOG2-1:0]    wb_elo_reg;      // E mod 64: E's bit in the bitmap
+reg                      wb_behind_reg;
+reg [63:0]               wb_rx_reg, wb_bm_reg;
+reg [23:0]               wb_em63_reg;     // E - 63, low 24 bits
+reg [63:0]               wb_e1_reg;       // E + 1
+reg                      wb_fwd_c_reg;    // the update ahead (then in wc_*) is of this context
+reg                      wb_fwd_l_reg;    // the update two ahead (then in wl_*) is
+reg                      wc_valid_reg = 1'b0;
+reg [CTX_W-1:0]          wc_ctx_reg;
+reg [63:0]               wc_rx_reg;       // rx_next after the update
+reg [63:0]               wc_bm_reg;       // the bitmap before it (but the update ahead's)
+reg [63:0]               wc_keep_reg;     // bitmap bits that stay
+reg [63:0]               wc_set_reg;      // the bit of E
+reg                      wc_fwd_l_reg;    // the update ahead (then in wl_*) is of this context
+reg [63:0]               wl_rx_reg, wl_bm_reg;
 reg [QW-1:0]             q_head_reg = {QW{1'b0}}, q_head_next;
 reg [QW-1:0]             q_tail_reg = {QW{1'b0}}, q_tail_next;
 // seal: the last ok decision's context and its tx_next before it, for a seal void
@@ -288,7 +319,7 @@ reg [63:0]               sv_tx_reg, sv_tx_next;
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-assign inflight_any = |q_vld_reg || wu_valid_reg;
+assign inflight_any = |q_vld_reg || wu_valid_reg || wb_valid_reg || wc_valid_reg;
 assign cm_ctx       = q_head_ctx;
 assign cm_epsn      = q_head_epsn;
 assign alert_flags  = alert_reg;
@@ -385,20 +416,88 @@ always @* begin
 end
 
 assign ep_full        = q_tail_vld;
-assign rd_valid       = rd_valid_sel;
-assign rd_sel         = rd_sel_sel;
-assign rd_match       = rd_match_sel;
-assign rd_mode        = rd_mode_sel;
-assign rd_sth_code    = rd_sth_sel;
-assign rd_dir         = rd_dir_sel;
-assign rd_key         = rd_key_sel;
-assign rd_thresh      = rd_valid_sel ? rd_thr_m1_sel + 32'd1 : 32'd0;
-assign rd_tx_next     = rd_tx_sel;
-assign rd_rx_next     = rd_rx_sel;
-assign rd_bitmap      = rd_bm_sel;
-assign rd_fail        = rd_fail_sel;
-assign rd_alert       = rd_alert_sel;
-assign rd_alert_count = rd_alert_cnt_sel;
+
+// ----------------------------------------------------------------------------
+// Read-back, two register stages: RB1 (rb_*) the context rd_idx selects, RB2 (rr_*) the
+// threshold from thr_m1 and the bitmap in the register map's order (bit j: EPSN
+// rx_next - 1 - j), from the table's order (bit p: the EPSN = p mod 64, see "Window
+// update"): rr_bm[j] = rb_bm[(rx_next - 1 - j) mod 64], i.e. the bit-reversed bitmap
+// rotated right by -rx_next mod 64.
+// ----------------------------------------------------------------------------
+reg                      rb_valid_reg, rb_sel_reg, rb_dir_reg, rb_alert_reg;
+reg [23:0]               rb_match_reg;
+reg [2:0]                rb_mode_reg, rb_sth_reg;
+reg [7:0]                rb_key_reg;
+reg [31:0]               rb_thr_m1_reg, rb_fail_reg, rb_alert_cnt_reg;
+reg [63:0]               rb_tx_reg, rb_rx_reg, rb_bm_reg;
+reg                      rr_valid_reg, rr_sel_reg, rr_dir_reg, rr_alert_reg;
+reg [23:0]               rr_match_reg;
+reg [2:0]                rr_mode_reg, rr_sth_reg;
+reg [7:0]                rr_key_reg;
+reg [31:0]               rr_thresh_reg, rr_fail_reg, rr_alert_cnt_reg;
+reg [63:0]               rr_tx_reg, rr_rx_reg, rr_bm_reg;
+reg [127:0]              rb_rev2;   // the bit-reversed bitmap, twice
+reg [WINDOW_LOG2-1:0]    rb_rot;    // -rx_next mod 64
+/* verilator lint_off UNUSEDSIGNAL */
+// the upper half only feeds the rotation
+reg [127:0]              rb_rot2;
+/* verilator lint_on UNUSEDSIGNAL */
+integer                  rv;
+
+always @* begin
+    for (rv = 0; rv < 64; rv = rv + 1) begin
+        rb_rev2[rv]      = rb_bm_reg[63 - rv];
+        rb_rev2[64 + rv] = rb_bm_reg[63 - rv];
+    end
+    rb_rot  = -rb_rx_reg[WINDOW_LOG2-1:0];
+    rb_rot2 = rb_rev2 >> rb_rot;
+end
+
+always @(posedge clk) begin
+    rb_valid_reg     <= rd_valid_sel;
+    rb_sel_reg       <= rd_sel_sel;
+    rb_dir_reg       <= rd_dir_sel;
+    rb_alert_reg     <= rd_alert_sel;
+    rb_match_reg     <= rd_match_sel;
+    rb_mode_reg      <= rd_mode_sel;
+    rb_sth_reg       <= rd_sth_sel;
+    rb_key_reg       <= rd_key_sel;
+    rb_thr_m1_reg    <= rd_thr_m1_sel;
+    rb_fail_reg      <= rd_fail_sel;
+    rb_alert_cnt_reg <= rd_alert_cnt_sel;
+    rb_tx_reg        <= rd_tx_sel;
+    rb_rx_reg        <= rd_rx_sel;
+    rb_bm_reg        <= rd_bm_sel;
+    rr_valid_reg     <= rb_valid_reg;
+    rr_sel_reg       <= rb_sel_reg;
+    rr_dir_reg       <= rb_dir_reg;
+    rr_alert_reg     <= rb_alert_reg;
+    rr_match_reg     <= rb_match_reg;
+    rr_mode_reg      <= rb_mode_reg;
+    rr_sth_reg       <= rb_sth_reg;
+    rr_key_reg       <= rb_key_reg;
+    rr_thresh_reg    <= rb_valid_reg ? rb_thr_m1_reg + 32'd1 : 32'd0;
+    rr_fail_reg      <= rb_fail_reg;
+    rr_alert_cnt_reg <= rb_alert_cnt_reg;
+    rr_tx_reg        <= rb_tx_reg;
+    rr_rx_reg        <= rb_rx_reg;
+    rr_bm_reg        <= rb_rot2[63:0];
+end
+
+assign rd_valid       = rr_valid_reg;
+assign rd_sel         = rr_sel_reg;
+assign rd_match       = rr_match_reg;
+assign rd_mode        = rr_mode_reg;
+assign rd_sth_code    = rr_sth_reg;
+assign rd_dir         = rr_dir_reg;
+assign rd_key         = rr_key_reg;
+assign rd_thresh      = rr_thresh_reg;
+assign rd_tx_next     = rr_tx_reg;
+assign rd_rx_next     = rr_rx_reg;
+assign rd_bitmap      = rr_bm_reg;
+assign rd_fail        = rr_fail_reg;
+assign rd_alert       = rr_alert_reg;
+assign rd_alert_count = rr_alert_cnt_reg;
 
 // ----------------------------------------------------------------------------
 // Lookup: QP contexts first, then P_Key contexts (wire-format.md §9)
@@ -545,7 +644,8 @@ always @* begin
     ep_old_all    = ep_delta_hi[23];
     ep_replay_all = &ep_delta_hi[23:WINDOW_LOG2];
     ep_too_old    = ep_behind && (!ep_in_window || ep_negative);
-    ep_seen       = ep_bm_sel[~ep_delta[WINDOW_LOG2-1:0]];
+    // the bitmap is indexed by the EPSN's low bits, which are psn's
+    ep_seen       = ep_bm_sel[ep_psn[WINDOW_LOG2-1:0]];
     ep_busy = 1'b0;
     for (qi = 0; qi < INFLIGHT; qi = qi + 1) begin
         if (q_vld_reg[qi] && q_ctx_reg[qi*CTX_W +: CTX_W] == ep_ctx) begin
@@ -553,7 +653,8 @@ always @* begin
         end
     end
     // a window update not yet applied counts as in flight: the state read is before it
-    if (IS_OPEN && wu_valid_reg && wu_ctx_reg == ep_ctx) begin
+    if (IS_OPEN && ((wu_valid_reg && wu_ctx_reg == ep_ctx) || (wb_valid_reg && wb_ctx_reg == ep_ctx)
+                    || (wc_valid_reg && wc_ctx_reg == ep_ctx))) begin
         ep_busy = 1'b1;
     end
     ep_decidable = !ep_busy || ep_above || (ep_too_old && ep_old_all)
@@ -593,18 +694,14 @@ end
 
 // ----------------------------------------------------------------------------
 // Open commit of the queue head: failure count and alert at once; the window update
-// (ibsec_epsn_rx_commit) of a pass in the next cycle, from wu_*, so that it starts at
-// registers. Meanwhile its context counts as busy for decisions (ep_busy), and a second
-// commit is no hazard: it changes the window only one cycle later again.
+// (ibsec_epsn_rx_commit) of a pass follows in the pipeline below. Until it is written the
+// context counts as busy for decisions (ep_busy).
 // ----------------------------------------------------------------------------
 reg [31:0] cm_fail;
 reg [31:0] up_fail;
 reg        up_alert;
 reg        cm_do;
 reg        cm_count;       // the commit updates the window or the failure count
-reg [23:0] wu_shift;       // E + 1 - rx_next when E >= rx_next: 1 .. 2^23
-reg [63:0] up_rx_next;
-reg [63:0] up_bitmap;
 
 always @* begin
     cm_do    = IS_OPEN && cm_valid && q_head_vld;
@@ -627,22 +724,90 @@ always @* begin
             cm_alert = cm_count;
         end
     end
+end
 
-    // window update. E >= rx_next unless E was below rx_next when decided: rx_next has
-    // only risen since by commits of the context's smaller in-flight EPSNs, to at most E.
-    // Then E + 1 <= R_hi, so the rise is at most d <= 2^23: its low 24 bits are it.
-    wu_shift   = wu_epsn_reg[23:0] - wu_rx_sel[23:0] + 24'd1;
-    up_rx_next = wu_rx_sel;
-    up_bitmap  = wu_bm_sel;
-    if (!wu_behind_reg) begin
-        // slide: the new top entry is bit 0
-        up_bitmap  = (wu_shift[23:WINDOW_LOG2] != 0) ? 64'd1
-                     : ((wu_bm_sel << wu_shift[WINDOW_LOG2-1:0]) | 64'd1);
-        up_rx_next = {1'b0, wu_epsn_reg} + 64'd1;
-    end else begin
-        // rx_next - 1 - E is 0 .. 63 here: its low bits index the bitmap
-        up_bitmap = wu_bm_sel | (64'd1 << (wu_rx_sel[WINDOW_LOG2-1:0]
-                                           - wu_epsn_reg[WINDOW_LOG2-1:0] - 1'b1));
+// ----------------------------------------------------------------------------
+// Window update (ibsec_epsn_rx_commit) of a passing commit, three stages after it:
+//   B (wu_*): read the context's rx_next and bitmap (wu_rx_sel, wu_bm_sel) into wb_*;
+//   C (wb_*): rx_next before the update (forwarded, below), the new rx_next and the
+//             bitmap's keep and set masks into wc_*;
+//   D (wc_*): the new bitmap, (bitmap & keep) | set, written to the table with rx_next
+//             and kept in wl_*.
+// The bitmap is indexed by the EPSN's low 6 bits: bit p is EPSN e of the window
+// [rx_next - 64, rx_next - 1] with e mod 64 = p, so the window slides without a shift.
+// E >= rx_next unless E was below rx_next when decided: rx_next has only risen since by
+// commits of the context's smaller in-flight EPSNs, to at most E. Then E + 1 <= R_hi, so
+// the rise is at most d <= 2^23 and 24-bit differences decide it. A slide from r to E + 1
+// clears the bits of r .. E (all of them when E + 1 - r >= 64) and sets E's; an E behind
+// rx_next sets its bit.
+// Forwarding: B reads the table before the writes of the two updates ahead of it (then in
+// C and D). When the update one ahead is of the same context, C takes rx_next from wc_*
+// and D the bitmap from wl_* (that update's result, written a cycle earlier); when only
+// the update two ahead is, C takes both from wl_*.
+// ----------------------------------------------------------------------------
+reg [63:0] wc_rx_in;       // rx_next before this update
+reg [63:0] wc_bm_in;       // the bitmap before it, but for the update one ahead
+/* verilator lint_off UNUSEDSIGNAL */
+// only the sign is used
+reg [23:0] wc_d63;         // E - rx_next - 63: its sign says E + 1 - rx_next < 64
+/* verilator lint_on UNUSEDSIGNAL */
+reg        wc_big;         // the slide clears the whole window
+reg        wc_wrap;        // r mod 64 > E mod 64: the cleared range wraps
+reg [63:0] wc_keep_next;
+reg [63:0] wc_set_next;
+reg [63:0] wc_rx_next;
+reg [63:0] up_bitmap;
+integer    wp;
+
+always @* begin
+    wc_rx_in = wb_fwd_c_reg ? wc_rx_reg : (wb_fwd_l_reg ? wl_rx_reg : wb_rx_reg);
+    wc_bm_in = wb_fwd_l_reg ? wl_bm_reg : wb_bm_reg;
+    wc_d63   = wb_em63_reg - wc_rx_in[23:0];
+    wc_big   = !wc_d63[23];
+    wc_wrap  = wc_rx_in[WINDOW_LOG2-1:0] > wb_elo_reg;
+    for (wp = 0; wp < 64; wp = wp + 1) begin
+        // bit wp holds an EPSN of r .. E (cyclically, mod 64)
+        if (wb_behind_reg) begin
+            wc_keep_next[wp] = 1'b1;
+        end else if (wc_big) begin
+            wc_keep_next[wp] = 1'b0;
+        end else if (wc_wrap) begin
+            wc_keep_next[wp] = !(wp[WINDOW_LOG2-1:0] >= wc_rx_in[WINDOW_LOG2-1:0]
+                                 || wp[WINDOW_LOG2-1:0] <= wb_elo_reg);
+        end else begin
+            wc_keep_next[wp] = !(wp[WINDOW_LOG2-1:0] >= wc_rx_in[WINDOW_LOG2-1:0]
+                                 && wp[WINDOW_LOG2-1:0] <= wb_elo_reg);
+        end
+        wc_set_next[wp] = wb_elo_reg == wp[WINDOW_LOG2-1:0];
+    end
+    wc_rx_next = wb_behind_reg ? wc_rx_in : wb_e1_reg;
+    up_bitmap  = ((wc_fwd_l_reg ? wl_bm_reg : wc_bm_reg) & wc_keep_reg) | wc_set_reg;
+end
+
+always @(posedge clk) begin
+    wb_valid_reg  <= IS_OPEN && wu_valid_reg;
+    wb_ctx_reg    <= wu_ctx_reg;
+    wb_elo_reg    <= wu_epsn_reg[WINDOW_LOG2-1:0];
+    wb_em63_reg   <= wu_epsn_reg[23:0] - 24'd63;
+    wb_e1_reg     <= {1'b0, wu_epsn_reg} + 64'd1;
+    wb_behind_reg <= wu_behind_reg;
+    wb_rx_reg     <= wu_rx_sel;
+    wb_bm_reg     <= wu_bm_sel;
+    wb_fwd_c_reg  <= wb_valid_reg && wb_ctx_reg == wu_ctx_reg;
+    wb_fwd_l_reg  <= wc_valid_reg && wc_ctx_reg == wu_ctx_reg;
+    wc_valid_reg  <= wb_valid_reg;
+    wc_ctx_reg    <= wb_ctx_reg;
+    wc_rx_reg     <= wc_rx_next;
+    wc_bm_reg     <= wc_bm_in;
+    wc_keep_reg   <= wc_keep_next;
+    wc_set_reg    <= wc_set_next;
+    wc_fwd_l_reg  <= wb_fwd_c_reg;
+    wl_rx_reg     <= wc_rx_reg;
+    wl_bm_reg     <= up_bitmap;
+
+    if (rst) begin
+        wb_valid_reg <= 1'b0;
+        wc_valid_reg <= 1'b0;
     end
 end
 
@@ -771,9 +936,9 @@ always @* begin
             hi_lo_next[ni*24 +: 24] = ep_behind ? ep_ref[23:0] : ep_psn + 24'd1;
         end
 
-        // open: window update of the previous cycle's passing commit
-        if (IS_OPEN && wu_valid_reg && wu_ctx_reg == ni[CTX_W-1:0]) begin
-            rx_next_next[ni*64 +: 64] = up_rx_next;
+        // open: the window update in stage D
+        if (IS_OPEN && wc_valid_reg && wc_ctx_reg == ni[CTX_W-1:0]) begin
+            rx_next_next[ni*64 +: 64] = wc_rx_reg;
             bitmap_next[ni*64 +: 64]  = up_bitmap;
         end
 

@@ -7,15 +7,27 @@
  * per-reason counters (ibsec_counters) and gives the datapath their ports.
  *
  * Function
- *   Bus: a request (reg_req, held until reg_ack) is answered one cycle later with a
- *   one-cycle reg_ack and reg_rdata; a write to a staging or command register while a
- *   command runs is held (no ack) until the command has finished.
+ *   Bus: a request (reg_req, held until reg_ack) is answered with a one-cycle reg_ack and
+ *   reg_rdata: a write one cycle after it is taken, a read three cycles after (the read
+ *   pipeline below); a write to a staging or command register while a command runs is
+ *   held (no ack) until the command has finished.
+ *
+ *   Read pipeline (no path from the bus address to the read data in one cycle):
+ *     R0 (the cycle the read is taken): the address decoded into one select bit per
+ *        source word (rsel_reg) and the counter index (rcnt_idx_reg), registered;
+ *     R1: the word, an AND-OR over the registered selects, and the counter's value
+ *        (ibsec_counters' read port at the registered index), registered; the sources are
+ *        sampled here, in the cycle after the take;
+ *     R2: the counter word ORed in, reg_rdata and reg_ack registered, and the HI latch
+ *        of a LO read loaded.
+ *   A request is not taken while a read is in R1 or R2 (the master holds it until ack).
  *
  *   Commands (a write to CONFIG, KEY_CMD or CTX_CMD, docs/registers.md §2): the block raises
  *   cfg_busy (the datapath then decides no packet), waits until pipe_busy is low and the
- *   context table holds no in-flight packet and at least one cycle has passed (the
- *   table's check of a context command is registered), checks the command and applies
- *   it in one clock edge; a key install first hands the key to m_key_* (gcm_core
+ *   context table holds no in-flight packet (nor window update) and both have been so
+ *   for RD_LAT = 2 cycles (the table's check of a context command and its read-back are
+ *   registered, the read-back in two stages), checks the command and applies it in one
+ *   clock edge; a key install first hands the key to m_key_* (gcm_core
  *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
  *   derived and committed) before the slot becomes valid with its size and salt.
  *   CMD_DECIDED then records the number of packets decided before the change. Commands
@@ -25,10 +37,10 @@
  *   ep_wait is 1 is a retry, not a decision).
  *
  * Latency / throughput
- *   Register reads and writes: ack one cycle after the request. Lookup, EPSN decision and
- *   commit answers: combinational (ibsec_ctx_table). A command stops decisions for its
- *   drain time (at least one cycle) plus one cycle (plus the gcm_core install time for a
- *   key install).
+ *   Register writes: ack one cycle after the request is taken; reads: three cycles after.
+ *   One request at a time. Lookup, EPSN decision and commit answers: combinational
+ *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
+ *   cycles (plus the gcm_core install time for a key install).
  */
 
 `resetall
@@ -146,6 +158,47 @@ localparam [3:0] ERR_NONE  = IBSEC_STATUS_ERR_CODE_ACCEPTED;
 localparam [3:0] ERR_INDEX = IBSEC_STATUS_ERR_CODE_INDEX;
 localparam [3:0] ERR_OP    = IBSEC_STATUS_ERR_CODE_OP;
 
+// read sources: one bit each in the read pipeline's select (R0 -> R1)
+localparam integer RS_ID           = 0;
+localparam integer RS_VERSION      = 1;
+localparam integer RS_CAPS         = 2;
+localparam integer RS_CONFIG       = 3;
+localparam integer RS_STATUS       = 4;
+localparam integer RS_DECIDED      = 5;    // DECIDED_LO (latches the HI word)
+localparam integer RS_CMD_DECIDED  = 6;    // CMD_DECIDED_LO (latches the HI word)
+localparam integer RS_HI           = 7;    // DECIDED_HI, CMD_DECIDED_HI, CNT_HI: the latch
+localparam integer RS_KEY_SALT     = 8;
+localparam integer RS_KEY_CMD      = 9;
+localparam integer RS_KEY_VALID    = 10;
+localparam integer RS_KEY_AES256   = 11;
+localparam integer RS_CTX_MATCH    = 12;
+localparam integer RS_CTX_CFG      = 13;
+localparam integer RS_CTX_TX_LO    = 14;
+localparam integer RS_CTX_TX_HI    = 15;
+localparam integer RS_CTX_RX_LO    = 16;
+localparam integer RS_CTX_RX_HI    = 17;
+localparam integer RS_CTX_THRESH   = 18;
+localparam integer RS_CTX_CMD      = 19;
+localparam integer RS_RD_CFG       = 20;
+localparam integer RS_RD_MATCH     = 21;
+localparam integer RS_RD_TX_LO     = 22;
+localparam integer RS_RD_TX_HI     = 23;
+localparam integer RS_RD_RX_LO     = 24;
+localparam integer RS_RD_RX_HI     = 25;
+localparam integer RS_RD_BM_LO     = 26;
+localparam integer RS_RD_BM_HI     = 27;
+localparam integer RS_RD_FAIL      = 28;
+localparam integer RS_RD_ALERT     = 29;
+localparam integer RS_RD_ALERT_CNT = 30;
+localparam integer RS_RD_THRESH    = 31;
+localparam integer RS_KEY          = 32;   // KEY_DATA 0..7: 32..39
+localparam integer RS_ALERT        = 40;   // ALERT_SUMMARY 0..7: 40..47
+localparam integer RS_CNT          = 48;   // CNT_LO(r) (latches the HI word)
+localparam integer RS_N            = 49;
+
+// register stages of ibsec_ctx_table's read-back (rd_*)
+localparam [1:0] RD_LAT = 2'd2;
+
 // command kinds
 localparam [1:0] K_CONFIG = 2'd0;
 localparam [1:0] K_KEY    = 2'd1;
@@ -181,6 +234,17 @@ endgenerate
 reg         ack_reg = 1'b0, ack_next;
 reg  [31:0] rdata_reg, rdata_next;
 reg  [31:0] hi_latch_reg, hi_latch_next;
+// read pipeline: R1 (the source select and counter index of the read taken in R0) and
+// R2 (the word, the counter value, and what the HI latch takes)
+reg              r1_valid_reg = 1'b0;
+reg  [RS_N-1:0]  rsel_reg;
+reg  [5:0]       rcnt_idx_reg;
+reg              r2_valid_reg = 1'b0;
+reg  [31:0]      r2_word_reg;
+reg  [31:0]      r2_hi_reg;
+reg              r2_cnt_reg;
+reg              r2_latch_reg;
+reg  [63:0]      r2_cnt_val_reg;
 
 // configuration (applied) and its staged value
 reg  [1:0]  config_reg = 2'b00, config_next;
@@ -227,23 +291,17 @@ reg  [63:0] cmd_decided_reg = 64'd0, cmd_decided_next;
 // docs/registers.md §1)
 wire [11:0] baddr = {reg_addr[11:2], 2'b00};
 wire        busy  = (state_reg != S_IDLE);
-// the command has been in S_DRAIN for a cycle: the context table's registered check
-// (tbl_cmd_err) is then the check of this command
-reg         drain_seen_reg = 1'b0;
+// cycles (saturating at 3) in S_DRAIN with the pipe and the context table quiet: at
+// RD_LAT the table's read-back (rd_*, RD_LAT register stages) shows the state the command
+// sees, and its registered check (tbl_cmd_err) is the check of this command
+reg  [1:0]  quiet_reg = 2'd0;
 // KEY_DATA i holds key bytes 4i..4i+3, i.e. key_data_reg[255-32i -: 32]: word 7 - i
 wire [2:0]  key_word = ~ibsec_idx_key_data(reg_addr);
-reg  [31:0] key_data_word;
-integer     kd;
 integer     kw;
-
-always @* begin
-    key_data_word = 32'd0;
-    for (kd = 0; kd < 8; kd = kd + 1) begin
-        if (key_word == kd[2:0]) begin
-            key_data_word = key_data_reg[kd*32 +: 32];
-        end
-    end
-end
+// the read pipeline: R0's decode of the address (one bit per source word)
+reg  [RS_N-1:0] rsel_dec;
+// a read is taken this cycle (R0)
+wire        rd_take;
 
 // staged command fields
 wire [7:0]  key_cmd_slot   = key_cmd_reg[IBSEC_KEY_CMD_SLOT_LSB +: 8];
@@ -388,7 +446,7 @@ ibsec_counters #(
     .inc_valid(cnt_valid),
     .inc_reason(cnt_reason),
     .clear(cnt_clear),
-    .rd_index(ibsec_idx_cnt_lo(reg_addr)),
+    .rd_index(rcnt_idx_reg),
     .rd_value(cnt_rd_value)
 );
 
@@ -422,93 +480,119 @@ always @* begin
 end
 
 // ----------------------------------------------------------------------------
-// Bus read multiplexer
+// Bus read pipeline: R0 decodes the address of a read it takes into one select bit per
+// source word (RS_*), R1 selects the word by an AND-OR over those registered selects (and
+// the counter the registered index names), R2 adds the counter word and answers.
 // ----------------------------------------------------------------------------
-reg [31:0] rd_word;
-reg        rd_latch;      // a LO word of a live 64-bit register: latch its HI word
-reg [31:0] rd_latch_hi;
-
+// R0: the one-hot source select of the address (the map's ranges do not overlap)
 always @* begin
-    rd_word     = 32'd0;
-    rd_latch    = 1'b0;
-    rd_latch_hi = 32'd0;
+    rsel_dec = {RS_N{1'b0}};
     if (ibsec_in_cnt(reg_addr)) begin
         // CNT_LO(r), CNT_HI(r)
         if (ibsec_in_cnt_hi(reg_addr)) begin
-            rd_word = hi_latch_reg;
+            rsel_dec[RS_HI] = 1'b1;
         end else begin
-            rd_word     = cnt_rd_value[31:0];
-            rd_latch    = 1'b1;
-            rd_latch_hi = cnt_rd_value[63:32];
+            rsel_dec[RS_CNT] = 1'b1;
         end
     end else if (ibsec_in_alert_summary(reg_addr)) begin
-        case (ibsec_idx_alert_summary(reg_addr))
-            3'd0: rd_word = alert_words[0*32 +: 32];
-            3'd1: rd_word = alert_words[1*32 +: 32];
-            3'd2: rd_word = alert_words[2*32 +: 32];
-            3'd3: rd_word = alert_words[3*32 +: 32];
-            3'd4: rd_word = alert_words[4*32 +: 32];
-            3'd5: rd_word = alert_words[5*32 +: 32];
-            3'd6: rd_word = alert_words[6*32 +: 32];
-            default: rd_word = alert_words[7*32 +: 32];
-        endcase
+        rsel_dec[RS_ALERT + {29'd0, ibsec_idx_alert_summary(reg_addr)}] = 1'b1;
+    end else if (ibsec_in_key_data(reg_addr)) begin
+        // KEY_DATA i holds key bytes 4i..4i+3
+        rsel_dec[RS_KEY + {29'd0, ibsec_idx_key_data(reg_addr)}] = 1'b1;
     end else begin
         case (baddr)
-            IBSEC_REG_ID:        rd_word = IBSEC_ID_VALUE_RESET;
-            IBSEC_REG_VERSION:   rd_word = ibsec_version_minor(IBSEC_VERSION_MINOR_RESET)
-                                          | ibsec_version_major(IBSEC_VERSION_MAJOR_RESET)
-                                          | ibsec_version_open(OPEN != 0);
-            IBSEC_REG_CAPS:      rd_word = ibsec_caps_key_slots(KEY_SLOTS[15:0])
-                                          | ibsec_caps_ctx_slots(CTX_SLOTS[15:0]);
-            IBSEC_REG_CONFIG:    rd_word = ibsec_config_allow_plain(config_reg[0])
-                                          | ibsec_config_mask_mf(config_reg[1]);
-            IBSEC_REG_STATUS:    rd_word = ibsec_status_busy(busy)
-                                          | ibsec_status_err(err_reg != ERR_NONE)
-                                          | ibsec_status_err_code(err_reg)
-                                          | ibsec_status_alert(irq_alert);
-            IBSEC_REG_DECIDED_LO: begin
-                rd_word     = decided_reg[31:0];
-                rd_latch    = 1'b1;
-                rd_latch_hi = decided_reg[63:32];
-            end
-            IBSEC_REG_DECIDED_HI: rd_word = hi_latch_reg;
-            IBSEC_REG_CMD_DECIDED_LO: begin
-                rd_word     = cmd_decided_reg[31:0];
-                rd_latch    = 1'b1;
-                rd_latch_hi = cmd_decided_reg[63:32];
-            end
-            IBSEC_REG_CMD_DECIDED_HI:    rd_word = hi_latch_reg;
-            IBSEC_REG_KEY_SALT:          rd_word = key_salt_reg;
-            IBSEC_REG_KEY_CMD:           rd_word = key_cmd_reg;
-            IBSEC_REG_KEY_VALID:         rd_word = {{(32-KEY_SLOTS){1'b0}}, key_valid_reg};
-            IBSEC_REG_KEY_AES256:        rd_word = {{(32-KEY_SLOTS){1'b0}}, key_aes256_reg & key_valid_reg};
-            IBSEC_REG_CTX_MATCH:         rd_word = ctx_match_reg;
-            IBSEC_REG_CTX_CFG:           rd_word = ctx_cfg_reg;
-            IBSEC_REG_CTX_TX_NEXT_LO:    rd_word = ctx_tx_reg[31:0];
-            IBSEC_REG_CTX_TX_NEXT_HI:    rd_word = ctx_tx_reg[63:32];
-            IBSEC_REG_CTX_RX_NEXT_LO:    rd_word = ctx_rx_reg[31:0];
-            IBSEC_REG_CTX_RX_NEXT_HI:    rd_word = ctx_rx_reg[63:32];
-            IBSEC_REG_CTX_ALERT_THRESH:  rd_word = ctx_thresh_reg;
-            IBSEC_REG_CTX_CMD:           rd_word = ctx_cmd_reg;
-            IBSEC_REG_CTX_RD_CFG:        rd_word = snap_cfg_reg;
-            IBSEC_REG_CTX_RD_MATCH:      rd_word = {8'd0, snap_match_reg};
-            IBSEC_REG_CTX_RD_TX_NEXT_LO: rd_word = snap_tx_reg[31:0];
-            IBSEC_REG_CTX_RD_TX_NEXT_HI: rd_word = snap_tx_reg[63:32];
-            IBSEC_REG_CTX_RD_RX_NEXT_LO: rd_word = snap_rx_reg[31:0];
-            IBSEC_REG_CTX_RD_RX_NEXT_HI: rd_word = snap_rx_reg[63:32];
-            IBSEC_REG_CTX_RD_BITMAP_LO:  rd_word = snap_bm_reg[31:0];
-            IBSEC_REG_CTX_RD_BITMAP_HI:  rd_word = snap_bm_reg[63:32];
-            IBSEC_REG_CTX_RD_FAIL:       rd_word = snap_fail_reg;
-            IBSEC_REG_CTX_RD_ALERT:      rd_word = ibsec_ctx_rd_alert_alert(snap_alert_reg);
-            IBSEC_REG_CTX_RD_ALERT_COUNT:  rd_word = snap_alert_cnt_reg;
-            IBSEC_REG_CTX_RD_ALERT_THRESH: rd_word = snap_thresh_reg;
+            IBSEC_REG_ID:                  rsel_dec[RS_ID] = 1'b1;
+            IBSEC_REG_VERSION:             rsel_dec[RS_VERSION] = 1'b1;
+            IBSEC_REG_CAPS:                rsel_dec[RS_CAPS] = 1'b1;
+            IBSEC_REG_CONFIG:              rsel_dec[RS_CONFIG] = 1'b1;
+            IBSEC_REG_STATUS:              rsel_dec[RS_STATUS] = 1'b1;
+            IBSEC_REG_DECIDED_LO:          rsel_dec[RS_DECIDED] = 1'b1;
+            IBSEC_REG_DECIDED_HI:          rsel_dec[RS_HI] = 1'b1;
+            IBSEC_REG_CMD_DECIDED_LO:      rsel_dec[RS_CMD_DECIDED] = 1'b1;
+            IBSEC_REG_CMD_DECIDED_HI:      rsel_dec[RS_HI] = 1'b1;
+            IBSEC_REG_KEY_SALT:            rsel_dec[RS_KEY_SALT] = 1'b1;
+            IBSEC_REG_KEY_CMD:             rsel_dec[RS_KEY_CMD] = 1'b1;
+            IBSEC_REG_KEY_VALID:           rsel_dec[RS_KEY_VALID] = 1'b1;
+            IBSEC_REG_KEY_AES256:          rsel_dec[RS_KEY_AES256] = 1'b1;
+            IBSEC_REG_CTX_MATCH:           rsel_dec[RS_CTX_MATCH] = 1'b1;
+            IBSEC_REG_CTX_CFG:             rsel_dec[RS_CTX_CFG] = 1'b1;
+            IBSEC_REG_CTX_TX_NEXT_LO:      rsel_dec[RS_CTX_TX_LO] = 1'b1;
+            IBSEC_REG_CTX_TX_NEXT_HI:      rsel_dec[RS_CTX_TX_HI] = 1'b1;
+            IBSEC_REG_CTX_RX_NEXT_LO:      rsel_dec[RS_CTX_RX_LO] = 1'b1;
+            IBSEC_REG_CTX_RX_NEXT_HI:      rsel_dec[RS_CTX_RX_HI] = 1'b1;
+            IBSEC_REG_CTX_ALERT_THRESH:    rsel_dec[RS_CTX_THRESH] = 1'b1;
+            IBSEC_REG_CTX_CMD:             rsel_dec[RS_CTX_CMD] = 1'b1;
+            IBSEC_REG_CTX_RD_CFG:          rsel_dec[RS_RD_CFG] = 1'b1;
+            IBSEC_REG_CTX_RD_MATCH:        rsel_dec[RS_RD_MATCH] = 1'b1;
+            IBSEC_REG_CTX_RD_TX_NEXT_LO:   rsel_dec[RS_RD_TX_LO] = 1'b1;
+            IBSEC_REG_CTX_RD_TX_NEXT_HI:   rsel_dec[RS_RD_TX_HI] = 1'b1;
+            IBSEC_REG_CTX_RD_RX_NEXT_LO:   rsel_dec[RS_RD_RX_LO] = 1'b1;
+            IBSEC_REG_CTX_RD_RX_NEXT_HI:   rsel_dec[RS_RD_RX_HI] = 1'b1;
+            IBSEC_REG_CTX_RD_BITMAP_LO:    rsel_dec[RS_RD_BM_LO] = 1'b1;
+            IBSEC_REG_CTX_RD_BITMAP_HI:    rsel_dec[RS_RD_BM_HI] = 1'b1;
+            IBSEC_REG_CTX_RD_FAIL:         rsel_dec[RS_RD_FAIL] = 1'b1;
+            IBSEC_REG_CTX_RD_ALERT:        rsel_dec[RS_RD_ALERT] = 1'b1;
+            IBSEC_REG_CTX_RD_ALERT_COUNT:  rsel_dec[RS_RD_ALERT_CNT] = 1'b1;
+            IBSEC_REG_CTX_RD_ALERT_THRESH: rsel_dec[RS_RD_THRESH] = 1'b1;
             default: begin
-                if (ibsec_in_key_data(reg_addr)) begin
-                    rd_word = key_data_word;
-                end
             end
         endcase
     end
+end
+
+// R1: the word of the selected source (every source but the counters) and, for a LO
+// word of a live 64-bit register, its HI word for the latch
+reg [31:0] r1_word;
+reg [31:0] r1_hi;
+integer    rk;
+
+always @* begin
+    r1_word = ({32{rsel_reg[RS_ID]}} & IBSEC_ID_VALUE_RESET)
+            | ({32{rsel_reg[RS_VERSION]}} & (ibsec_version_minor(IBSEC_VERSION_MINOR_RESET)
+                                             | ibsec_version_major(IBSEC_VERSION_MAJOR_RESET)
+                                             | ibsec_version_open(OPEN != 0)))
+            | ({32{rsel_reg[RS_CAPS]}} & (ibsec_caps_key_slots(KEY_SLOTS[15:0])
+                                          | ibsec_caps_ctx_slots(CTX_SLOTS[15:0])))
+            | ({32{rsel_reg[RS_CONFIG]}} & (ibsec_config_allow_plain(config_reg[0])
+                                            | ibsec_config_mask_mf(config_reg[1])))
+            | ({32{rsel_reg[RS_STATUS]}} & (ibsec_status_busy(busy)
+                                            | ibsec_status_err(err_reg != ERR_NONE)
+                                            | ibsec_status_err_code(err_reg)
+                                            | ibsec_status_alert(irq_alert)))
+            | ({32{rsel_reg[RS_DECIDED]}}      & decided_reg[31:0])
+            | ({32{rsel_reg[RS_CMD_DECIDED]}}  & cmd_decided_reg[31:0])
+            | ({32{rsel_reg[RS_HI]}}           & hi_latch_reg)
+            | ({32{rsel_reg[RS_KEY_SALT]}}     & key_salt_reg)
+            | ({32{rsel_reg[RS_KEY_CMD]}}      & key_cmd_reg)
+            | ({32{rsel_reg[RS_KEY_VALID]}}    & {{(32-KEY_SLOTS){1'b0}}, key_valid_reg})
+            | ({32{rsel_reg[RS_KEY_AES256]}}   & {{(32-KEY_SLOTS){1'b0}}, key_aes256_reg & key_valid_reg})
+            | ({32{rsel_reg[RS_CTX_MATCH]}}    & ctx_match_reg)
+            | ({32{rsel_reg[RS_CTX_CFG]}}      & ctx_cfg_reg)
+            | ({32{rsel_reg[RS_CTX_TX_LO]}}    & ctx_tx_reg[31:0])
+            | ({32{rsel_reg[RS_CTX_TX_HI]}}    & ctx_tx_reg[63:32])
+            | ({32{rsel_reg[RS_CTX_RX_LO]}}    & ctx_rx_reg[31:0])
+            | ({32{rsel_reg[RS_CTX_RX_HI]}}    & ctx_rx_reg[63:32])
+            | ({32{rsel_reg[RS_CTX_THRESH]}}   & ctx_thresh_reg)
+            | ({32{rsel_reg[RS_CTX_CMD]}}      & ctx_cmd_reg)
+            | ({32{rsel_reg[RS_RD_CFG]}}       & snap_cfg_reg)
+            | ({32{rsel_reg[RS_RD_MATCH]}}     & {8'd0, snap_match_reg})
+            | ({32{rsel_reg[RS_RD_TX_LO]}}     & snap_tx_reg[31:0])
+            | ({32{rsel_reg[RS_RD_TX_HI]}}     & snap_tx_reg[63:32])
+            | ({32{rsel_reg[RS_RD_RX_LO]}}     & snap_rx_reg[31:0])
+            | ({32{rsel_reg[RS_RD_RX_HI]}}     & snap_rx_reg[63:32])
+            | ({32{rsel_reg[RS_RD_BM_LO]}}     & snap_bm_reg[31:0])
+            | ({32{rsel_reg[RS_RD_BM_HI]}}     & snap_bm_reg[63:32])
+            | ({32{rsel_reg[RS_RD_FAIL]}}      & snap_fail_reg)
+            | ({32{rsel_reg[RS_RD_ALERT]}}     & ibsec_ctx_rd_alert_alert(snap_alert_reg))
+            | ({32{rsel_reg[RS_RD_ALERT_CNT]}} & snap_alert_cnt_reg)
+            | ({32{rsel_reg[RS_RD_THRESH]}}    & snap_thresh_reg);
+    for (rk = 0; rk < 8; rk = rk + 1) begin
+        // KEY_DATA i is key_data_reg[255-32i -: 32]; ALERT_SUMMARY i is contexts 32i..32i+31
+        r1_word = r1_word | ({32{rsel_reg[RS_KEY + rk]}} & key_data_reg[(7-rk)*32 +: 32])
+                          | ({32{rsel_reg[RS_ALERT + rk]}} & alert_words[rk*32 +: 32]);
+    end
+    r1_hi = ({32{rsel_reg[RS_DECIDED]}} & decided_reg[63:32])
+          | ({32{rsel_reg[RS_CMD_DECIDED]}} & cmd_decided_reg[63:32]);
 end
 
 // ----------------------------------------------------------------------------
@@ -516,7 +600,10 @@ end
 // ----------------------------------------------------------------------------
 // a write that must wait for the running command: staging and command registers
 wire wr_staging = ibsec_staged(reg_addr);
-wire req_take   = reg_req && !ack_reg && !(reg_we && wr_staging && busy);
+// a read in R1 or R2 keeps its request up: it is not taken again
+wire req_take   = reg_req && !ack_reg && !r1_valid_reg && !r2_valid_reg
+                  && !(reg_we && wr_staging && busy);
+assign rd_take  = req_take && !reg_we;
 
 always @* begin
     ack_next            = 1'b0;
@@ -560,60 +647,62 @@ always @* begin
     end
 
     // ---- bus ----
-    if (req_take) begin
-        ack_next = 1'b1;
-        if (!reg_we) begin
-            rdata_next = rd_word;
-            if (rd_latch) begin
-                hi_latch_next = rd_latch_hi;
-            end
-        end else begin
-            if (ibsec_in_key_data(reg_addr)) begin
-                for (kw = 0; kw < 8; kw = kw + 1) begin
-                    if (key_word == kw[2:0]) begin
-                        key_data_next[kw*32 +: 32] = reg_wdata;
-                    end
-                end
-            end
-            // the staging and command registers keep their defined bits (the others read 0)
-            case (baddr)
-                IBSEC_REG_CONFIG: begin
-                    config_stage_next = {reg_wdata[IBSEC_CONFIG_MASK_MF_LSB],
-                                         reg_wdata[IBSEC_CONFIG_ALLOW_PLAIN_LSB]};
-                    kind_next  = K_CONFIG;
-                    state_next = S_DRAIN;
-                end
-                IBSEC_REG_CNT_CTRL: begin
-                    cnt_clear = reg_wdata[IBSEC_CNT_CTRL_CLEAR_LSB];
-                end
-                IBSEC_REG_KEY_SALT:  key_salt_next = reg_wdata;
-                IBSEC_REG_KEY_CMD: begin
-                    key_cmd_next = reg_wdata & IBSEC_KEY_CMD_BITS;
-                    kind_next    = K_KEY;
-                    state_next   = S_DRAIN;
-                end
-                IBSEC_REG_CTX_MATCH:        ctx_match_next = reg_wdata;
-                IBSEC_REG_CTX_CFG:          ctx_cfg_next = reg_wdata & IBSEC_CTX_CFG_BITS;
-                IBSEC_REG_CTX_TX_NEXT_LO:   ctx_tx_next[31:0] = reg_wdata;
-                IBSEC_REG_CTX_TX_NEXT_HI:   ctx_tx_next[63:32] = reg_wdata;
-                IBSEC_REG_CTX_RX_NEXT_LO:   ctx_rx_next[31:0] = reg_wdata;
-                IBSEC_REG_CTX_RX_NEXT_HI:   ctx_rx_next[63:32] = reg_wdata;
-                IBSEC_REG_CTX_ALERT_THRESH: ctx_thresh_next = reg_wdata;
-                IBSEC_REG_CTX_CMD: begin
-                    ctx_cmd_next = reg_wdata & IBSEC_CTX_CMD_BITS;
-                    kind_next    = K_CTX;
-                    state_next   = S_DRAIN;
-                end
-                default: begin
-                end
-            endcase
+    // R2: a read answers (a LO word of a live 64-bit register latches its HI word)
+    if (r2_valid_reg) begin
+        ack_next   = 1'b1;
+        rdata_next = r2_word_reg | (r2_cnt_reg ? r2_cnt_val_reg[31:0] : 32'd0);
+        if (r2_latch_reg) begin
+            hi_latch_next = r2_cnt_reg ? r2_cnt_val_reg[63:32] : r2_hi_reg;
         end
+    end
+    // a write is performed and answered at once
+    if (req_take && reg_we) begin
+        ack_next = 1'b1;
+        if (ibsec_in_key_data(reg_addr)) begin
+            for (kw = 0; kw < 8; kw = kw + 1) begin
+                if (key_word == kw[2:0]) begin
+                    key_data_next[kw*32 +: 32] = reg_wdata;
+                end
+            end
+        end
+        // the staging and command registers keep their defined bits (the others read 0)
+        case (baddr)
+            IBSEC_REG_CONFIG: begin
+                config_stage_next = {reg_wdata[IBSEC_CONFIG_MASK_MF_LSB],
+                                     reg_wdata[IBSEC_CONFIG_ALLOW_PLAIN_LSB]};
+                kind_next  = K_CONFIG;
+                state_next = S_DRAIN;
+            end
+            IBSEC_REG_CNT_CTRL: begin
+                cnt_clear = reg_wdata[IBSEC_CNT_CTRL_CLEAR_LSB];
+            end
+            IBSEC_REG_KEY_SALT:  key_salt_next = reg_wdata;
+            IBSEC_REG_KEY_CMD: begin
+                key_cmd_next = reg_wdata & IBSEC_KEY_CMD_BITS;
+                kind_next    = K_KEY;
+                state_next   = S_DRAIN;
+            end
+            IBSEC_REG_CTX_MATCH:        ctx_match_next = reg_wdata;
+            IBSEC_REG_CTX_CFG:          ctx_cfg_next = reg_wdata & IBSEC_CTX_CFG_BITS;
+            IBSEC_REG_CTX_TX_NEXT_LO:   ctx_tx_next[31:0] = reg_wdata;
+            IBSEC_REG_CTX_TX_NEXT_HI:   ctx_tx_next[63:32] = reg_wdata;
+            IBSEC_REG_CTX_RX_NEXT_LO:   ctx_rx_next[31:0] = reg_wdata;
+            IBSEC_REG_CTX_RX_NEXT_HI:   ctx_rx_next[63:32] = reg_wdata;
+            IBSEC_REG_CTX_ALERT_THRESH: ctx_thresh_next = reg_wdata;
+            IBSEC_REG_CTX_CMD: begin
+                ctx_cmd_next = reg_wdata & IBSEC_CTX_CMD_BITS;
+                kind_next    = K_CTX;
+                state_next   = S_DRAIN;
+            end
+            default: begin
+            end
+        endcase
     end
 
     // ---- commands ----
     case (state_reg)
         S_DRAIN: begin
-            if (!pipe_busy && !tbl_inflight && drain_seen_reg) begin
+            if (!pipe_busy && !tbl_inflight && quiet_reg >= RD_LAT) begin
                 err_next         = cmd_err;
                 cmd_decided_next = decided_reg;
                 state_next       = S_IDLE;
@@ -687,6 +776,17 @@ end
 // ----------------------------------------------------------------------------
 always @(posedge clk) begin
     ack_reg            <= ack_next;
+    r1_valid_reg       <= rd_take;
+    // loaded in every cycle (not gated by rd_take, whose request logic is deep): R1's
+    // word is used only when r2_valid_reg follows
+    rsel_reg           <= rsel_dec;
+    rcnt_idx_reg       <= ibsec_idx_cnt_lo(reg_addr);
+    r2_valid_reg       <= r1_valid_reg;
+    r2_word_reg        <= r1_word;
+    r2_hi_reg          <= r1_hi;
+    r2_cnt_reg         <= rsel_reg[RS_CNT];
+    r2_latch_reg       <= rsel_reg[RS_CNT] | rsel_reg[RS_DECIDED] | rsel_reg[RS_CMD_DECIDED];
+    r2_cnt_val_reg     <= cnt_rd_value;
     rdata_reg          <= rdata_next;
     hi_latch_reg       <= hi_latch_next;
     config_reg         <= config_next;
@@ -713,7 +813,8 @@ always @(posedge clk) begin
     snap_alert_cnt_reg <= snap_alert_cnt_next;
     snap_thresh_reg    <= snap_thresh_next;
     state_reg          <= state_next;
-    drain_seen_reg     <= (state_reg == S_DRAIN);
+    quiet_reg          <= (state_reg == S_DRAIN && !pipe_busy && !tbl_inflight)
+                          ? quiet_reg + {1'b0, quiet_reg != 2'd3} : 2'd0;
     kind_reg           <= kind_next;
     err_reg            <= err_next;
     decided_reg        <= decided_next;
@@ -721,6 +822,8 @@ always @(posedge clk) begin
 
     if (rst) begin
         ack_reg         <= 1'b0;
+        r1_valid_reg    <= 1'b0;
+        r2_valid_reg    <= 1'b0;
         config_reg      <= 2'b00;
         key_valid_reg   <= {KEY_SLOTS{1'b0}};
         state_reg       <= S_IDLE;

@@ -36,8 +36,8 @@
  * Checked: every lookup answer, every EPSN answer (reason and E) and commit answer
  * (context, E, alert raised); that an open decision waits only when it may (never for a
  * packet above every in-flight EPSN of its context and within 2^23 of the committed
- * rx_next, never on seal; in the cycle after a passing commit, whose window update the
- * DUT applies one cycle later, "committed" means before that commit); ep_full against
+ * rx_next, never on seal; in the WU_LAT cycles after a passing commit, whose window update the
+ * DUT writes WU_LAT cycles later, "committed" means before that commit); ep_full against
  * the number in flight; each register read against the model; STATUS.ERR_CODE of every
  * command against the model's refusal (ibsec_ctx_set's message); the key port's slot,
  * size and key bytes; that the DUT applies a command only when nothing is in flight and
@@ -63,6 +63,10 @@
 /* ---- bench knobs ------------------------------------------------------------------- */
 #define OPS_RING       1024   /* queued bus operations */
 #define QUEUE_MAX      64     /* in-flight open packets the harness can hold */
+/* cycles after a passing commit until the DUT's window update is written (the commit's
+   cycle is c; the table shows the update from c + WU_LAT + 1 on: ibsec_ctx_table's
+   window update stages B, C, D) */
+#define WU_LAT         3
 /* cycles gcm_core's key port stays busy after a handshake: 1..KEY_BUSY_MAX, covering the
  * real install (AES_LATENCY + GUARD_CYCLES + 5 + 18 * LANES cycles, gcm_core header; 279 at
  * LANES = 12 with STAGES_PER_ROUND = 2) */
@@ -125,6 +129,9 @@ static struct {
     bus_op   ops[OPS_RING];
     unsigned ops_head, ops_count;
     int      bus_active, bus_took;
+    int      bus_wait;        /* cycles until the taken request's reg_ack */
+    int      bus_sample;      /* a read's word is to be taken from the model this cycle */
+    int      bus_addr;        /* ... at this address */
     uint32_t bus_expect, bus_mask;
     int      bus_check;
     uint32_t latch_expect;
@@ -161,11 +168,14 @@ static struct {
         unsigned ctx;
         uint64_t tx_m, tx_mc; /* tx_next before the commit, in m and mc */
     } sv;
-    /* the last passing commit: its cycle, context, E and the rx_next before it */
-    uint64_t wu_cycle;
-    unsigned wu_ctx;
-    uint64_t wu_epsn, wu_r0;
-    int      wu_valid;
+    /* the last WU_LAT commits (a ring): cycle, context, E, passed, rx_next before it */
+    struct {
+        uint64_t cycle;
+        unsigned ctx;
+        uint64_t epsn, r0;
+        int      valid, pass;
+    } wu[WU_LAT];
+    unsigned wu_next;
     uint32_t qp_pool[QP_POOL];
     uint16_t pk_pool[PK_POOL];
 
@@ -545,9 +555,27 @@ static void bus_step(void)
         S.last_progress = S.cycle;
         return;
     }
+    if (S.bus_active && S.bus_took && S.bus_wait > 0) {
+        /* a read in the register block's pipeline: its request stays up; the block samples
+           its sources in the cycle after the take (R1), when the model is at that cycle */
+        bus_op *o = &S.ops[S.ops_head];
+        S.bus_wait--;
+        S.in.reg_req = 1;
+        S.in.reg_we = o->we;
+        S.in.reg_addr = o->addr;
+        if (S.bus_sample) {
+            int latch;
+            uint32_t hi = 0;
+            S.bus_sample = 0;
+            S.bus_expect = expect_word(S.bus_addr, &latch, &hi, &S.bus_mask);
+            if (latch)
+                S.latch_expect = hi;
+        }
+        return;
+    }
     if (S.bus_active && S.bus_took) {
-        tb_fail(&S.res, "cycle %llu: no reg_ack one cycle after a request was taken",
-                (unsigned long long)S.cycle);
+        tb_fail(&S.res, "cycle %llu: no reg_ack %s after a request was taken",
+                (unsigned long long)S.cycle, S.ops[S.ops_head].we ? "one cycle" : "three cycles");
         S.bus_active = 0;
         return;
     }
@@ -565,13 +593,12 @@ static void bus_step(void)
     if (!S.bus_took)
         return;
     if (o->we) {
+        S.bus_wait = 0;      /* acknowledged in the next cycle */
         bus_write_taken(o);
     } else {
-        int latch;
-        uint32_t hi = 0;
-        S.bus_expect = expect_word(o->addr, &latch, &hi, &S.bus_mask);
-        if (latch)
-            S.latch_expect = hi;
+        S.bus_wait = 2;      /* ibsec_regs' read pipeline: R0 (take), R1, R2, then reg_ack */
+        S.bus_sample = 1;
+        S.bus_addr = o->addr;
     }
 }
 
@@ -796,15 +823,32 @@ static int check_lookup(uint32_t destqp, uint16_t pkey)
 }
 
 /* a wait is allowed unless the packet is in order: above every in-flight EPSN of its
- * context and within 2^23 above the committed rx_next (mc). The DUT applies the window
- * update of a passing commit in the next cycle: in that cycle the commit's E still counts
- * as in flight and the rx_next before it as committed. */
+ * context and within 2^23 above the committed rx_next (mc). The DUT writes the window
+ * update of a passing commit WU_LAT cycles after it: until then the commit's E still
+ * counts as in flight and the rx_next before it as committed, and so do the E of the
+ * context's commits in those cycles (the DUT's bound R_hi covers every packet decided
+ * while the context is busy, whatever its outcome). */
+static int wu_recent(unsigned w, unsigned c)
+{
+    return S.wu[w].valid && S.wu[w].ctx == c && S.wu[w].cycle + WU_LAT >= S.cycle;
+}
+
+static int wu_pending(unsigned w, unsigned c)
+{
+    int pending = 0;
+    for (unsigned v = 0; v < WU_LAT; v++)
+        pending |= wu_recent(v, c) && S.wu[v].pass;
+    return pending && wu_recent(w, c);
+}
+
 static void check_wait_allowed(unsigned c, uint32_t psn)
 {
-    uint64_t r0 = S.mc.ctx[c].rx_next, e;
-    int wu_now = S.wu_valid && S.wu_ctx == c && S.wu_cycle + 1 == S.cycle;
-    if (wu_now)
-        r0 = S.wu_r0;
+    uint64_t r0 = S.mc.ctx[c].rx_next, e, oldest = UINT64_MAX;
+    for (unsigned w = 0; w < WU_LAT; w++)
+        if (wu_pending(w, c) && S.wu[w].cycle < oldest) {
+            oldest = S.wu[w].cycle;
+            r0 = S.wu[w].r0;
+        }
     if (!S.open) {
         tb_fail(&S.res, "cycle %llu: a seal decision waited", (unsigned long long)S.cycle);
         return;
@@ -813,8 +857,9 @@ static void check_wait_allowed(unsigned c, uint32_t psn)
         return;
     if (e < r0 || e - r0 >= HALF_WINDOW)
         return;
-    if (wu_now && S.wu_epsn >= e)
-        return;
+    for (unsigned w = 0; w < WU_LAT; w++)
+        if (wu_pending(w, c) && S.wu[w].epsn >= e)
+            return;
     for (unsigned i = 0; i < S.q_count; i++) {
         const inflight *f = &S.q[(S.q_head + i) % QUEUE_MAX];
         if (f->ctx == c && f->epsn >= e)
@@ -972,12 +1017,15 @@ static void commit_step(void)
     check("cm_ctx", f->ctx, S.out.cm_ctx);
     check("cm_epsn", f->epsn, S.out.cm_epsn);
     check("cm_alert", f->alert, S.out.cm_alert);
-    if (f->pass) {
-        S.wu_valid = 1;
-        S.wu_cycle = S.cycle;
-        S.wu_ctx = f->ctx;
-        S.wu_epsn = f->epsn;
-        S.wu_r0 = S.mc.ctx[f->ctx].rx_next;
+    {
+        unsigned w = S.wu_next;
+        S.wu_next = (w + 1) % WU_LAT;
+        S.wu[w].valid = 1;
+        S.wu[w].pass = f->pass;
+        S.wu[w].cycle = S.cycle;
+        S.wu[w].ctx = f->ctx;
+        S.wu[w].epsn = f->epsn;
+        S.wu[w].r0 = S.mc.ctx[f->ctx].rx_next;
     }
     if (!f->is_void)
         check("model alert at commit time", f->alert,
@@ -1060,11 +1108,13 @@ static void reset_all(void)
     }
     S.ops_count = 0;
     S.bus_active = S.bus_took = 0;
+    S.bus_wait = S.bus_sample = 0;
     S.cmd_pending_mc = 0;
     S.last_err = IBSEC_STATUS_ERR_CODE_ACCEPTED;
     S.decided = S.cmd_decided = 0;
     S.q_count = 0;
-    S.wu_valid = 0;
+    memset(S.wu, 0, sizeof S.wu);
+    S.wu_next = 0;
     S.retry.active = 0;
     S.seal_busy = S.key_busy = 0;
     S.sv.pending = 0;
@@ -1094,6 +1144,14 @@ static void one_cycle(void)
     seal_void_step();
     if (S.cmd_taken) {
         S.pending_err = apply_command(&S.m, &S.cmd_now);
+        /* a context write on the context of a pending seal void: the DUT applies it
+           after the void (the void keeps the pipe busy), so the void must not take the
+           written tx_next back in m */
+        if (S.sv.pending && S.cmd_now.addr == IBSEC_REG_CTX_CMD
+            && IBSEC_GET(S.cmd_now.word, IBSEC_CTX_CMD_OP) == IBSEC_CTX_CMD_OP_WRITE
+            && IBSEC_GET(S.cmd_now.word, IBSEC_CTX_CMD_INDEX) == S.sv.ctx
+            && S.pending_err == IBSEC_STATUS_ERR_CODE_ACCEPTED)
+            S.sv.tx_m = S.m.ctx[S.sv.ctx].tx_next;
         S.pending_cmd_decided = S.decided;
         S.cmd_mc = S.cmd_now;
         S.cmd_pending_mc = 1;
@@ -1189,7 +1247,7 @@ static uint32_t bus_read_raw(unsigned addr)
     memset(&S.in, 0, sizeof S.in);
     S.in.reg_req = 1;
     S.in.reg_addr = addr;
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < 8; i++) {
         sample();
         if (S.out.reg_ack) {
             uint32_t v = S.out.reg_rdata;
