@@ -12,15 +12,20 @@
  *            it stale, and a stale packet is looked up again from its own descriptor (one
  *            cycle, with cfg_busy low) before it is decided
  *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG (ALLOW_PLAIN, MASK_MF)
- *            sampled here, once per packet; seal: the wire header edited here (ib_hdr_edit)
- *            and carried on in the descriptor. Seal: a packet decided before its frame's
+ *            sampled here, once per packet. Seal: a packet decided before its frame's
  *            end (its late reason, ld_*, not yet out) holds the next decision until it is
  *            known, and a late reject takes its tx_next commit back (cm_valid, cm_void)
+ *   DR       seal: the decision is registered in DR, whose header window is ib_hdr_edit's
+ *            register stage (the wire header's new lengths and checksum, from LQ's header
+ *            and the lookup's mode), and goes from DR into DQ with the edited header. DR
+ *            takes a packet when it is empty or its packet enters DQ (dr_ready, from
+ *            registers only), so that the decision ends at registers and the enable of
+ *            DR's ~1.4 kbit starts at flip-flops. Open: the decision enters DQ directly
  *
  * Latency / throughput
- *   One cycle from CQ head to LQ, one from LQ to DQ; one packet per clock while no
- *   command runs (cfg_busy), the EPSN step does not wait (ep_wait) and, seal, no decided
- *   packet waits for its late reason (ur_valid).
+ *   One cycle from CQ head to LQ, one from LQ to DQ (seal: LQ to DR, DR to DQ); one
+ *   packet per clock while no command runs (cfg_busy), the EPSN step does not wait
+ *   (ep_wait) and, seal, no decided packet waits for its late reason (ur_valid).
  *
  * Hands on
  *   DQ descriptors (the decision: reason, context, key slot, salt, direction, EPSN, apply
