@@ -12,15 +12,20 @@
  *            it stale, and a stale packet is looked up again from its own descriptor (one
  *            cycle, with cfg_busy low) before it is decided
  *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG (ALLOW_PLAIN, MASK_MF)
- *            sampled here, once per packet; seal: the wire header edited here (ib_hdr_edit)
- *            and carried on in the descriptor. Seal: a packet decided before its frame's
+ *            sampled here, once per packet. Seal: a packet decided before its frame's
  *            end (its late reason, ld_*, not yet out) holds the next decision until it is
  *            known, and a late reject takes its tx_next commit back (cm_valid, cm_void)
+ *   DR       seal: the decision is registered in DR, whose header window is ib_hdr_edit's
+ *            register stage (the wire header's new lengths and checksum, from LQ's header
+ *            and the lookup's mode), and goes from DR into DQ with the edited header. DR
+ *            takes a packet when it is empty or its packet enters DQ (dr_ready, from
+ *            registers only), so that the decision ends at registers and the enable of
+ *            DR's ~1.4 kbit starts at flip-flops. Open: the decision enters DQ directly
  *
  * Latency / throughput
- *   One cycle from CQ head to LQ, one from LQ to DQ; one packet per clock while no
- *   command runs (cfg_busy), the EPSN step does not wait (ep_wait) and, seal, no decided
- *   packet waits for its late reason (ur_valid).
+ *   One cycle from CQ head to LQ, one from LQ to DQ (seal: LQ to DR, DR to DQ); one
+ *   packet per clock while no command runs (cfg_busy), the EPSN step does not wait
+ *   (ep_wait) and, seal, no decided packet waits for its late reason (ur_valid).
  *
  * Hands on
  *   DQ descriptors (the decision: reason, context, key slot, salt, direction, EPSN, apply
@@ -46,7 +51,7 @@ module ibsec_decide #(
     lk_dir_now, lk_key_now, lk_key_valid_now, lk_salt_slot, lk_salt,
     dec_pkt, ep_valid, ep_ctx, ep_psn, ep_reason, ep_epsn, ep_wait,
     ld_valid, ld_pop, ld_reason,
-    cm_valid, cm_void, ur_valid,
+    cm_valid, cm_void, ur_valid, dr_valid,
     dq_s_valid, dq_s_ready, dq_s_data
 );
 
@@ -107,11 +112,13 @@ input  wire [5:0]           ld_reason;
 output reg                  cm_valid;
 output reg                  cm_void;
 output wire                 ur_valid;
+// seal: a decided packet in DR, its header being edited, not yet in DQ
+output wire                 dr_valid;
 
 /*
  * DQ write side: the decided packet
  */
-output reg                  dq_s_valid;
+output wire                 dq_s_valid;
 input  wire                 dq_s_ready;
 output wire [DS_W-1:0]      dq_s_data;
 
@@ -197,7 +204,10 @@ assign lk_key       = lq_key_reg;
 // may therefore go through the EPSN step and the crypt stage, whose results egress
 // discards (its in-flight entry leaves the table with a void commit: no window update,
 // no failure counted), so that the decision never waits for the CRC results.
-wire        dec_can = lq_valid_reg && !lq_stale_reg && dq_s_ready && !cfg_busy && !ur_valid_reg;
+// (seal: DR has room, else DQ has; both from registers: DR's valid, DQ's fill level)
+wire        dr_ready;
+wire        dec_room = (OPEN == 0) ? dr_ready : dq_s_ready;
+wire        dec_can = lq_valid_reg && !lq_stale_reg && dec_room && !cfg_busy && !ur_valid_reg;
 // seal: the packet's frame has ended when its late reason is at the head of ld (earlier
 // packets took theirs); a late reject then counts as the parse's, before the lookup
 wire [5:0]  c_reason_now = (OPEN == 0 && ld_valid && ld_reason != R_OK) ? ld_reason : c_reason;
@@ -210,17 +220,20 @@ wire reach_ep = (c_reason_now == R_OK) &&
                 (lk_mode != M_NONE) && lk_key_valid;
 assign ep_valid = dec_can && reach_ep;
 // seal: the wire header after sealing (STH length added to every length field, BTH byte
-// 8 with the mode), made at the decision from the lookup's mode and STH code, which are
-// the verdict's apply mode and STH code whenever the packet is sent (a dropped packet's
-// header is never used); it replaces the header window in the descriptor, so that the
-// crypt stage (H) and the egress stage (output header) start from it. Open: the header
-// as received, edited at egress.
+// 8 with the mode), made from the lookup's mode and STH code, which are the verdict's
+// apply mode and STH code whenever the packet is sent (a dropped packet's header is never
+// used); it replaces the header window in the descriptor, so that the crypt stage (H) and
+// the egress stage (output header) start from it. ib_hdr_edit's register stage is DR's:
+// it takes LQ's header with the decision (ce = dr_ready, as DR) and hands the edited
+// header to DR's DQ write. Open: the header as received, edited at egress.
 wire [8*HDR_BYTES-1:0] c_edit;
 generate
     if (OPEN == 0) begin : g_seal_edit
         // (the table answers mode 0 on a miss today; the guard does not rely on it)
         wire [2:0] c_apply_pre = lk_hit ? lk_mode : M_NONE;
         ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) c_hdr_edit (
+            .clk     (clk),
+            .ce      (dr_ready),
             .hdr_in  (c_hdr[8*HDR_BYTES-1:0]),
             .shape   (c_shape),
             .bth_off (c_bth_off),
@@ -258,11 +271,44 @@ always @* begin
     c_crypted} = lq_desc_reg;
 end
 
-// decide -> DQ: the decision, MASK_MF in effect, whether a bad ICRC decides the verdict
-assign dq_s_data = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit,
-                    lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
+// the decided descriptor below its header window: the decision, MASK_MF in effect,
+// whether a bad ICRC decides the verdict
+wire [DS_W-8*CAP_BYTES-1:0] dec_lo = {lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
                     n_epsn, cfg_mask_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
+
+// ---- decided register (DR, seal) -> DQ ----
+// Seal: the decided packet waits one cycle in DR while its header is edited (ib_hdr_edit's
+// register stage, the header window's part of DR), then goes into DQ. DR takes the
+// decision whenever it is empty or its packet goes into DQ (dr_ready: registers only,
+// so the enable of DR's 1.4 kbit starts at flip-flops), and holds while DQ is full.
+// Open: the decision goes into DQ in its cycle.
+generate
+    if (OPEN == 0) begin : g_dr
+        reg                                 dr_valid_reg = 1'b0;
+        reg  [8*(CAP_BYTES-HDR_BYTES)-1:0]  dr_hdr_hi_reg;
+        reg  [DS_W-8*CAP_BYTES-1:0]         dr_lo_reg;
+        assign dr_ready   = !dr_valid_reg || dq_s_ready;
+        assign dr_valid   = dr_valid_reg;
+        assign dq_s_valid = dr_valid_reg;
+        assign dq_s_data  = {dr_hdr_hi_reg, c_edit, dr_lo_reg};
+        always @(posedge clk) begin
+            if (dr_ready) begin
+                dr_valid_reg  <= dec_pkt;
+                dr_hdr_hi_reg <= c_hdr[8*CAP_BYTES-1:8*HDR_BYTES];
+                dr_lo_reg     <= dec_lo;
+            end
+            if (rst) begin
+                dr_valid_reg <= 1'b0;
+            end
+        end
+    end else begin : g_dq
+        assign dr_ready   = 1'b0;
+        assign dr_valid   = 1'b0;
+        assign dq_s_valid = dec_pkt;
+        assign dq_s_data  = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit, dec_lo};
+    end
+endgenerate
 
 // ----------------------------------------------------------------------------
 // Control
@@ -271,7 +317,6 @@ always @* begin
     ur_valid_next  = ur_valid_reg;
     ur_commit_next = ur_commit_reg;
     cq_m_ready     = 1'b0;
-    dq_s_valid     = 1'b0;
     ld_pop         = 1'b0;
     dec_pkt        = 1'b0;
     cm_valid       = 1'b0;
@@ -330,9 +375,6 @@ always @* begin
                     n_apply = lk_mode;
                 end
             end
-        end
-        if (dec_pkt) begin
-            dq_s_valid = 1'b1;
         end
     end
     // seal: every decided packet takes its frame's late reason from ld, at its decision

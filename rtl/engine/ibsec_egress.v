@@ -294,7 +294,9 @@ always @* begin
 end
 
 // ---- egress stage (EQ) ----
+/* verilator lint_off UNUSEDSIGNAL */ // seal's output header (open edits the XQ head's)
 wire [8*HDR_BYTES-1:0] x_win = x_hdr[8*HDR_BYTES-1:0];
+/* verilator lint_on UNUSEDSIGNAL */
 wire [6:0]   x_sth_out = (OPEN == 0 && mode_has_sth(x_apply)) ? sth_bytes(x_code) : 7'd0;
 wire [8*HDR_BYTES-1:0] x_edit;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -521,12 +523,16 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) crypt_ring (
 // removed and every length field shortened by it here
 generate
     if (OPEN != 0) begin : g_open_edit
+        // the register stage is EQ's: the XQ head's header in with EQ's load, edited
+        // out of it while the packet is in EQ
         ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) x_hdr_edit (
-            .hdr_in  (x_win),
-            .shape   (x_shape),
-            .bth_off (x_bth_off),
+            .clk     (clk),
+            .ce      (eq_load),
+            .hdr_in  (xh_hdr[8*HDR_BYTES-1:0]),
+            .shape   (xh_shape),
+            .bth_off (xh_bth_off),
             .shrink  (1'b1),
-            .len     (x_sth_len),
+            .len     (xh_sth_len),
             .secbits (7'd0),
             .hdr_out (x_edit)
         );

@@ -242,10 +242,11 @@ wire [62:0]             ep_epsn;
 wire                    dc_cm_valid, dc_cm_void;
 wire                    eg_cm_valid, eg_cm_pass, eg_cm_void;
 wire                    cm_alert;
-// a decided packet is still in DQ, CJ, XQ or EQ, or waits for its late reason (seal:
-// it may not have entered gcm_core; open: it is not committed)
-wire                    cj_valid, eq_valid, ur_valid;
-wire                    pipe_busy = dq_m_valid || cj_valid || xq_m_valid || eq_valid || ur_valid;
+// a decided packet is still in DR (seal), DQ, CJ, XQ or EQ, or waits for its late reason
+// (seal: it may not have entered gcm_core; open: it is not committed)
+wire                    cj_valid, eq_valid, ur_valid, dr_valid;
+wire                    pipe_busy = dr_valid || dq_m_valid || cj_valid || xq_m_valid || eq_valid
+                                    || ur_valid;
 
 // ----------------------------------------------------------------------------
 // Stages
@@ -288,6 +289,7 @@ ibsec_decide #(
     .ep_reason (ep_reason), .ep_epsn (ep_epsn), .ep_wait (ep_wait),
     .ld_valid (ld_valid), .ld_pop (ld_pop), .ld_reason (ld_reason),
     .cm_valid (dc_cm_valid), .cm_void (dc_cm_void), .ur_valid (ur_valid),
+    .dr_valid (dr_valid),
     .dq_s_valid (dq_s_valid), .dq_s_ready (dq_s_ready), .dq_s_data (dq_s_data)
 );
 

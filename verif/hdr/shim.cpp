@@ -1,6 +1,7 @@
-// shim.cpp — thin C++ layer of the header bench: owns the Verilated tb_hdr_top (purely
-// combinational, so no clock and no trace), copies byte arrays to and from its wide
-// ports and exposes the C interface of tb_hdr.h. No checking here.
+// shim.cpp — thin C++ layer of the header bench: owns the Verilated tb_hdr_top
+// (combinational but for ib_hdr_edit's register stage, clocked here; no trace), copies
+// byte arrays to and from its wide ports and exposes the C interface of tb_hdr.h. No
+// checking here.
 #include <cstdint>
 
 #include "Vtb_hdr_top.h"
@@ -78,6 +79,27 @@ extern "C" void dut_edit(const uint8_t in[TB_HDR_BYTES], unsigned shape, unsigne
     top->e_shrink = shrink ? 1 : 0;
     top->e_len = len;
     top->e_secbits = secbits;
+    // one clock edge with ce: the edit of these inputs is on e_hdr_out after it
+    top->e_ce = 1;
+    top->e_clk = 0;
+    top->eval();
+    top->e_clk = 1;
+    top->eval();
+    // a second edge with ce low and other inputs: the output must hold (it is what the
+    // harness checks)
+    uint8_t other[TB_HDR_BYTES];
+    for (unsigned i = 0; i < TB_HDR_BYTES; i++)
+        other[i] = (uint8_t)~in[i];
+    put_bytes(top->e_hdr_in, other);
+    top->e_shape = ~shape & 3u;
+    top->e_bth_off = ~bth_off & 0x7fu;
+    top->e_shrink = shrink ? 0 : 1;
+    top->e_len = ~len & 0x7fu;
+    top->e_secbits = ~secbits & 0x7fu;
+    top->e_ce = 0;
+    top->e_clk = 0;
+    top->eval();
+    top->e_clk = 1;
     top->eval();
     get_bytes(top->e_hdr_out, out);
 }

@@ -2,8 +2,9 @@
  * tb_hdr.h — the narrow interface between the header bench's C harness (tb_hdr.c) and
  * its C++ shim (shim.cpp), which owns the Verilated tb_hdr_top (verif/hdr/tb_hdr_top.v).
  *
- * The four header modules are combinational: each call sets one module's inputs,
- * evaluates the model and returns its outputs. Header windows travel as HDR_BYTES byte
+ * Each call sets one module's inputs, evaluates the model and returns its outputs (the
+ * header modules are combinational but for ib_hdr_edit, whose register stage the shim
+ * clocks once, then once more with ce low and other inputs: its output must hold). Header windows travel as HDR_BYTES byte
  * arrays in frame order; the shim places byte i at bits [8i+7:8i] (AXI4-Stream order).
  */
 #ifndef TB_HDR_H

@@ -3,7 +3,8 @@
  * by side, each with its own inputs, so the C harness can drive each one alone or chain
  * them (parse -> edit -> mask) through its own code. ib_hdr_parse is there twice: with
  * the default 13-bit frame_len and with LEN_W = 17 (exact for every frame length).
- * Purely combinational; no clock.
+ * Combinational but for ib_hdr_edit, whose one register stage the harness clocks
+ * (e_clk, e_ce).
  */
 
 `resetall
@@ -53,6 +54,8 @@ module tb_hdr_top #(
     output wire [12:0]            p17_pkt_end,
 
     // ib_hdr_edit
+    input  wire                   e_clk,
+    input  wire                   e_ce,
     input  wire [8*HDR_BYTES-1:0] e_hdr_in,
     input  wire [1:0]             e_shape,
     input  wire [6:0]             e_bth_off,
@@ -140,6 +143,8 @@ ib_hdr_parse #(
 ib_hdr_edit #(
     .HDR_BYTES (HDR_BYTES)
 ) u_edit (
+    .clk     (e_clk),
+    .ce      (e_ce),
     .hdr_in  (e_hdr_in),
     .shape   (e_shape),
     .bth_off (e_bth_off),
