@@ -3,7 +3,8 @@
  * by side, each with its own inputs, so the C harness can drive each one alone or chain
  * them (parse -> edit -> mask) through its own code. ib_hdr_parse is there twice: with
  * the default 13-bit frame_len and with LEN_W = 17 (exact for every frame length).
- * Purely combinational; no clock.
+ * The parser is pipelined (its LATENCY cycles on clk, one header per clock); the other
+ * modules are combinational.
  */
 
 `resetall
@@ -27,6 +28,11 @@ module tb_hdr_top #(
     output wire                   op_fixed_payload,
 
     // ib_hdr_parse, both instances see the same header
+    input  wire                   clk,
+    input  wire                   rst,
+    input  wire                   p_valid,
+    output wire                   p13_valid,
+    output wire                   p17_valid,
     input  wire [8*HDR_BYTES-1:0] p_hdr,
     input  wire [12:0]            p13_frame_len,
     input  wire [16:0]            p17_frame_len,
@@ -88,6 +94,10 @@ ib_opcode_info u_op (
 ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES)
 ) u_parse13 (
+    .clk       (clk),
+    .rst       (rst),
+    .in_valid  (p_valid),
+    .out_valid (p13_valid),
     .hdr       (p_hdr),
     .frame_len (p13_frame_len),
     .link      (p_link),
@@ -115,6 +125,10 @@ ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES),
     .LEN_W     (17)
 ) u_parse17 (
+    .clk       (clk),
+    .rst       (rst),
+    .in_valid  (p_valid),
+    .out_valid (p17_valid),
     .hdr       (p_hdr),
     .frame_len (p17_frame_len),
     .link      (p_link),
