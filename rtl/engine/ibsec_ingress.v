@@ -237,6 +237,9 @@ endgenerate
 // parses are one.
 reg            lt_pend_reg = 1'b0;    // the frame ended in the last cycle
 reg  [RAW-1:0] lt_nb_reg;
+// the stored beats beside the parser's four stages
+reg  [RAW-1:0] lt_nb1_reg, lt_nb2_reg, lt_nb3_reg, lt_nb4_reg;
+wire           lt_valid;              // the parser's result of a frame
 wire [5:0]     lt_reason;
 wire [2:0]     lt_mode;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -257,6 +260,10 @@ always @(posedge clk) begin
     lt_pend_reg <= in_beat && s_axis_tlast;
     if (in_beat && s_axis_tlast)
         lt_nb_reg <= in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
+    lt_nb1_reg <= lt_nb_reg;
+    lt_nb2_reg <= lt_nb1_reg;
+    lt_nb3_reg <= lt_nb2_reg;
+    lt_nb4_reg <= lt_nb3_reg;
     if (rst)
         lt_pend_reg <= 1'b0;
 end
@@ -264,6 +271,10 @@ ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES),
     .LEN_W     (LEN_W)
 ) late_parse (
+    .clk       (clk),
+    .rst       (rst),
+    .in_valid  (lt_pend_reg),
+    .out_valid (lt_valid),
     .hdr       (ing_hdr_reg[8*HDR_BYTES-1:0]),
     .frame_len (ing_len_reg),
     .link      (ing_link_reg),
@@ -287,8 +298,8 @@ ib_hdr_parse #(
 // one entry per frame, popped by the egress register (lp_pop)
 sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH)) lt (
     .clk (clk), .rst (rst),
-    .s_valid (lt_pend_reg), .s_ready (lt_s_ready),
-    .s_data ({lt_reason, lt_mode, lt_nb_reg}),
+    .s_valid (lt_valid), .s_ready (lt_s_ready),
+    .s_data ({lt_reason, lt_mode, lt_nb4_reg}),
     .m_valid (lp_valid), .m_ready (lp_pop), .m_data ({lp_reason, lp_mode, lp_nb}),
     .count (lt_count)
 );
@@ -301,7 +312,7 @@ generate
         /* verilator lint_on UNUSEDSIGNAL */
         sync_fifo #(.WIDTH (6), .DEPTH (KR_DEPTH)) ld (
             .clk (clk), .rst (rst),
-            .s_valid (lt_pend_reg), .s_ready (ld_s_ready), .s_data (lt_reason),
+            .s_valid (lt_valid), .s_ready (ld_s_ready), .s_data (lt_reason),
             .m_valid (ld_valid), .m_ready (ld_pop), .m_data (ld_reason),
             .count (ld_count)
         );

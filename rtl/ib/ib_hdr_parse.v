@@ -220,7 +220,6 @@ localparam integer LONG_K = MAX_PAYLOAD + 1;
 wire [6:0]           fixed_tab   [0:63];   // fixed_len
 wire signed [SW-1:0] k_data_tab  [0:63];   // fixed_len - ip base: end - k_data = data_len + ETH
 wire signed [SW-1:0] k_pay_tab   [0:63];   // ... + PadCnt: payload_len + ETH
-wire signed [SW-1:0] k_fix_tab   [0:63];   // ... + CNP_PAYLOAD: payload_len - 16 + ETH
 wire signed [SW-1:0] k_long_tab  [0:63];   // ... + MAX_PAYLOAD + 1: payload_len - 4097 + ETH
 genvar gi;
 generate
@@ -234,7 +233,6 @@ generate
         assign fixed_tab[gi]  = FIX[6:0];
         assign k_data_tab[gi] = KD[SW-1:0];
         assign k_pay_tab[gi]  = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD};
-        assign k_fix_tab[gi]  = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD} + CNP_PAYLOAD[SW-1:0];
         assign k_long_tab[gi] = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD} + LONG_K[SW-1:0];
     end
 endgenerate
@@ -486,6 +484,7 @@ reg  [CW-1:0]        flen2;
 reg  [1:0]           shape2;
 reg  [8*BTH_LEN-1:0] bth2;
 reg  signed [SW-1:0] src2;
+reg  signed [SW-1:0] src_cnp2;           // the end less the CNP payload (16)
 reg  [5:0]           loc2;
 reg                  cs_at2;
 reg  [19:0]          cs_sum2;            // the ten words
@@ -496,7 +495,7 @@ reg                  op_valid2, op_has_payload2, op_pad_allowed2, op_fixed2;
 reg  [5:0]           eth2;
 reg                  tver_bad2, seal_secbits_bad2, open_secbits_bad2, sth_unsup2;
 // the length constants plus the ETH length
-reg  signed [SW-1:0] ke_frame2, ke_data2, ke_pay2, ke_fix2, ke_long2;
+reg  signed [SW-1:0] ke_frame2, ke_data2, ke_pay2, ke_long2;
 
 wire [CW-1:0] ip_end1 = is_v4_1 ? ip4_end1 : ip6_end1;
 
@@ -509,6 +508,7 @@ always @(posedge clk) begin
     shape2   <= shape1;
     bth2     <= bth1;
     src2     <= src1;
+    src_cnp2 <= src1 - CNP_PAYLOAD;
     loc2     <= loc_c;
     cs_at2   <= cs_at_c;
 
@@ -544,7 +544,6 @@ always @(posedge clk) begin
     ke_frame2 <= $signed({{(SW-7){1'b0}}, fixed_tab[len_idx1]}) + eth1_s;
     ke_data2  <= k_data_tab[len_idx1] + eth1_s;
     ke_pay2   <= k_pay_tab[len_idx1]  + eth1_s;
-    ke_fix2   <= k_fix_tab[len_idx1]  + eth1_s;
     ke_long2  <= k_long_tab[len_idx1] + eth1_s;
 
     v2_reg <= v1_reg;
@@ -610,7 +609,7 @@ always @(posedge clk) begin
     data_misaligned3 <= (src2[1:0] != ke_data2[1:0]) ||              // data_len % 4 != 0
                         (src2 < ke_pay2);                             // padcnt > data_len
     pad_forbidden3   <= (bth2[13:12] != 2'd0) && !op_pad_allowed2;
-    fixed_len_bad3   <= op_fixed2 && src2 != ke_fix2;                  // payload_len != 16
+    fixed_len_bad3   <= op_fixed2 && src_cnp2 != ke_pay2;              // payload_len != 16
     too_long3        <= src2 >= ke_long2;                              // payload_len > 4096
 
     seal_secbits_bad3 <= seal_secbits_bad2;
