@@ -10,8 +10,9 @@
  *   base and beats) once per frame: at CAP_BEAT, the beat that completes the header
  *   register, with the length the header implies (the early descriptor), for a frame that
  *   goes on; at its last beat for a shorter one. At every frame's end the header register
- *   and the length counted are parsed again (the late parse, ib_hdr_parse) in the cycle
- *   after the last beat; its reason, the mode BTH byte 8 names and the frame's stored
+ *   and the length counted are parsed again (the late parse, ib_hdr_parse: its first
+ *   stage takes them in the cycle after the last beat, its result comes four cycles
+ *   later, the stored beats carried beside it); its reason, the mode BTH byte 8 names and the frame's stored
  *   beats go into the late FIFO (lp_*, read by the egress register) and, on seal, its
  *   reason into a second FIFO for the decision (ld_*). On open, ibsec_rx_check computes
  *   the frame's ICRC (without and with the MASK_MF variant bits), VCRC and received CRC
@@ -21,7 +22,7 @@
  *
  * Latency / throughput
  *   One beat per clock. The early descriptor is in IQ in the cycle after CAP_BEAT; the
- *   late parse's result in its FIFO two cycles after the last beat; the check results
+ *   late parse's result in its FIFO six cycles after the last beat; the check results
  *   10-14 cycles after it (ibsec_rx_check).
  *
  * Hands on
@@ -227,8 +228,9 @@ endgenerate
 
 // The late parse. A frame longer than CAP_BEAT + 1 beats was parsed and decided
 // from its early descriptor, with the length its header implies; at its end the header
-// register and the length counted are parsed again (in the cycle after the last beat,
-// while the ingress registers still hold the frame). When the lengths agree the two
+// register and the length counted are parsed again (taken into the parser's first stage
+// in the cycle after the last beat, while the ingress registers still hold the frame; the
+// parser never stalls, and the late FIFOs cannot fill, so it needs no enable). When the lengths agree the two
 // parses agree; when they differ the late parse rejects the frame: the parser accepts a
 // length other than the header's only for a RoCEv2 frame padded to 60 bytes, which ends
 // by CAP_BEAT at every width (CAP_BYTES > 60). Its reason is therefore the verdict

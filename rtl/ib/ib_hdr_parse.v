@@ -45,19 +45,22 @@
  *   for every header in flight (ibsec_parse), or has a FIFO that cannot fill (the late
  *   parse of ibsec_ingress). Every output comes from a register. The stages, each about
  *   four LUT levels deep (make depth-check, run ib_hdr_parse:0:parse):
- *     1  from the ports: the shape, the 12 BTH bytes picked from the four offsets, every
- *        constant-field compare, the frame length against each header end, the IP and
- *        UDP length fields plus their constants, and the IPv4 checksum as three sums of
- *        three words (the checksum word registered beside them).
+ *     1  from the ports: the shape, the 12 BTH bytes picked from the four offsets (and
+ *        the STH length's table index from byte 8), every constant-field compare, the
+ *        frame length against each header end, the IP and UDP length fields plus their
+ *        constants, and the IPv4 checksum as three sums of three words (the checksum
+ *        word and a zero flag per group registered beside them).
  *     2  the OpCode table and BTH byte 8 decoded; the length constants of {shape, STH
  *        length, PadCnt} plus the table's ETH length (so that every length check of
  *        stage 3 is one compare of the packet's end with a register); the sum of the
- *        ten IPv4 header words; the locate chain of reasons up to the checksum check,
- *        with a flag saying whether the checksum decides.
+ *        ten IPv4 header words; the locate checks that depend on the shape picked; the
+ *        IP end against the frame length for both IP versions.
  *     3  the checksum judged from the ten-word sum; each length check as one compare;
- *        payload + pad and the header length.
- *     4  the two priority chains (the rest of the locate chain, the body of the parse)
- *        and BTH byte 8's checks into reason and mode.
+ *        the locate chain of reasons with the checksum taken as good, then BTH byte 8
+ *        (open), TVer and OpCode behind it; payload + pad and the header length.
+ *     4  the checksum's reason in front when its check is reached and fails, then the
+ *        chain of stage 3, the rest of the body's checks and (seal) BTH byte 8 into
+ *        reason; mode.
  *   The IPv4 checksum: the header is valid iff csum == ~fold(S), S the sum of the other
  *   nine words and fold the RFC 1071 end-around-carry fold. With T = S + csum: for S = 0
  *   that is csum = 0xFFFF; for S > 0 it is csum != 0xFFFF and T = 0 mod 0xFFFF, which
@@ -293,6 +296,18 @@ always @* begin
     end
 end
 
+// the STH length as a table index (0 none, 1 STHSZ 1, 2 STHSZ 2; seal: 0), from BTH byte
+// 8 at each of the four offsets, picked as the BTH bytes are (so that stage 2's length
+// tables index registers only)
+function [1:0] sth_sel_of(input open, input [2:0] stsz);
+    sth_sel_of = !open ? 2'd0 : (stsz == 3'd1) ? 2'd1 : (stsz == 3'd2) ? 2'd2 : 2'd0;
+endfunction
+localparam BYTE8 = 8;                                   // BTH byte 8 (wire-format.md §2)
+wire [1:0] sth_sel_c = !link ? (has_grh ? sth_sel_of(is_open, b[LRH_LEN + GRH_LEN + BYTE8][2:0])
+                                        : sth_sel_of(is_open, b[LRH_LEN + BYTE8][2:0]))
+                             : (is_v6   ? sth_sel_of(is_open, b[END_UDP6 + BYTE8][2:0])
+                                        : sth_sel_of(is_open, b[END_UDP4 + BYTE8][2:0]));
+
 // the end the room lengths count from: the frame length (native), the IP length field
 // (RoCEv2; its base is in the k_*_tab constants)
 wire [15:0]          ip_field = is_v6 ? ip6_paylen : ip4_total;
@@ -318,6 +333,7 @@ reg                  link1, open1, has_grh1, is_v4_1, is_v6_1;
 reg  [CW-1:0]        flen1;
 reg  [1:0]           shape1;
 reg  [8*BTH_LEN-1:0] bth1;
+reg  [1:0]           sth_sel1;
 reg  signed [SW-1:0] src1;
 // locate checks
 reg                  lt8_1, lt48_1, lt14_1, lt34_1, lt54_1, lt42_1, lt62_1, lt20_1, lt60_1,
@@ -333,7 +349,7 @@ reg  [15:0]          ip4_total1;
 // checksum
 reg  [17:0]          cs_a1, cs_b1, cs_c1;
 reg  [15:0]          csum1;
-reg                  cs_zero1;           // the nine words without the checksum are zero
+reg                  cs_zero_a1, cs_zero_b1, cs_zero_c1;   // each group of three is zero
 reg                  csum_ones1;         // the checksum word is 0xFFFF
 
 always @(posedge clk) begin
@@ -345,6 +361,7 @@ always @(posedge clk) begin
     flen1    <= flen;
     shape1   <= shape_c;
     bth1     <= bth_c;
+    sth_sel1 <= sth_sel_c;
     src1     <= src_c;
 
     lt8_1  <= flen < END_LRH;
@@ -386,7 +403,9 @@ always @(posedge clk) begin
     cs_b1      <= {2'b00, w20} + {2'b00, w22} + {2'b00, w26};
     cs_c1      <= {2'b00, w28} + {2'b00, w30} + {2'b00, w32};
     csum1      <= ip4_csum;
-    cs_zero1   <= ({w14, w16, w18, w20, w22, w26, w28, w30, w32} == 144'd0);
+    cs_zero_a1 <= ({w14, w16, w18} == 48'd0);
+    cs_zero_b1 <= ({w20, w22, w26} == 48'd0);
+    cs_zero_c1 <= ({w28, w30, w32} == 48'd0);
     csum_ones1 <= (ip4_csum == 16'hFFFF);
 
     v1_reg <= in_valid;
@@ -396,7 +415,7 @@ end
 
 // =======================================================================================
 // Stage 2: the OpCode table, BTH byte 8, the length constants, the checksum's sum, the
-// locate chain up to the checksum
+// locate checks that depend on the shape
 // =======================================================================================
 
 wire [7:0] opcode1 = bth1[7:0];
@@ -432,64 +451,32 @@ ib_opcode_info u_opcode_info (
     .fixed_payload (op_fixed_payload)
 );
 
-// the STH length as a table index: 0 none, 1 STHSZ 1, 2 STHSZ 2
-wire [1:0] sth_sel1 = !open1 ? 2'd0 : (sthsz1 == 3'd1) ? 2'd1 : (sthsz1 == 3'd2) ? 2'd2 : 2'd0;
 wire [5:0] len_idx1 = {shape1, sth_sel1, padcnt1};
 wire signed [SW-1:0] eth1_s = $signed({{(SW-6){1'b0}}, op_eth_len});
 
-// the locate chain (ibsec_pkt_find_bth) with the checksum taken as good; cs_at says the
-// checksum check is reached (every check before it passed, IPv4)
+// the locate checks whose header end depends on the shape
 wire short_ip1  = is_v4_1 ? lt34_1 : lt54_1;
 wire short_udp1 = (shape1 == SHAPE_ROCE_V4) ? lt42_1 : lt62_1;
 wire short_bth1 = (shape1 == SHAPE_IB_LOCAL)  ? lt20_1 :
                   (shape1 == SHAPE_IB_GLOBAL) ? lt60_1 :
                   (shape1 == SHAPE_ROCE_V4)   ? lt54_1 : lt74_1;
 wire dport_bad1 = is_v4_1 ? dport4_bad1 : dport6_bad1;
-reg [5:0] loc_c;
-reg       cs_at_c;
-always @* begin
-    loc_c   = R_OK;
-    cs_at_c = 1'b0;
-    if (!link1) begin
-        if (lt8_1)                                      loc_c = R_TRUNCATED;
-        else if (lnh_bad1)                              loc_c = R_BAD_LNH;
-        else if (lver_bad1)                             loc_c = R_BAD_LVER;
-        else if (has_grh1 && lt48_1)                    loc_c = R_TRUNCATED;
-        else if (has_grh1 && grh_ipver_bad1)            loc_c = R_BAD_IPVER;
-        else if (has_grh1 && grh_nxthdr_bad1)           loc_c = R_BAD_NXTHDR;
-        else if (short_bth1)                            loc_c = R_TRUNCATED;
-    end else begin
-        if (lt14_1)                                     loc_c = R_TRUNCATED;
-        else if (!is_v4_1 && !is_v6_1)                  loc_c = R_BAD_ETHERTYPE;
-        else if (short_ip1)                             loc_c = R_TRUNCATED;
-        else if (is_v4_1 && ipver4_bad1)                loc_c = R_BAD_IPVER;
-        else if (is_v4_1 && ihl_bad1)                   loc_c = R_BAD_IPV4_IHL;
-        else begin
-            cs_at_c = is_v4_1;
-            if (is_v4_1 && frag1)                       loc_c = R_IP_FRAGMENT;
-            else if (is_v4_1 && proto4_bad1)            loc_c = R_NOT_UDP;
-            else if (is_v6_1 && ipver6_bad1)            loc_c = R_BAD_IPVER;
-            else if (is_v6_1 && proto6_bad1)            loc_c = R_NOT_UDP;
-            else if (short_udp1)                        loc_c = R_TRUNCATED;
-            else if (dport_bad1)                        loc_c = R_BAD_UDP_PORT;
-            else if (short_bth1)                        loc_c = R_TRUNCATED;
-        end
-    end
-end
 
 // stage 2 registers
 reg                  v2_reg = 1'b0;
-reg                  link2, open2, has_grh2, eq60_2;
+reg                  link2, open2, has_grh2, is_v4_2, is_v6_2, eq60_2;
 reg  [CW-1:0]        flen2;
 reg  [1:0]           shape2;
 reg  [8*BTH_LEN-1:0] bth2;
 reg  signed [SW-1:0] src2;
 reg  signed [SW-1:0] src_cnp2;           // the end less the CNP payload (16)
-reg  [5:0]           loc2;
-reg                  cs_at2;
+// the locate checks
+reg                  lt8_2, lt48_2, lt14_2, short_ip2, short_udp2, short_bth2;
+reg                  lnh_bad2, lver_bad2, grh_ipver_bad2, grh_nxthdr_bad2, ipver4_bad2,
+                     ipver6_bad2, ihl_bad2, frag2, proto4_bad2, proto6_bad2, dport_bad2;
 reg  [19:0]          cs_sum2;            // the ten words
 reg                  cs_zero2, csum_ones2;
-reg                  pktlen_bad2, grh_bad2, udp_bad2, ip_gt2, ip_ne2;
+reg                  pktlen_bad2, grh_bad2, udp_bad2, ip4_gt2, ip6_gt2, ip4_ne2, ip6_ne2;
 reg  [12:0]          pkt_end2;
 reg                  op_valid2, op_has_payload2, op_pad_allowed2, op_fixed2;
 reg  [5:0]           eth2;
@@ -497,34 +484,53 @@ reg                  tver_bad2, seal_secbits_bad2, open_secbits_bad2, sth_unsup2
 // the length constants plus the ETH length
 reg  signed [SW-1:0] ke_frame2, ke_data2, ke_pay2, ke_long2;
 
-wire [CW-1:0] ip_end1 = is_v4_1 ? ip4_end1 : ip6_end1;
-
 always @(posedge clk) begin
     link2    <= link1;
     open2    <= open1;
     has_grh2 <= has_grh1;
+    is_v4_2  <= is_v4_1;
+    is_v6_2  <= is_v6_1;
     eq60_2   <= eq60_1;
     flen2    <= flen1;
     shape2   <= shape1;
     bth2     <= bth1;
     src2     <= src1;
     src_cnp2 <= src1 - CNP_PAYLOAD;
-    loc2     <= loc_c;
-    cs_at2   <= cs_at_c;
+
+    lt8_2           <= lt8_1;
+    lt48_2          <= lt48_1;
+    lt14_2          <= lt14_1;
+    short_ip2       <= short_ip1;
+    short_udp2      <= short_udp1;
+    short_bth2      <= short_bth1;
+    lnh_bad2        <= lnh_bad1;
+    lver_bad2       <= lver_bad1;
+    grh_ipver_bad2  <= grh_ipver_bad1;
+    grh_nxthdr_bad2 <= grh_nxthdr_bad1;
+    ipver4_bad2     <= ipver4_bad1;
+    ipver6_bad2     <= ipver6_bad1;
+    ihl_bad2        <= ihl_bad1;
+    frag2           <= frag1;
+    proto4_bad2     <= proto4_bad1;
+    proto6_bad2     <= proto6_bad1;
+    dport_bad2      <= dport_bad1;
 
     cs_sum2    <= {2'b00, cs_a1} + {2'b00, cs_b1} + {2'b00, cs_c1} + {4'd0, csum1};
-    cs_zero2   <= cs_zero1;
+    cs_zero2   <= cs_zero_a1 && cs_zero_b1 && cs_zero_c1;
     csum_ones2 <= csum_ones1;
 
     pktlen_bad2 <= pktlen_bad1;
     grh_bad2    <= grh_end1 != flen1;
     udp_bad2    <= is_v4_1 ? (udp4_end1 != {1'b0, ip4_total1}) : udp6_bad1;
-    // RoCEv2: the IP length must end at the frame end, or inside a 60-byte frame
-    ip_gt2      <= ip_end1 > flen1;
-    ip_ne2      <= ip_end1 != flen1;
+    // RoCEv2: the IP length must end at the frame end, or inside a 60-byte frame (both
+    // IP versions compared, stage 3 picks)
+    ip4_gt2     <= ip4_end1 > flen1;
+    ip6_gt2     <= ip6_end1 > flen1;
+    ip4_ne2     <= ip4_end1 != flen1;
+    ip6_ne2     <= ip6_end1 != flen1;
     // packet end: the frame end (native), the IP end (RoCEv2); the checks bound it, so
     // that its low 13 bits are the packet length whenever the reason is 0
-    pkt_end2    <= link1 ? ip_end1[12:0] : flen1[12:0];
+    pkt_end2    <= !link1 ? flen1[12:0] : is_v4_1 ? ip4_end1[12:0] : ip6_end1[12:0];
 
     op_valid2        <= link1 ? op_valid_roce : op_valid_ib;
     op_has_payload2  <= op_has_payload;
@@ -552,7 +558,7 @@ always @(posedge clk) begin
 end
 
 // =======================================================================================
-// Stage 3: the checksum judged, every length check as one compare
+// Stage 3: the checksum judged, every length check as one compare, the locate chain
 // =======================================================================================
 
 // the checksum (see the header): S = 0 needs csum 0xFFFF; else csum != 0xFFFF and the
@@ -561,20 +567,65 @@ wire cs_ok2 = cs_zero2 ? csum_ones2
                        : (!csum_ones2 && cs_sum2[15:4] == 12'hFFF &&
                           cs_sum2[3:0] == ~cs_sum2[19:16]);
 
+// The first failing check of those known now, in the model's order: the locate chain
+// (ibsec_pkt_find_bth) with the checksum taken as good, then (open) BTH byte 8, then the
+// body's TVer and OpCode. cs_at says the checksum check is reached (every check before
+// it passed, IPv4): stage 4 puts the checksum's reason in front when it fails.
+reg [5:0] loc_c;     // the locate chain alone (for mode)
+reg [5:0] pre_c;     // ... then byte 8 (open), TVer, OpCode
+reg       cs_at_c;
+always @* begin
+    loc_c   = R_OK;
+    cs_at_c = 1'b0;
+    if (!link2) begin
+        if (lt8_2)                                      loc_c = R_TRUNCATED;
+        else if (lnh_bad2)                              loc_c = R_BAD_LNH;
+        else if (lver_bad2)                             loc_c = R_BAD_LVER;
+        else if (has_grh2 && lt48_2)                    loc_c = R_TRUNCATED;
+        else if (has_grh2 && grh_ipver_bad2)            loc_c = R_BAD_IPVER;
+        else if (has_grh2 && grh_nxthdr_bad2)           loc_c = R_BAD_NXTHDR;
+        else if (short_bth2)                            loc_c = R_TRUNCATED;
+    end else begin
+        if (lt14_2)                                     loc_c = R_TRUNCATED;
+        else if (!is_v4_2 && !is_v6_2)                  loc_c = R_BAD_ETHERTYPE;
+        else if (short_ip2)                             loc_c = R_TRUNCATED;
+        else if (is_v4_2 && ipver4_bad2)                loc_c = R_BAD_IPVER;
+        else if (is_v4_2 && ihl_bad2)                   loc_c = R_BAD_IPV4_IHL;
+        else begin
+            cs_at_c = is_v4_2;
+            if (is_v4_2 && frag2)                       loc_c = R_IP_FRAGMENT;
+            else if (is_v4_2 && proto4_bad2)            loc_c = R_NOT_UDP;
+            else if (is_v6_2 && ipver6_bad2)            loc_c = R_BAD_IPVER;
+            else if (is_v6_2 && proto6_bad2)            loc_c = R_NOT_UDP;
+            else if (short_udp2)                        loc_c = R_TRUNCATED;
+            else if (dport_bad2)                        loc_c = R_BAD_UDP_PORT;
+            else if (short_bth2)                        loc_c = R_TRUNCATED;
+        end
+    end
+    if (loc_c != R_OK)                                  pre_c = loc_c;
+    else if (open2 && open_secbits_bad2)                pre_c = R_BAD_SECMODE;
+    else if (open2 && sth_unsup2)                       pre_c = R_STH_SIZE_UNSUPPORTED;
+    else if (tver_bad2)                                 pre_c = R_BAD_TVER;
+    else if (!op_valid2)                                pre_c = R_BAD_OPCODE;
+    else                                                pre_c = R_OK;
+end
+
+wire [12:0] pp2 = src2[12:0] - ke_data2[12:0];   // payload + pad: end - (fixed_len + ETH)
 wire signed [SW-1:0] flen2_s = $signed({2'b00, flen2});
-wire        [12:0]   pp2     = src2[12:0] - ke_data2[12:0]; // payload + pad: end - (fixed_len + ETH)
 
 // stage 3 registers
 reg                  v3_reg = 1'b0;
-reg                  link3, open3, has_grh3;
+reg                  open3;
 reg  [1:0]           shape3;
 reg  [8*BTH_LEN-1:0] bth3;
-reg  [5:0]           loc3;
-reg                  cs_bad3;
-reg                  tver_bad3, op_bad3, short_min3, pktlen_bad3, grh_bad3, ip_len_bad3,
-                     udp_bad3, pad_no_payload3, data_no_payload3, data_misaligned3,
-                     pad_forbidden3, fixed_len_bad3, too_long3;
-reg                  seal_secbits_bad3, open_secbits_bad3, sth_unsup3;
+reg                  loc_ok3;
+reg  [5:0]           pre3;
+reg                  cs_fail3;           // the checksum check is reached and fails
+// the rest of the body's checks, each qualified by the link it applies to
+reg                  short_min3, pktlen_bad3, grh_bad3, ip_len_bad3, udp_bad3,
+                     pad_no_payload3, data_no_payload3, data_misaligned3, pad_forbidden3,
+                     fixed_len_bad3, too_long3;
+reg                  seal_secbits_bad3, open_secbits_bad3;
 reg  [12:0]          pp_len3, pkt_end3;
 reg  [6:0]           bth_off3, hdr_len3;
 
@@ -587,22 +638,20 @@ wire [6:0] bth_off2 = (shape2 == SHAPE_IB_LOCAL)  ? BTH_OFF_L :
                       (shape2 == SHAPE_ROCE_V4)   ? BTH_OFF_4 : BTH_OFF_6;
 
 always @(posedge clk) begin
-    link3    <= link2;
     open3    <= open2;
-    has_grh3 <= has_grh2;
     shape3   <= shape2;
     bth3     <= bth2;
-    loc3     <= loc2;
-    cs_bad3  <= cs_at2 && !cs_ok2;
+    loc_ok3  <= loc_c == R_OK;
+    pre3     <= pre_c;
+    cs_fail3 <= cs_at_c && !cs_ok2;
 
-    tver_bad3        <= tver_bad2;
-    op_bad3          <= !op_valid2;
     short_min3       <= flen2_s < ke_frame2;                          // flen < min_end
-    pktlen_bad3      <= pktlen_bad2;
-    grh_bad3         <= grh_bad2;
+    pktlen_bad3      <= !link2 && pktlen_bad2;
+    grh_bad3         <= !link2 && has_grh2 && grh_bad2;
     // ip_end < min_end, beyond the frame, or short of it outside a 60-byte frame
-    ip_len_bad3      <= (src2 < ke_data2) || ip_gt2 || (ip_ne2 && !eq60_2);
-    udp_bad3         <= udp_bad2;
+    ip_len_bad3      <= link2 && ((src2 < ke_data2) || (is_v4_2 ? ip4_gt2 : ip6_gt2) ||
+                                  ((is_v4_2 ? ip4_ne2 : ip6_ne2) && !eq60_2));
+    udp_bad3         <= link2 && udp_bad2;
     // data region (§9.2 PadCnt; payload rules of the opcode)
     pad_no_payload3  <= !op_has_payload2 && bth2[13:12] != 2'd0;
     data_no_payload3 <= !op_has_payload2 && src2 != ke_data2;        // data_len != 0
@@ -612,9 +661,8 @@ always @(posedge clk) begin
     fixed_len_bad3   <= op_fixed2 && src_cnp2 != ke_pay2;              // payload_len != 16
     too_long3        <= src2 >= ke_long2;                              // payload_len > 4096
 
-    seal_secbits_bad3 <= seal_secbits_bad2;
+    seal_secbits_bad3 <= !open2 && seal_secbits_bad2;
     open_secbits_bad3 <= open_secbits_bad2;
-    sth_unsup3        <= sth_unsup2;
 
     pp_len3  <= pp2;
     pkt_end3 <= pkt_end2;
@@ -630,35 +678,24 @@ end
 // Stage 4: the first failing check, in the model's order
 // =======================================================================================
 
-// step 1 (open) / first part of step 1 (seal): locate the BTH
-wire [5:0] locate_reason3 = cs_bad3 ? R_BAD_IPV4_CSUM : loc3;
-
-// the rest of ibsec_pkt_parse once the BTH is there (extra header = sth_len)
-reg [5:0] body_reason3;
-always @* begin
-    body_reason3 = R_OK;
-    if (tver_bad3)                                      body_reason3 = R_BAD_TVER;
-    else if (op_bad3)                                   body_reason3 = R_BAD_OPCODE;
-    else if (short_min3)                                body_reason3 = R_TRUNCATED;
-    else if (!link3 && pktlen_bad3)                     body_reason3 = R_BAD_PKTLEN;
-    else if (!link3 && has_grh3 && grh_bad3)            body_reason3 = R_BAD_GRH_PAYLEN;
-    else if (link3 && ip_len_bad3)                      body_reason3 = R_BAD_IP_LEN;
-    else if (link3 && udp_bad3)                         body_reason3 = R_BAD_UDP_LEN;
-    else if (pad_no_payload3)                           body_reason3 = R_BAD_PADCNT;
-    else if (data_no_payload3)                          body_reason3 = R_BAD_PAYLOAD_LEN;
-    else if (data_misaligned3)                          body_reason3 = R_BAD_PADCNT;
-    else if (pad_forbidden3)                            body_reason3 = R_BAD_PADCNT;
-    else if (fixed_len_bad3)                            body_reason3 = R_BAD_PAYLOAD_LEN;
-    else if (too_long3)                                 body_reason3 = R_TOO_LONG;
-end
-
+// the checksum's reason, else the chain of stage 3, else the rest of ibsec_pkt_parse
+// (extra header = sth_len), else (seal) BTH byte 8
 reg [5:0] reason_c;
 always @* begin
-    if (locate_reason3 != R_OK)                         reason_c = locate_reason3;
-    else if (open3 && open_secbits_bad3)                reason_c = R_BAD_SECMODE;
-    else if (open3 && sth_unsup3)                       reason_c = R_STH_SIZE_UNSUPPORTED;
-    else if (body_reason3 != R_OK)                      reason_c = body_reason3;
-    else if (!open3 && seal_secbits_bad3)               reason_c = R_BAD_SECMODE;
+    if (cs_fail3)                                       reason_c = R_BAD_IPV4_CSUM;
+    else if (pre3 != R_OK)                              reason_c = pre3;
+    else if (short_min3)                                reason_c = R_TRUNCATED;
+    else if (pktlen_bad3)                               reason_c = R_BAD_PKTLEN;
+    else if (grh_bad3)                                  reason_c = R_BAD_GRH_PAYLEN;
+    else if (ip_len_bad3)                               reason_c = R_BAD_IP_LEN;
+    else if (udp_bad3)                                  reason_c = R_BAD_UDP_LEN;
+    else if (pad_no_payload3)                           reason_c = R_BAD_PADCNT;
+    else if (data_no_payload3)                          reason_c = R_BAD_PAYLOAD_LEN;
+    else if (data_misaligned3)                          reason_c = R_BAD_PADCNT;
+    else if (pad_forbidden3)                            reason_c = R_BAD_PADCNT;
+    else if (fixed_len_bad3)                            reason_c = R_BAD_PAYLOAD_LEN;
+    else if (too_long3)                                 reason_c = R_TOO_LONG;
+    else if (seal_secbits_bad3)                         reason_c = R_BAD_SECMODE;
     else                                                reason_c = R_OK;
 end
 
@@ -683,7 +720,7 @@ reg  [8*BTH_LEN-1:0] bth4;
 
 always @(posedge clk) begin
     reason4  <= reason_c;
-    mode4    <= (open3 && !cs_bad3 && loc3 == R_OK && !open_secbits_bad3) ? mode_decoded3 : 3'd0;
+    mode4    <= (open3 && !cs_fail3 && loc_ok3 && !open_secbits_bad3) ? mode_decoded3 : 3'd0;
     shape4   <= shape3;
     bth_off4 <= bth_off3;
     hdr_len4 <= hdr_len3;
