@@ -53,11 +53,12 @@
  *     2  the OpCode table and BTH byte 8 decoded; the length constants of {shape, STH
  *        length, PadCnt} plus the table's ETH length (so that every length check of
  *        stage 3 is one compare of the packet's end with a register); the sum of the
- *        ten IPv4 header words; the locate checks that depend on the shape picked; the
- *        IP end against the frame length for both IP versions.
+ *        ten IPv4 header words; the locate chain of reasons in three short pieces
+ *        (native; RoCEv2 before the checksum check; after it); the IP end against the
+ *        frame length for both IP versions.
  *     3  the checksum judged from the ten-word sum; each length check as one compare;
- *        the locate chain of reasons with the checksum taken as good, then BTH byte 8
- *        (open), TVer and OpCode behind it; payload + pad and the header length.
+ *        the locate chain joined (the checksum taken as good), then BTH byte 8 (open),
+ *        TVer and OpCode behind it; payload + pad and the header length.
  *     4  the checksum's reason in front when its check is reached and fails, then the
  *        chain of stage 3, the rest of the body's checks and (seal) BTH byte 8 into
  *        reason; mode.
@@ -462,18 +463,48 @@ wire short_bth1 = (shape1 == SHAPE_IB_LOCAL)  ? lt20_1 :
                   (shape1 == SHAPE_ROCE_V4)   ? lt54_1 : lt74_1;
 wire dport_bad1 = is_v4_1 ? dport4_bad1 : dport6_bad1;
 
+// The locate chain (ibsec_pkt_find_bth) in three short pieces, each a first failing
+// check in the model's order (0 none): native; RoCEv2 up to the IPv4 checksum check;
+// RoCEv2 after it. Stage 3 joins them (short chains map to few LUT levels whatever the
+// netlist around them).
+reg [5:0] loc_ib_c, loc_ra_c, loc_rb_c;
+always @* begin
+    loc_ib_c = R_OK;
+    if (lt8_1)                                          loc_ib_c = R_TRUNCATED;
+    else if (lnh_bad1)                                  loc_ib_c = R_BAD_LNH;
+    else if (lver_bad1)                                 loc_ib_c = R_BAD_LVER;
+    else if (has_grh1 && lt48_1)                        loc_ib_c = R_TRUNCATED;
+    else if (has_grh1 && grh_ipver_bad1)                loc_ib_c = R_BAD_IPVER;
+    else if (has_grh1 && grh_nxthdr_bad1)               loc_ib_c = R_BAD_NXTHDR;
+    else if (short_bth1)                                loc_ib_c = R_TRUNCATED;
+
+    loc_ra_c = R_OK;
+    if (lt14_1)                                         loc_ra_c = R_TRUNCATED;
+    else if (!is_v4_1 && !is_v6_1)                      loc_ra_c = R_BAD_ETHERTYPE;
+    else if (short_ip1)                                 loc_ra_c = R_TRUNCATED;
+    else if (is_v4_1 && ipver4_bad1)                    loc_ra_c = R_BAD_IPVER;
+    else if (is_v4_1 && ihl_bad1)                       loc_ra_c = R_BAD_IPV4_IHL;
+
+    loc_rb_c = R_OK;
+    if (is_v4_1 && frag1)                               loc_rb_c = R_IP_FRAGMENT;
+    else if (is_v4_1 && proto4_bad1)                    loc_rb_c = R_NOT_UDP;
+    else if (is_v6_1 && ipver6_bad1)                    loc_rb_c = R_BAD_IPVER;
+    else if (is_v6_1 && proto6_bad1)                    loc_rb_c = R_NOT_UDP;
+    else if (short_udp1)                                loc_rb_c = R_TRUNCATED;
+    else if (dport_bad1)                                loc_rb_c = R_BAD_UDP_PORT;
+    else if (short_bth1)                                loc_rb_c = R_TRUNCATED;
+end
+
 // stage 2 registers
 reg                  v2_reg = 1'b0;
-reg                  link2, open2, has_grh2, is_v4_2, is_v6_2, eq60_2;
+reg                  link2, open2, has_grh2, is_v4_2, eq60_2;
 reg  [CW-1:0]        flen2;
 reg  [1:0]           shape2;
 reg  [8*BTH_LEN-1:0] bth2;
 reg  signed [SW-1:0] src2;
 reg  signed [SW-1:0] src_cnp2;           // the end less the CNP payload (16)
-// the locate checks
-reg                  lt8_2, lt48_2, lt14_2, short_ip2, short_udp2, short_bth2;
-reg                  lnh_bad2, lver_bad2, grh_ipver_bad2, grh_nxthdr_bad2, ipver4_bad2,
-                     ipver6_bad2, ihl_bad2, frag2, proto4_bad2, proto6_bad2, dport_bad2;
+// the pieces of the locate chain
+reg  [5:0]           loc_ib2, loc_ra2, loc_rb2;
 reg  [19:0]          cs_sum2;            // the ten words
 reg                  cs_zero2, csum_ones2;
 reg                  pktlen_bad2, grh_bad2, udp_bad2, ip4_gt2, ip6_gt2, ip4_ne2, ip6_ne2;
@@ -489,7 +520,6 @@ always @(posedge clk) begin
     open2    <= open1;
     has_grh2 <= has_grh1;
     is_v4_2  <= is_v4_1;
-    is_v6_2  <= is_v6_1;
     eq60_2   <= eq60_1;
     flen2    <= flen1;
     shape2   <= shape1;
@@ -497,23 +527,9 @@ always @(posedge clk) begin
     src2     <= src1;
     src_cnp2 <= src1 - CNP_PAYLOAD;
 
-    lt8_2           <= lt8_1;
-    lt48_2          <= lt48_1;
-    lt14_2          <= lt14_1;
-    short_ip2       <= short_ip1;
-    short_udp2      <= short_udp1;
-    short_bth2      <= short_bth1;
-    lnh_bad2        <= lnh_bad1;
-    lver_bad2       <= lver_bad1;
-    grh_ipver_bad2  <= grh_ipver_bad1;
-    grh_nxthdr_bad2 <= grh_nxthdr_bad1;
-    ipver4_bad2     <= ipver4_bad1;
-    ipver6_bad2     <= ipver6_bad1;
-    ihl_bad2        <= ihl_bad1;
-    frag2           <= frag1;
-    proto4_bad2     <= proto4_bad1;
-    proto6_bad2     <= proto6_bad1;
-    dport_bad2      <= dport_bad1;
+    loc_ib2  <= loc_ib_c;
+    loc_ra2  <= loc_ra_c;
+    loc_rb2  <= loc_rb_c;
 
     cs_sum2    <= {2'b00, cs_a1} + {2'b00, cs_b1} + {2'b00, cs_c1} + {4'd0, csum1};
     cs_zero2   <= cs_zero_a1 && cs_zero_b1 && cs_zero_c1;
@@ -568,41 +584,14 @@ wire cs_ok2 = cs_zero2 ? csum_ones2
                           cs_sum2[3:0] == ~cs_sum2[19:16]);
 
 // The first failing check of those known now, in the model's order: the locate chain
-// (ibsec_pkt_find_bth) with the checksum taken as good, then (open) BTH byte 8, then the
-// body's TVer and OpCode. cs_at says the checksum check is reached (every check before
-// it passed, IPv4): stage 4 puts the checksum's reason in front when it fails.
-reg [5:0] loc_c;     // the locate chain alone (for mode)
-reg [5:0] pre_c;     // ... then byte 8 (open), TVer, OpCode
-reg       cs_at_c;
+// joined from its pieces with the checksum taken as good, then (open) BTH byte 8, then
+// the body's TVer and OpCode. cs_at says the checksum check is reached (every check
+// before it passed, IPv4): stage 4 puts the checksum's reason in front when it fails.
+wire [5:0] loc2  = !link2 ? loc_ib2 : (loc_ra2 != R_OK) ? loc_ra2 : loc_rb2;
+wire       cs_at2 = link2 && is_v4_2 && loc_ra2 == R_OK;
+reg  [5:0] pre_c;
 always @* begin
-    loc_c   = R_OK;
-    cs_at_c = 1'b0;
-    if (!link2) begin
-        if (lt8_2)                                      loc_c = R_TRUNCATED;
-        else if (lnh_bad2)                              loc_c = R_BAD_LNH;
-        else if (lver_bad2)                             loc_c = R_BAD_LVER;
-        else if (has_grh2 && lt48_2)                    loc_c = R_TRUNCATED;
-        else if (has_grh2 && grh_ipver_bad2)            loc_c = R_BAD_IPVER;
-        else if (has_grh2 && grh_nxthdr_bad2)           loc_c = R_BAD_NXTHDR;
-        else if (short_bth2)                            loc_c = R_TRUNCATED;
-    end else begin
-        if (lt14_2)                                     loc_c = R_TRUNCATED;
-        else if (!is_v4_2 && !is_v6_2)                  loc_c = R_BAD_ETHERTYPE;
-        else if (short_ip2)                             loc_c = R_TRUNCATED;
-        else if (is_v4_2 && ipver4_bad2)                loc_c = R_BAD_IPVER;
-        else if (is_v4_2 && ihl_bad2)                   loc_c = R_BAD_IPV4_IHL;
-        else begin
-            cs_at_c = is_v4_2;
-            if (is_v4_2 && frag2)                       loc_c = R_IP_FRAGMENT;
-            else if (is_v4_2 && proto4_bad2)            loc_c = R_NOT_UDP;
-            else if (is_v6_2 && ipver6_bad2)            loc_c = R_BAD_IPVER;
-            else if (is_v6_2 && proto6_bad2)            loc_c = R_NOT_UDP;
-            else if (short_udp2)                        loc_c = R_TRUNCATED;
-            else if (dport_bad2)                        loc_c = R_BAD_UDP_PORT;
-            else if (short_bth2)                        loc_c = R_TRUNCATED;
-        end
-    end
-    if (loc_c != R_OK)                                  pre_c = loc_c;
+    if (loc2 != R_OK)                                   pre_c = loc2;
     else if (open2 && open_secbits_bad2)                pre_c = R_BAD_SECMODE;
     else if (open2 && sth_unsup2)                       pre_c = R_STH_SIZE_UNSUPPORTED;
     else if (tver_bad2)                                 pre_c = R_BAD_TVER;
@@ -641,9 +630,9 @@ always @(posedge clk) begin
     open3    <= open2;
     shape3   <= shape2;
     bth3     <= bth2;
-    loc_ok3  <= loc_c == R_OK;
+    loc_ok3  <= loc2 == R_OK;
     pre3     <= pre_c;
-    cs_fail3 <= cs_at_c && !cs_ok2;
+    cs_fail3 <= cs_at2 && !cs_ok2;
 
     short_min3       <= flen2_s < ke_frame2;                          // flen < min_end
     pktlen_bad3      <= !link2 && pktlen_bad2;
