@@ -216,10 +216,11 @@ FPGA_VARIANT_bram-tables := STAGES_PER_ROUND=2 SBOX_IMPL=1 KEY_SLOTS=4 CTX_SLOTS
 # width AW = 11 at LANES = 1)
 #   tables-seal, tables-open   ibsec_regs with KEY_SLOTS = 2, CTX_SLOTS = 4
 #   block                      ibsec_compose as the engine instantiates it at LANES = 1
-#   parse, hdr                 the combinational header blocks (ib_hdr_parse with the
-#                              engine's LEN_W = 17; ib_hdr_edit, ib_hdr_mask at their
-#                              defaults, as the engine instantiates them), timed from the
-#                              wrapper's input registers to its output registers
+#   parse, hdr                 the header blocks (ib_hdr_parse, four registered stages,
+#                              with the engine's LEN_W = 17; ib_hdr_edit, ib_hdr_mask,
+#                              combinational, at their defaults, as the engine
+#                              instantiates them), timed from the wrapper's input
+#                              registers to its output registers
 #   check                      ibsec_rx_check (open's CRC check during the arrival) at
 #                              its defaults, as the engine instantiates it at LANES = 1
 #   stage-seal, stage-open     a stage module of the engine (ibsec_parse, ibsec_decide,
