@@ -221,10 +221,11 @@ FPGA_VARIANT_bram-tables := $(ENGINE_CRYPTO_PARAMS) KEY_SLOTS=4 CTX_SLOTS=16
 #                              ibsec_regs with the tables the issue asks for as a user
 #                              configuration: KEY_SLOTS = 16, CTX_SLOTS = 256
 #   block                      ibsec_compose as the engine instantiates it at LANES = 1
-#   parse, hdr                 the combinational header blocks (ib_hdr_parse with the
-#                              engine's LEN_W = 17; ib_hdr_edit, ib_hdr_mask at their
-#                              defaults, as the engine instantiates them), timed from the
-#                              wrapper's input registers to its output registers
+#   parse, hdr                 the header blocks (ib_hdr_parse, four registered stages,
+#                              with the engine's LEN_W = 17; ib_hdr_edit, ib_hdr_mask,
+#                              combinational, at their defaults, as the engine
+#                              instantiates them), timed from the wrapper's input
+#                              registers to its output registers
 #   check                      ibsec_rx_check (open's CRC check during the arrival) at
 #                              its defaults, as the engine instantiates it at LANES = 1
 #   stage-seal, stage-open     a stage module of the engine (ibsec_parse, ibsec_decide,

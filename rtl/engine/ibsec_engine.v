@@ -14,7 +14,7 @@
  *                    descriptor per frame into IQ (early, at CAP_BEAT, for a frame that
  *                    goes on); the late parse at every frame's end; open: the CRC check
  *                    as the frame arrives (ibsec_rx_check)
- *     ibsec_parse    ib_hdr_parse on the IQ head, registered in PR, into CQ
+ *     ibsec_parse    the IQ head registered, through ib_hdr_parse's four stages, into CQ
  *     ibsec_decide   the CQ head's context lookup registered in LQ; key and EPSN, in the
  *                    model's order of checks (open: without the CRCs), into DQ; seal: the
  *                    wire header edited here
@@ -159,7 +159,7 @@ endgenerate
 wire                    iq_s_valid, iq_s_ready, iq_m_valid, iq_m_ready;
 wire [IQ_W-1:0]         iq_s_data, iq_m_data;
 // CQ: parsed packets
-wire                    cq_s_valid, cq_s_ready, cq_m_valid, cq_m_ready;
+wire                    cq_s_valid, cq_m_valid, cq_m_ready;
 wire [DS_W-1:0]         cq_s_data, cq_m_data;
 // DQ: decided packets
 wire                    dq_s_valid, dq_s_ready, dq_m_valid, dq_m_ready;
@@ -168,7 +168,10 @@ wire [DS_W-1:0]         dq_s_data, dq_m_data;
 wire                    xq_s_valid, xq_s_ready, xq_m_valid, xq_m_ready;
 wire [DS_W-1:0]         xq_s_data, xq_m_data;
 /* verilator lint_off UNUSEDSIGNAL */
-// the stages read each FIFO's valid and ready, not its count
+// the stages read each FIFO's valid and ready, not its count; except CQ: the parse
+// stage admits a packet only when CQ will have room for it (CQ's count), so CQ's
+// s_ready is always high when it writes
+wire                    cq_s_ready;
 wire [$clog2(IQ_DEPTH):0] iq_count;
 wire [$clog2(CQ_DEPTH):0] cq_count;
 wire [$clog2(DQ_DEPTH):0] dq_count;
@@ -272,7 +275,7 @@ ibsec_parse #(
 ) parse (
     .clk (clk), .rst (rst),
     .iq_m_valid (iq_m_valid), .iq_m_ready (iq_m_ready), .iq_m_data (iq_m_data),
-    .cq_s_valid (cq_s_valid), .cq_s_ready (cq_s_ready), .cq_s_data (cq_s_data)
+    .cq_s_valid (cq_s_valid), .cq_count (cq_count), .cq_s_data (cq_s_data)
 );
 
 ibsec_decide #(

@@ -54,9 +54,15 @@ localparam KEY_W = (KEY_SLOTS > 1) ? $clog2(KEY_SLOTS) : 1;
 // byte count 0..W
 localparam NW = $clog2(W + 1);
 // descriptor FIFOs: ingress -> parse (IQ), parse/check -> decide (CQ), decide -> crypt
-// (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag)
+// (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag). CQ: the parse
+// stage pops IQ only while its PARSE_PLACES descriptors in flight and CQ's count (one
+// cycle old) leave room in CQ, so CQ must hold more than those to keep one packet per
+// clock: 16 (the same distributed RAM cells as 8: a TRELLIS_DPR16X4 is 16 words deep)
 localparam IQ_DEPTH = 4;
-localparam CQ_DEPTH = 8;
+localparam CQ_DEPTH = 16;
+// descriptors inside the parse stage (ibsec_parse): the IQ head register and the four
+// stages of ib_hdr_parse
+localparam PARSE_PLACES = 5;
 localparam DQ_DEPTH = 2;
 localparam XQ_DEPTH = 16;
 // gcm_core input FIFO and output FIFO: a beat is issued while two places are free (the
@@ -70,10 +76,10 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
 // open: check results (ibsec_rx_check), one per frame from the end of its arrival to the
-// egress register, which reads them: such a packet is in IQ, PR, CQ, LQ, DQ, CJ or XQ
-// (the places summed in KR_PLACES, 33; 64 as a power of two), so the results FIFO never
-// overflows and needs no back-pressure
-localparam KR_PLACES = IQ_DEPTH + 1 + CQ_DEPTH + 1 + DQ_DEPTH + 1 + XQ_DEPTH;
+// egress register, which reads them: such a packet is in IQ, the parse stage, CQ, LQ,
+// DQ, CJ or XQ (the places summed in KR_PLACES, 45; 64 as a power of two), so the
+// results FIFO never overflows and needs no back-pressure
+localparam KR_PLACES = IQ_DEPTH + PARSE_PLACES + CQ_DEPTH + 1 + DQ_DEPTH + 1 + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
 // 2, 0 at LANES = 1, 4, 12). A frame that goes on after it enters IQ with this beat,

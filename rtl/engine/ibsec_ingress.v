@@ -10,8 +10,9 @@
  *   base and beats) once per frame: at CAP_BEAT, the beat that completes the header
  *   register, with the length the header implies (the early descriptor), for a frame that
  *   goes on; at its last beat for a shorter one. At every frame's end the header register
- *   and the length counted are parsed again (the late parse, ib_hdr_parse) in the cycle
- *   after the last beat; its reason, the mode BTH byte 8 names and the frame's stored
+ *   and the length counted are parsed again (the late parse, ib_hdr_parse: its first
+ *   stage takes them in the cycle after the last beat, its result comes four cycles
+ *   later, the stored beats carried beside it); its reason, the mode BTH byte 8 names and the frame's stored
  *   beats go into the late FIFO (lp_*, read by the egress register) and, on seal, its
  *   reason into a second FIFO for the decision (ld_*). On open, ibsec_rx_check computes
  *   the frame's ICRC (without and with the MASK_MF variant bits), VCRC and received CRC
@@ -21,7 +22,7 @@
  *
  * Latency / throughput
  *   One beat per clock. The early descriptor is in IQ in the cycle after CAP_BEAT; the
- *   late parse's result in its FIFO two cycles after the last beat; the check results
+ *   late parse's result in its FIFO six cycles after the last beat; the check results
  *   10-14 cycles after it (ibsec_rx_check).
  *
  * Hands on
@@ -227,8 +228,9 @@ endgenerate
 
 // The late parse. A frame longer than CAP_BEAT + 1 beats was parsed and decided
 // from its early descriptor, with the length its header implies; at its end the header
-// register and the length counted are parsed again (in the cycle after the last beat,
-// while the ingress registers still hold the frame). When the lengths agree the two
+// register and the length counted are parsed again (taken into the parser's first stage
+// in the cycle after the last beat, while the ingress registers still hold the frame; the
+// parser never stalls, and the late FIFOs cannot fill, so it needs no enable). When the lengths agree the two
 // parses agree; when they differ the late parse rejects the frame: the parser accepts a
 // length other than the header's only for a RoCEv2 frame padded to 60 bytes, which ends
 // by CAP_BEAT at every width (CAP_BYTES > 60). Its reason is therefore the verdict
@@ -237,6 +239,9 @@ endgenerate
 // parses are one.
 reg            lt_pend_reg = 1'b0;    // the frame ended in the last cycle
 reg  [RAW-1:0] lt_nb_reg;
+// the stored beats beside the parser's four stages
+reg  [RAW-1:0] lt_nb1_reg, lt_nb2_reg, lt_nb3_reg, lt_nb4_reg;
+wire           lt_valid;              // the parser's result of a frame
 wire [5:0]     lt_reason;
 wire [2:0]     lt_mode;
 /* verilator lint_off UNUSEDSIGNAL */
@@ -257,6 +262,10 @@ always @(posedge clk) begin
     lt_pend_reg <= in_beat && s_axis_tlast;
     if (in_beat && s_axis_tlast)
         lt_nb_reg <= in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
+    lt_nb1_reg <= lt_nb_reg;
+    lt_nb2_reg <= lt_nb1_reg;
+    lt_nb3_reg <= lt_nb2_reg;
+    lt_nb4_reg <= lt_nb3_reg;
     if (rst)
         lt_pend_reg <= 1'b0;
 end
@@ -264,6 +273,10 @@ ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES),
     .LEN_W     (LEN_W)
 ) late_parse (
+    .clk       (clk),
+    .rst       (rst),
+    .in_valid  (lt_pend_reg),
+    .out_valid (lt_valid),
     .hdr       (ing_hdr_reg[8*HDR_BYTES-1:0]),
     .frame_len (ing_len_reg),
     .link      (ing_link_reg),
@@ -287,8 +300,8 @@ ib_hdr_parse #(
 // one entry per frame, popped by the egress register (lp_pop)
 sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH)) lt (
     .clk (clk), .rst (rst),
-    .s_valid (lt_pend_reg), .s_ready (lt_s_ready),
-    .s_data ({lt_reason, lt_mode, lt_nb_reg}),
+    .s_valid (lt_valid), .s_ready (lt_s_ready),
+    .s_data ({lt_reason, lt_mode, lt_nb4_reg}),
     .m_valid (lp_valid), .m_ready (lp_pop), .m_data ({lp_reason, lp_mode, lp_nb}),
     .count (lt_count)
 );
@@ -301,7 +314,7 @@ generate
         /* verilator lint_on UNUSEDSIGNAL */
         sync_fifo #(.WIDTH (6), .DEPTH (KR_DEPTH)) ld (
             .clk (clk), .rst (rst),
-            .s_valid (lt_pend_reg), .s_ready (ld_s_ready), .s_data (lt_reason),
+            .s_valid (lt_valid), .s_ready (ld_s_ready), .s_data (lt_reason),
             .m_valid (ld_valid), .m_ready (ld_pop), .m_data (ld_reason),
             .count (ld_count)
         );

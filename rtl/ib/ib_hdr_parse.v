@@ -38,17 +38,34 @@
  *   multi-byte fields are big-endian on the wire, bit 7 of a byte its MSB.
  *
  * Latency / throughput
- *   Combinational. The IPv4 header checksum (nine-word adder, two end-around-carry folds,
- *   compare) and the length checks feed the priority chain of reasons. The length checks
- *   do not wait for the OpCode table: each length is one subtraction of a table constant
- *   (a function of shape, STH length and PadCnt) from the frame length or the IP length
- *   field, computed in parallel with the table, and the table's ETH length enters through
- *   one compare each. Placed and routed alone on an LFE5U-85F speed 8 (make fpga, run
- *   ib_hdr_parse:0:parse, LEN_W = 17, ports behind registers): 57.6 MHz, 34 cells from
- *   link through the header offsets, one subtraction and one compare to reason (with the
- *   room lengths as a chain of three subtractions: 51.4 MHz). Where a pipeline register
- *   is needed, the cut is after the check flags (locate_reason and the *_bad / short_* /
- *   data-region wires, with the fields), before the two priority chains.
+ *   4 cycles (the latency), one header per clock: a header presented with in_valid in cycle t
+ *   (hdr, frame_len, link, is_open held for that cycle only) has its verdict and fields
+ *   on the outputs, with out_valid, in cycle t + 4. The pipeline never stalls (no
+ *   enable): a caller that can be back-pressured admits a header only when it has room
+ *   for every header in flight (ibsec_parse), or has a FIFO that cannot fill (the late
+ *   parse of ibsec_ingress). Every output comes from a register. The stages, each about
+ *   four LUT levels deep (make depth-check, run ib_hdr_parse:0:parse):
+ *     1  from the ports: the shape, the 12 BTH bytes picked from the four offsets (and
+ *        the STH length's table index from byte 8), every constant-field compare, the
+ *        frame length against each header end, the IP and UDP length fields plus their
+ *        constants, and the IPv4 checksum as three sums of three words (the checksum
+ *        word and a zero flag per group registered beside them).
+ *     2  the OpCode table and BTH byte 8 decoded; the length constants of {shape, STH
+ *        length, PadCnt} plus the table's ETH length (so that every length check of
+ *        stage 3 is one compare of the packet's end with a register); the sum of the
+ *        ten IPv4 header words; the locate chain of reasons in three short pieces
+ *        (native; RoCEv2 before the checksum check; after it); the IP end against the
+ *        frame length for both IP versions.
+ *     3  the checksum judged from the ten-word sum; each length check as one compare;
+ *        the locate chain joined (the checksum taken as good), then BTH byte 8 (open),
+ *        TVer and OpCode behind it; payload + pad and the header length.
+ *     4  the checksum's reason in front when its check is reached and fails, then the
+ *        chain of stage 3, the rest of the body's checks and (seal) BTH byte 8 into
+ *        reason; mode.
+ *   The IPv4 checksum: the header is valid iff csum == ~fold(S), S the sum of the other
+ *   nine words and fold the RFC 1071 end-around-carry fold. With T = S + csum: for S = 0
+ *   that is csum = 0xFFFF; for S > 0 it is csum != 0xFFFF and T = 0 mod 0xFFFF, which
+ *   for 0 < T < 2^20 holds iff T[15:0] = 0xFFFF - T[19:16].
  */
 
 `resetall
@@ -64,9 +81,13 @@ module ib_hdr_parse #(
     // width of frame_len (13 by default; 17 makes every over-long frame exact)
     parameter LEN_W = 13
 ) (
+    input  wire                   clk,
+    input  wire                   rst,
+
     /*
-     * Frame
+     * Frame (sampled in the cycle in_valid is high)
      */
+    input  wire                   in_valid,     // a header to parse in this cycle
     // The parser reads only the fields it checks; the other bytes of the window
     // (addresses, ETHs, payload) are for the caller.
     /* verilator lint_off UNUSEDSIGNAL */
@@ -77,9 +98,10 @@ module ib_hdr_parse #(
     input  wire                   is_open,      // 1: open steps 1-3; 0: seal steps 1-2
 
     /*
-     * Verdict and fields
+     * Verdict and fields, 4 cycles after the header
      */
-    output reg  [5:0]             reason,       // first failing check (enum ibsec_reason), 0 ok
+    output wire                   out_valid,    // the outputs hold a header's results
+    output wire [5:0]             reason,       // first failing check (enum ibsec_reason), 0 ok
     output wire [1:0]             shape,        // enum ibsec_shape
     output wire [6:0]             bth_off,      // offset of the BTH
     output wire [6:0]             hdr_len,      // bytes from frame byte 0 through the last ETH
@@ -107,6 +129,8 @@ module ib_hdr_parse #(
 localparam READ_BYTES = 74;
 // internal length width: frame_len, and the end of a RoCEv2 packet (14 + 65535 < 2^17)
 localparam CW = (LEN_W > 17 ? LEN_W : 17) + 1;
+// signed width of the length constants and the packet end they are compared with
+localparam SW = CW + 2;
 
 `include "ibsec_enums.vh"   // R_* (reasons), M_* (modes), SHAPE_*
 
@@ -125,6 +149,28 @@ localparam STH128_LEN = 16;       // STHSZ 2: 128-bit MAC
 localparam       ROCE_MIN_FRAME = 60;      // 802.3 minimum frame without FCS
 localparam       MAX_PAYLOAD    = 4096;    // largest IBA MTU, payload bytes without pad
 localparam       CNP_PAYLOAD    = 16;      // Annex A17.9: 16 reserved bytes after the BTH
+
+// header ends the frame length is checked against (offset + length of each header)
+localparam V4_UDP_OFF = MAC_LEN + IPV4_LEN;             // 34
+localparam V6_UDP_OFF = MAC_LEN + IPV6_LEN;             // 54
+localparam END_LRH    = LRH_LEN;                        // 8
+localparam END_GRH    = LRH_LEN + GRH_LEN;              // 48
+localparam END_MAC    = MAC_LEN;                        // 14
+localparam END_IPV4   = MAC_LEN + IPV4_LEN;             // 34
+localparam END_IPV6   = MAC_LEN + IPV6_LEN;             // 54
+localparam END_UDP4   = V4_UDP_OFF + UDP_LEN;           // 42
+localparam END_UDP6   = V6_UDP_OFF + UDP_LEN;           // 62
+localparam END_BTH_L  = LRH_LEN + BTH_LEN;              // 20
+localparam END_BTH_G  = LRH_LEN + GRH_LEN + BTH_LEN;    // 60
+// (the RoCEv2 over IPv4 BTH ends at END_UDP4 + BTH_LEN = 54 = END_IPV6)
+localparam END_BTH_6  = END_UDP6 + BTH_LEN;             // 74
+// native: GRH PayLen counts BTH..ICRC, the frame adds the LRH, the GRH and the VCRC
+localparam GRH_PAY_BASE = VCRC_LEN + LRH_LEN + GRH_LEN; // 50
+// RoCEv2: the IP length field's end is field + 14 (IPv4 Total Length) or + 54 (IPv6
+// Payload Length); the UDP Length must equal the IP end minus the UDP offset, i.e.
+// IPv4 Total Length - 20 or the IPv6 Payload Length itself
+localparam IP4_BASE = MAC_LEN;                          // 14
+localparam IP6_BASE = MAC_LEN + IPV6_LEN;               // 54
 
 // constant fields
 localparam [3:0]  LRH_LVER         = 4'd0;      // §7.7.3
@@ -149,170 +195,13 @@ generate
 endgenerate
 
 // ---------------------------------------------------------------------------------------
-// Bytes of the frame
+// Length constants of {shape, STH length, PadCnt} (stage 2's tables)
 // ---------------------------------------------------------------------------------------
 
-wire [7:0] b [0:READ_BYTES-1];
-
-genvar gi;
-generate
-    for (gi = 0; gi < READ_BYTES; gi = gi + 1) begin : g_byte
-        assign b[gi] = hdr[8*gi +: 8];
-    end
-endgenerate
-
-wire [CW-1:0] flen = {{(CW-LEN_W){1'b0}}, frame_len};
-
-// ---------------------------------------------------------------------------------------
-// Native IBA: LRH at 0 (§7.7), GRH at 8 (§8.3)
-// ---------------------------------------------------------------------------------------
-
-wire [3:0]  lrh_lver   = b[0][3:0];
-wire [1:0]  lrh_lnh    = b[1][1:0];                 // 0 raw, 1 IP, 2 BTH next, 3 GRH next
-wire [10:0] lrh_pktlen = {b[4][2:0], b[5]};         // bytes 4-5 bits 10:0 (Resv5 above)
-wire        has_grh    = (lrh_lnh == 2'd3);
-wire [3:0]  grh_ipver  = b[8][7:4];
-wire [15:0] grh_paylen = {b[12], b[13]};
-wire [7:0]  grh_nxthdr = b[14];
-
-// ---------------------------------------------------------------------------------------
-// RoCEv2: Ethernet at 0, IPv4 / IPv6 at 14, UDP at 34 / 54 (Annex A17.4)
-// ---------------------------------------------------------------------------------------
-
-wire [15:0] ethertype = {b[12], b[13]};
-wire        is_v4     = (ethertype == ETHERTYPE_IPV4);
-wire        is_v6     = (ethertype == ETHERTYPE_IPV6);
-
-wire [3:0]  ip_version = b[14][7:4];                // IPv4 and IPv6 alike
-wire [3:0]  ip4_ihl    = b[14][3:0];
-wire [15:0] ip4_total  = {b[16], b[17]};
-wire        ip4_mf     = b[20][5];                  // flags (bits 7:5) bit 0 = MF
-wire [12:0] ip4_frag   = {b[20][4:0], b[21]};
-wire [7:0]  ip4_proto  = b[23];
-wire [15:0] ip4_csum   = {b[24], b[25]};
-wire [15:0] ip6_paylen = {b[18], b[19]};
-wire [7:0]  ip6_nxthdr = b[20];
-
-// UDP destination port and length (bytes 2-3, 4-5 of the UDP header)
-wire [15:0] udp_dport = is_v4 ? {b[36], b[37]} : {b[56], b[57]};
-wire [15:0] udp_len   = is_v4 ? {b[38], b[39]} : {b[58], b[59]};
-
-// RFC 791 / RFC 1071 header checksum: one's-complement sum of the 16-bit words of the
-// IPv4 header, the checksum word (bytes 10-11) left out, then complemented.
-wire [19:0] ip4_sum = {4'd0, b[14], b[15]} + {4'd0, b[16], b[17]} + {4'd0, b[18], b[19]}
-                    + {4'd0, b[20], b[21]} + {4'd0, b[22], b[23]} + {4'd0, b[26], b[27]}
-                    + {4'd0, b[28], b[29]} + {4'd0, b[30], b[31]} + {4'd0, b[32], b[33]};
-wire [16:0] ip4_fold1 = {1'b0, ip4_sum[15:0]} + {13'd0, ip4_sum[19:16]};
-wire [15:0] ip4_fold2 = ip4_fold1[15:0] + {15'd0, ip4_fold1[16]};
-wire        ip4_csum_bad = (ip4_csum != ~ip4_fold2);
-
-// ---------------------------------------------------------------------------------------
-// Shape and BTH (§9.2)
-// ---------------------------------------------------------------------------------------
-
-assign shape = !link ? (has_grh ? SHAPE_IB_GLOBAL : SHAPE_IB_LOCAL)
-                     : (is_v6 ? SHAPE_ROCE_V6 : SHAPE_ROCE_V4);
-
-assign bth_off = (shape == SHAPE_IB_LOCAL)  ? LRH_LEN :
-                 (shape == SHAPE_IB_GLOBAL) ? LRH_LEN + GRH_LEN :
-                 (shape == SHAPE_ROCE_V4)   ? MAC_LEN + IPV4_LEN + UDP_LEN :
-                                              MAC_LEN + IPV6_LEN + UDP_LEN;
-
-// the 12 BTH bytes, picked from the four possible offsets
-reg [7:0] bth [0:11];
-integer k;
-always @* begin
-    for (k = 0; k < 12; k = k + 1) begin
-        case (shape)
-            SHAPE_IB_LOCAL:  bth[k] = b[8 + k];
-            SHAPE_IB_GLOBAL: bth[k] = b[48 + k];
-            SHAPE_ROCE_V4:   bth[k] = b[42 + k];
-            default:         bth[k] = b[62 + k];
-        endcase
-    end
-end
-
-wire [3:0] bth_tver = bth[1][3:0];
-wire [6:0] byte8    = bth[8][6:0];                  // ibsec security bits (AckReq, bit 7, is not checked)
-
-assign opcode  = bth[0];
-assign padcnt  = bth[1][5:4];
-assign pkey    = {bth[2], bth[3]};
-assign destqp  = {bth[5], bth[6], bth[7]};
-assign psn     = {bth[9], bth[10], bth[11]};
-assign secmode = byte8[4:3];
-assign sthsz   = byte8[2:0];
-
-// OpCode table (§9.2, §9.3)
-wire       op_valid_ib;
-wire       op_valid_roce;
-wire [5:0] op_eth_len;
-wire       op_has_payload;
-wire       op_pad_allowed;
-wire       op_fixed_payload;
-wire       op_known_unused;
-wire       op_cnp_unused;
-wire [2:0] op_pos_unused;
-
-ib_opcode_info u_opcode_info (
-    .opcode        (opcode),
-    .known         (op_known_unused),
-    .cnp           (op_cnp_unused),
-    .valid_ib      (op_valid_ib),
-    .valid_roce    (op_valid_roce),
-    .eth_len       (op_eth_len),
-    .has_payload   (op_has_payload),
-    .pos           (op_pos_unused),
-    .pad_allowed   (op_pad_allowed),
-    .fixed_payload (op_fixed_payload)
-);
-
-// ---------------------------------------------------------------------------------------
-// BTH byte 8 (wire-format.md §2)
-// ---------------------------------------------------------------------------------------
-
-// seal: the plain packet must carry no security bits
-wire seal_secbits_bad = (byte8[6:0] != 7'd0);
-// open: reserved bits 6:5, SECMODE 2/3 without STH, SECMODE 0 with an STH
-wire open_secbits_bad = (byte8[6:5] != 2'd0) ||
-                        (sthsz == 3'd0 && secmode[1]) ||
-                        (sthsz != 3'd0 && secmode == 2'd0);
-// STHSZ 3..7: MACs longer than an AES-GCM tag
-wire sth_unsupported = (sthsz > 3'd2);
-
-// open: the STH length of STHSZ; seal: no STH
-assign sth_len = !is_open        ? 7'd0 :
-                 (sthsz == 3'd1) ? STH96_LEN :
-                 (sthsz == 3'd2) ? STH128_LEN : 7'd0;
-
-// ---------------------------------------------------------------------------------------
-// Lengths
-// ---------------------------------------------------------------------------------------
-
-// end of the last ETH
-assign hdr_len = bth_off + BTH_LEN + {1'b0, op_eth_len};
-
-// RoCEv2: where the IP length says the packet ends
-wire [CW-1:0] ip_end = is_v4 ? {{(CW-16){1'b0}}, ip4_total} + MAC_LEN
-                             : {{(CW-16){1'b0}}, ip6_paylen} + (MAC_LEN + IPV6_LEN);
-wire [6:0]    udp_off = bth_off - UDP_LEN;
-
-// packet end: the frame end (native), the IP end (RoCEv2); the checks below bound it, so
-// that its low 13 bits are the packet length whenever the reason is 0
-assign pkt_end = link ? ip_end[12:0] : flen[12:0];
-
-// The checks on these lengths do not wait for the OpCode table: every length is first
-// taken relative to fixed_len, the part of the smallest packet known without the opcode
-// (BTH offset and length, STH, ICRC and VCRC), in parallel with the table; the table's
-// ETH length then enters only through a short compare. fixed_len, and the constants
-// the room lengths subtract, are tables of the shape, the STH length and PadCnt (each a
-// LUT function of a few bits, not an adder), so every room length is one subtraction
-// from the frame length or from the IP length field itself. Signed, SW bits: the
-// differences may be negative.
-localparam SW = CW + 2;
-// the STH length as a table index: 0 none, 1 STHSZ 1, 2 STHSZ 2 (sth_len above)
-wire [1:0] sth_sel = !is_open ? 2'd0 : (sthsz == 3'd1) ? 2'd1 : (sthsz == 3'd2) ? 2'd2 : 2'd0;
-
+// Every room check is a compare of the packet's end (the frame length, native; the IP
+// length field, RoCEv2) with a constant of the shape, the STH length and PadCnt plus the
+// OpCode table's ETH length. fixed_len is the part of the smallest packet known without
+// the opcode (BTH offset and length, STH, ICRC and VCRC).
 function integer bth_off_of(input [1:0] shp);
     bth_off_of = (shp == SHAPE_IB_LOCAL)  ? LRH_LEN :
                  (shp == SHAPE_IB_GLOBAL) ? LRH_LEN + GRH_LEN :
@@ -332,10 +221,11 @@ endfunction
 
 // index {shape, sth_sel, padcnt}; entries with sth_sel = 3 are never selected
 localparam integer LONG_K = MAX_PAYLOAD + 1;
-wire [6:0]           fixed_tab   [0:63];
-wire signed [SW-1:0] k_data_tab  [0:63];   // fixed_len - ip base
-wire signed [SW-1:0] k_pay_tab   [0:63];   // ... + PadCnt
-wire signed [SW-1:0] k_long_tab  [0:63];   // ... + MAX_PAYLOAD + 1
+wire [6:0]           fixed_tab   [0:63];   // fixed_len
+wire signed [SW-1:0] k_data_tab  [0:63];   // fixed_len - ip base: end - k_data = data_len + ETH
+wire signed [SW-1:0] k_pay_tab   [0:63];   // ... + PadCnt: payload_len + ETH
+wire signed [SW-1:0] k_long_tab  [0:63];   // ... + MAX_PAYLOAD + 1: payload_len - 4097 + ETH
+genvar gi;
 generate
     for (gi = 0; gi < 64; gi = gi + 1) begin : g_len_tab
         localparam [5:0]   IDX = gi;
@@ -351,123 +241,507 @@ generate
     end
 endgenerate
 
-wire [5:0]           len_idx   = {shape, sth_sel, padcnt};
-wire [6:0]           fixed_len = fixed_tab[len_idx];   // at most 96
-wire signed [SW-1:0] fixed_s   = $signed({{(SW-7){1'b0}}, fixed_len});
-wire signed [SW-1:0] eth_s     = $signed({{(SW-6){1'b0}}, op_eth_len});
-// the end the room lengths count from: the frame length (native), the IP length field
-// (RoCEv2; its base is in the k_*_tab constants)
-wire [15:0]          ip_field  = (shape == SHAPE_ROCE_V4) ? ip4_total : ip6_paylen;
-wire signed [SW-1:0] src_s     = link ? $signed({{(SW-16){1'b0}}, ip_field})
-                                      : $signed({2'b00, flen});
-// frame bytes, packet bytes past fixed_len (RoCEv2: also the IP bytes past it)
-wire signed [SW-1:0] room_frame = $signed({2'b00, flen}) - fixed_s;
-wire signed [SW-1:0] room_data  = src_s - k_data_tab[len_idx];  // data_len + ETH length
-wire signed [SW-1:0] room_pay   = src_s - k_pay_tab[len_idx];   // payload_len + ETH length
-// payload_len - 4097 + ETH length: too long when not below the ETH length
-wire signed [SW-1:0] room_long  = src_s - k_long_tab[len_idx];
-// payload + pad = end - (fixed_len + ETH length); the ICRC and VCRC are in fixed_len
-assign pp_len = room_data[12:0] - {7'd0, op_eth_len};
+// =======================================================================================
+// Stage 1: from the ports
+// =======================================================================================
 
-// ---------------------------------------------------------------------------------------
-// Checks, each as a flag
-// ---------------------------------------------------------------------------------------
+wire [7:0] b [0:READ_BYTES-1];
+generate
+    for (gi = 0; gi < READ_BYTES; gi = gi + 1) begin : g_byte
+        assign b[gi] = hdr[8*gi +: 8];
+    end
+endgenerate
 
-// room for each header (ibsec_pkt_parse "truncated")
-wire short_lrh     = flen < LRH_LEN;
-wire short_grh     = flen < LRH_LEN + GRH_LEN;
-wire short_mac     = flen < MAC_LEN;
-wire short_ip      = is_v4 ? flen < MAC_LEN + IPV4_LEN : flen < MAC_LEN + IPV6_LEN;
-wire short_udp     = flen < {{(CW-7){1'b0}}, udp_off} + UDP_LEN;
-wire short_bth     = flen < {{(CW-7){1'b0}}, bth_off} + BTH_LEN;
-wire short_min     = room_frame < eth_s;                               // flen < min_end
+wire [CW-1:0] flen = {{(CW-LEN_W){1'b0}}, frame_len};
 
-// native length fields (§7.7.8 PktLen: words LRH..ICRC; §8.3.5 PayLen: BTH..ICRC)
-wire pktlen_bad    = ({{(CW-13){1'b0}}, lrh_pktlen, 2'b00} + VCRC_LEN) != flen;
-wire grh_paylen_bad = has_grh &&
-                      ({{(CW-16){1'b0}}, grh_paylen} + (VCRC_LEN + LRH_LEN + GRH_LEN) != flen);
+// native IBA: LRH at 0 (§7.7), GRH at 8 (§8.3)
+wire [3:0]  lrh_lver   = b[0][3:0];
+wire [1:0]  lrh_lnh    = b[1][1:0];                 // 0 raw, 1 IP, 2 BTH next, 3 GRH next
+wire [10:0] lrh_pktlen = {b[4][2:0], b[5]};         // bytes 4-5 bits 10:0 (Resv5 above)
+wire        has_grh    = (lrh_lnh == 2'd3);
+wire [3:0]  grh_ipver  = b[8][7:4];
+wire [15:0] grh_paylen = {b[12], b[13]};
+wire [7:0]  grh_nxthdr = b[14];
 
-// RoCEv2 length fields: the IP length must end at the frame end, or inside a 60-byte
-// frame (Ethernet padding); UDP Length = UDP header through ICRC
-wire ip_len_bad    = (room_data < eth_s) || (ip_end > flen) ||        // ip_end < min_end, ...
-                     (ip_end != flen && flen != ROCE_MIN_FRAME);
-wire udp_len_bad   = {{(CW-16){1'b0}}, udp_len} != ip_end - {{(CW-7){1'b0}}, udp_off};
+// RoCEv2: Ethernet at 0, IPv4 / IPv6 at 14, UDP at 34 / 54 (Annex A17.4)
+wire [15:0] ethertype  = {b[12], b[13]};
+wire        is_v4      = (ethertype == ETHERTYPE_IPV4);
+wire        is_v6      = (ethertype == ETHERTYPE_IPV6);
+wire [3:0]  ip_version = b[14][7:4];                // IPv4 and IPv6 alike
+wire [3:0]  ip4_ihl    = b[14][3:0];
+wire [15:0] ip4_total  = {b[16], b[17]};
+wire        ip4_mf     = b[20][5];                  // flags (bits 7:5) bit 0 = MF
+wire [12:0] ip4_frag   = {b[20][4:0], b[21]};
+wire [7:0]  ip4_proto  = b[23];
+wire [15:0] ip4_csum   = {b[24], b[25]};
+wire [15:0] ip6_paylen = {b[18], b[19]};
+wire [7:0]  ip6_nxthdr = b[20];
+// UDP destination port and length (bytes 2-3, 4-5 of the UDP header)
+wire [15:0] udp4_dport = {b[36], b[37]};
+wire [15:0] udp6_dport = {b[56], b[57]};
+wire [15:0] udp4_len   = {b[38], b[39]};
+wire [15:0] udp6_len   = {b[58], b[59]};
 
-// data region (§9.2 PadCnt; payload rules of the opcode)
-wire pad_no_payload  = !op_has_payload && padcnt != 2'd0;
-// (with data_len = room_data - ETH length, payload_len = room_pay - ETH length)
-wire data_no_payload = !op_has_payload && room_data != eth_s;             // data_len != 0
-wire data_misaligned = (room_data[1:0] != op_eth_len[1:0]) ||             // data_len % 4 != 0
-                       (room_pay < eth_s);                                // padcnt > data_len
-wire pad_forbidden   = (padcnt != 2'd0) && !op_pad_allowed;
-wire fixed_len_bad   = op_fixed_payload && room_pay != eth_s + CNP_PAYLOAD; // payload_len != 16
-wire too_long        = room_long >= eth_s;                                // payload_len > 4096
+wire [1:0]  shape_c = !link ? (has_grh ? SHAPE_IB_GLOBAL : SHAPE_IB_LOCAL)
+                            : (is_v6 ? SHAPE_ROCE_V6 : SHAPE_ROCE_V4);
 
-// ---------------------------------------------------------------------------------------
-// The first failing check, in the model's order
-// ---------------------------------------------------------------------------------------
-
-// step 1 (open) / first part of step 1 (seal): locate the BTH
-reg [5:0] locate_reason;
+// the 12 BTH bytes, picked from the four possible offsets (§9.2)
+reg [8*BTH_LEN-1:0] bth_c;
+integer k;
 always @* begin
-    locate_reason = R_OK;
-    if (!link) begin
-        if (short_lrh)                                   locate_reason = R_TRUNCATED;
-        else if (lrh_lnh[1] == 1'b0)                     locate_reason = R_BAD_LNH;
-        else if (lrh_lver != LRH_LVER)                   locate_reason = R_BAD_LVER;
-        else if (has_grh && short_grh)                   locate_reason = R_TRUNCATED;
-        else if (has_grh && grh_ipver != GRH_IPVER)      locate_reason = R_BAD_IPVER;
-        else if (has_grh && grh_nxthdr != GRH_NXTHDR_IBA) locate_reason = R_BAD_NXTHDR;
-        else if (short_bth)                              locate_reason = R_TRUNCATED;
-    end else begin
-        if (short_mac)                                   locate_reason = R_TRUNCATED;
-        else if (!is_v4 && !is_v6)                       locate_reason = R_BAD_ETHERTYPE;
-        else if (short_ip)                               locate_reason = R_TRUNCATED;
-        else if (is_v4 && ip_version != IPV4_VERSION)    locate_reason = R_BAD_IPVER;
-        else if (is_v4 && ip4_ihl != IPV4_IHL)           locate_reason = R_BAD_IPV4_IHL;
-        else if (is_v4 && ip4_csum_bad)                  locate_reason = R_BAD_IPV4_CSUM;
-        else if (is_v4 && (ip4_mf || ip4_frag != 13'd0)) locate_reason = R_IP_FRAGMENT;
-        else if (is_v4 && ip4_proto != IPPROTO_UDP)      locate_reason = R_NOT_UDP;
-        else if (is_v6 && ip_version != IPV6_VERSION)    locate_reason = R_BAD_IPVER;
-        else if (is_v6 && ip6_nxthdr != IPPROTO_UDP)     locate_reason = R_NOT_UDP;
-        else if (short_udp)                              locate_reason = R_TRUNCATED;
-        else if (udp_dport != ROCEV2_UDP_PORT)           locate_reason = R_BAD_UDP_PORT;
-        else if (short_bth)                              locate_reason = R_TRUNCATED;
+    for (k = 0; k < BTH_LEN; k = k + 1) begin
+        if (!link)
+            bth_c[8*k +: 8] = has_grh ? b[LRH_LEN + GRH_LEN + k] : b[LRH_LEN + k];
+        else
+            bth_c[8*k +: 8] = is_v6 ? b[END_UDP6 + k] : b[END_UDP4 + k];
     end
 end
 
-// the rest of ibsec_pkt_parse once the BTH is there (extra header = sth_len)
-reg [5:0] body_reason;
-always @* begin
-    body_reason = R_OK;
-    if (bth_tver != BTH_TVER)                            body_reason = R_BAD_TVER;
-    else if (link ? !op_valid_roce : !op_valid_ib)       body_reason = R_BAD_OPCODE;
-    else if (short_min)                                  body_reason = R_TRUNCATED;
-    else if (!link && pktlen_bad)                        body_reason = R_BAD_PKTLEN;
-    else if (!link && grh_paylen_bad)                    body_reason = R_BAD_GRH_PAYLEN;
-    else if (link && ip_len_bad)                         body_reason = R_BAD_IP_LEN;
-    else if (link && udp_len_bad)                        body_reason = R_BAD_UDP_LEN;
-    else if (pad_no_payload)                             body_reason = R_BAD_PADCNT;
-    else if (data_no_payload)                            body_reason = R_BAD_PAYLOAD_LEN;
-    else if (data_misaligned)                            body_reason = R_BAD_PADCNT;
-    else if (pad_forbidden)                              body_reason = R_BAD_PADCNT;
-    else if (fixed_len_bad)                              body_reason = R_BAD_PAYLOAD_LEN;
-    else if (too_long)                                   body_reason = R_TOO_LONG;
+// the STH length as a table index (0 none, 1 STHSZ 1, 2 STHSZ 2; seal: 0), from BTH byte
+// 8 at each of the four offsets, picked as the BTH bytes are (so that stage 2's length
+// tables index registers only)
+function [1:0] sth_sel_of(input open, input [2:0] stsz);
+    sth_sel_of = !open ? 2'd0 : (stsz == 3'd1) ? 2'd1 : (stsz == 3'd2) ? 2'd2 : 2'd0;
+endfunction
+localparam BYTE8 = 8;                                   // BTH byte 8 (wire-format.md §2)
+wire [1:0] sth_sel_c = !link ? (has_grh ? sth_sel_of(is_open, b[LRH_LEN + GRH_LEN + BYTE8][2:0])
+                                        : sth_sel_of(is_open, b[LRH_LEN + BYTE8][2:0]))
+                             : (is_v6   ? sth_sel_of(is_open, b[END_UDP6 + BYTE8][2:0])
+                                        : sth_sel_of(is_open, b[END_UDP4 + BYTE8][2:0]));
+
+// the end the room lengths count from: the frame length (native), the IP length field
+// (RoCEv2; its base is in the k_*_tab constants)
+wire [15:0]          ip_field = is_v6 ? ip6_paylen : ip4_total;
+wire signed [SW-1:0] src_c    = link ? $signed({{(SW-16){1'b0}}, ip_field})
+                                     : $signed({2'b00, flen});
+
+// RFC 791 / RFC 1071 header checksum: the ten 16-bit words of the IPv4 header, summed
+// in stages 1 and 2; stage 1 sums three groups of three (the checksum word, bytes
+// 10-11, is the tenth) and notes which groups are zero
+wire [15:0] w14 = {b[14], b[15]};
+wire [15:0] w16 = {b[16], b[17]};
+wire [15:0] w18 = {b[18], b[19]};
+wire [15:0] w20 = {b[20], b[21]};
+wire [15:0] w22 = {b[22], b[23]};
+wire [15:0] w26 = {b[26], b[27]};
+wire [15:0] w28 = {b[28], b[29]};
+wire [15:0] w30 = {b[30], b[31]};
+wire [15:0] w32 = {b[32], b[33]};
+
+// stage 1 registers
+reg                  v1_reg = 1'b0;
+reg                  link1, open1, has_grh1, is_v4_1, is_v6_1;
+reg  [CW-1:0]        flen1;
+reg  [1:0]           shape1;
+reg  [8*BTH_LEN-1:0] bth1;
+reg  [1:0]           sth_sel1;
+reg  signed [SW-1:0] src1;
+// locate checks
+reg                  lt8_1, lt48_1, lt14_1, lt34_1, lt54_1, lt42_1, lt62_1, lt20_1, lt60_1,
+                     lt74_1, eq60_1;
+reg                  lnh_bad1, lver_bad1, grh_ipver_bad1, grh_nxthdr_bad1;
+reg                  ipver4_bad1, ipver6_bad1, ihl_bad1, frag1, proto4_bad1, proto6_bad1,
+                     dport4_bad1, dport6_bad1;
+// length fields
+reg                  pktlen_bad1, udp6_bad1;
+reg  [CW-1:0]        grh_end1, ip4_end1, ip6_end1;
+reg  [16:0]          udp4_end1;          // UDP Length + 20: must equal IPv4 Total Length
+reg  [15:0]          ip4_total1;
+// checksum
+reg  [17:0]          cs_a1, cs_b1, cs_c1;
+reg  [15:0]          csum1;
+reg                  cs_zero_a1, cs_zero_b1, cs_zero_c1;   // each group of three is zero
+reg                  csum_ones1;         // the checksum word is 0xFFFF
+
+always @(posedge clk) begin
+    link1    <= link;
+    open1    <= is_open;
+    has_grh1 <= has_grh;
+    is_v4_1  <= is_v4;
+    is_v6_1  <= is_v6;
+    flen1    <= flen;
+    shape1   <= shape_c;
+    bth1     <= bth_c;
+    sth_sel1 <= sth_sel_c;
+    src1     <= src_c;
+
+    lt8_1  <= flen < END_LRH;
+    lt48_1 <= flen < END_GRH;
+    lt14_1 <= flen < END_MAC;
+    lt34_1 <= flen < END_IPV4;
+    lt54_1 <= flen < END_IPV6;        // also the RoCEv2 over IPv4 BTH end (42 + 12)
+    lt42_1 <= flen < END_UDP4;
+    lt62_1 <= flen < END_UDP6;
+    lt20_1 <= flen < END_BTH_L;
+    lt60_1 <= flen < END_BTH_G;
+    lt74_1 <= flen < END_BTH_6;
+    eq60_1 <= flen == ROCE_MIN_FRAME;
+
+    lnh_bad1        <= lrh_lnh[1] == 1'b0;
+    lver_bad1       <= lrh_lver != LRH_LVER;
+    grh_ipver_bad1  <= grh_ipver != GRH_IPVER;
+    grh_nxthdr_bad1 <= grh_nxthdr != GRH_NXTHDR_IBA;
+    ipver4_bad1     <= ip_version != IPV4_VERSION;
+    ipver6_bad1     <= ip_version != IPV6_VERSION;
+    ihl_bad1        <= ip4_ihl != IPV4_IHL;
+    frag1           <= ip4_mf || ip4_frag != 13'd0;
+    proto4_bad1     <= ip4_proto != IPPROTO_UDP;
+    proto6_bad1     <= ip6_nxthdr != IPPROTO_UDP;
+    dport4_bad1     <= udp4_dport != ROCEV2_UDP_PORT;
+    dport6_bad1     <= udp6_dport != ROCEV2_UDP_PORT;
+
+    // native length fields (§7.7.8 PktLen: words LRH..ICRC, + the VCRC, whose 2 bytes
+    // are the low bits 10 of 4 x PktLen + 2; §8.3.5 PayLen: BTH..ICRC)
+    pktlen_bad1 <= {{(CW-13){1'b0}}, lrh_pktlen, 2'b10} != flen;
+    grh_end1    <= {{(CW-16){1'b0}}, grh_paylen} + GRH_PAY_BASE;
+    ip4_end1    <= {{(CW-16){1'b0}}, ip4_total} + IP4_BASE;
+    ip6_end1    <= {{(CW-16){1'b0}}, ip6_paylen} + IP6_BASE;
+    udp4_end1   <= {1'b0, udp4_len} + IPV4_LEN;
+    udp6_bad1   <= udp6_len != ip6_paylen;
+    ip4_total1  <= ip4_total;
+
+    cs_a1      <= {2'b00, w14} + {2'b00, w16} + {2'b00, w18};
+    cs_b1      <= {2'b00, w20} + {2'b00, w22} + {2'b00, w26};
+    cs_c1      <= {2'b00, w28} + {2'b00, w30} + {2'b00, w32};
+    csum1      <= ip4_csum;
+    cs_zero_a1 <= ({w14, w16, w18} == 48'd0);
+    cs_zero_b1 <= ({w20, w22, w26} == 48'd0);
+    cs_zero_c1 <= ({w28, w30, w32} == 48'd0);
+    csum_ones1 <= (ip4_csum == 16'hFFFF);
+
+    v1_reg <= in_valid;
+    if (rst)
+        v1_reg <= 1'b0;
 end
 
+// =======================================================================================
+// Stage 2: the OpCode table, BTH byte 8, the length constants, the checksum's sum, the
+// locate checks that depend on the shape
+// =======================================================================================
+
+wire [7:0] opcode1 = bth1[7:0];
+wire [3:0] tver1   = bth1[11:8];
+wire [1:0] padcnt1 = bth1[13:12];
+wire [6:0] byte8_1 = bth1[70:64];                    // ibsec security bits (AckReq, bit 7, is not checked)
+wire [1:0] secmode1 = byte8_1[4:3];
+wire [2:0] sthsz1   = byte8_1[2:0];
+
+// OpCode table (§9.2, §9.3)
+wire       op_valid_ib;
+wire       op_valid_roce;
+wire [5:0] op_eth_len;
+wire       op_has_payload;
+wire       op_pad_allowed;
+wire       op_fixed_payload;
+/* verilator lint_off UNUSEDSIGNAL */
+wire       op_known_unused;
+wire       op_cnp_unused;
+wire [2:0] op_pos_unused;
+/* verilator lint_on UNUSEDSIGNAL */
+
+ib_opcode_info u_opcode_info (
+    .opcode        (opcode1),
+    .known         (op_known_unused),
+    .cnp           (op_cnp_unused),
+    .valid_ib      (op_valid_ib),
+    .valid_roce    (op_valid_roce),
+    .eth_len       (op_eth_len),
+    .has_payload   (op_has_payload),
+    .pos           (op_pos_unused),
+    .pad_allowed   (op_pad_allowed),
+    .fixed_payload (op_fixed_payload)
+);
+
+wire [5:0] len_idx1 = {shape1, sth_sel1, padcnt1};
+wire signed [SW-1:0] eth1_s = $signed({{(SW-6){1'b0}}, op_eth_len});
+
+// the locate checks whose header end depends on the shape
+wire short_ip1  = is_v4_1 ? lt34_1 : lt54_1;
+wire short_udp1 = (shape1 == SHAPE_ROCE_V4) ? lt42_1 : lt62_1;
+wire short_bth1 = (shape1 == SHAPE_IB_LOCAL)  ? lt20_1 :
+                  (shape1 == SHAPE_IB_GLOBAL) ? lt60_1 :
+                  (shape1 == SHAPE_ROCE_V4)   ? lt54_1 : lt74_1;
+wire dport_bad1 = is_v4_1 ? dport4_bad1 : dport6_bad1;
+
+// The locate chain (ibsec_pkt_find_bth) in three short pieces, each a first failing
+// check in the model's order (0 none): native; RoCEv2 up to the IPv4 checksum check;
+// RoCEv2 after it. Stage 3 joins them (short chains map to few LUT levels whatever the
+// netlist around them).
+reg [5:0] loc_ib_c, loc_ra_c, loc_rb_c;
 always @* begin
-    if (locate_reason != R_OK)                           reason = locate_reason;
-    else if (is_open && open_secbits_bad)                reason = R_BAD_SECMODE;
-    else if (is_open && sth_unsupported)                 reason = R_STH_SIZE_UNSUPPORTED;
-    else if (body_reason != R_OK)                        reason = body_reason;
-    else if (!is_open && seal_secbits_bad)               reason = R_BAD_SECMODE;
-    else                                                 reason = R_OK;
+    loc_ib_c = R_OK;
+    if (lt8_1)                                          loc_ib_c = R_TRUNCATED;
+    else if (lnh_bad1)                                  loc_ib_c = R_BAD_LNH;
+    else if (lver_bad1)                                 loc_ib_c = R_BAD_LVER;
+    else if (has_grh1 && lt48_1)                        loc_ib_c = R_TRUNCATED;
+    else if (has_grh1 && grh_ipver_bad1)                loc_ib_c = R_BAD_IPVER;
+    else if (has_grh1 && grh_nxthdr_bad1)               loc_ib_c = R_BAD_NXTHDR;
+    else if (short_bth1)                                loc_ib_c = R_TRUNCATED;
+
+    loc_ra_c = R_OK;
+    if (lt14_1)                                         loc_ra_c = R_TRUNCATED;
+    else if (!is_v4_1 && !is_v6_1)                      loc_ra_c = R_BAD_ETHERTYPE;
+    else if (short_ip1)                                 loc_ra_c = R_TRUNCATED;
+    else if (is_v4_1 && ipver4_bad1)                    loc_ra_c = R_BAD_IPVER;
+    else if (is_v4_1 && ihl_bad1)                       loc_ra_c = R_BAD_IPV4_IHL;
+
+    loc_rb_c = R_OK;
+    if (is_v4_1 && frag1)                               loc_rb_c = R_IP_FRAGMENT;
+    else if (is_v4_1 && proto4_bad1)                    loc_rb_c = R_NOT_UDP;
+    else if (is_v6_1 && ipver6_bad1)                    loc_rb_c = R_BAD_IPVER;
+    else if (is_v6_1 && proto6_bad1)                    loc_rb_c = R_NOT_UDP;
+    else if (short_udp1)                                loc_rb_c = R_TRUNCATED;
+    else if (dport_bad1)                                loc_rb_c = R_BAD_UDP_PORT;
+    else if (short_bth1)                                loc_rb_c = R_TRUNCATED;
+end
+
+// stage 2 registers
+reg                  v2_reg = 1'b0;
+reg                  link2, open2, has_grh2, is_v4_2, eq60_2;
+reg  [CW-1:0]        flen2;
+reg  [1:0]           shape2;
+reg  [8*BTH_LEN-1:0] bth2;
+reg  signed [SW-1:0] src2;
+reg  signed [SW-1:0] src_cnp2;           // the end less the CNP payload (16)
+// the pieces of the locate chain
+reg  [5:0]           loc_ib2, loc_ra2, loc_rb2;
+reg  [19:0]          cs_sum2;            // the ten words
+reg                  cs_zero2, csum_ones2;
+reg                  pktlen_bad2, grh_bad2, udp_bad2, ip4_gt2, ip6_gt2, ip4_ne2, ip6_ne2;
+reg  [12:0]          pkt_end2;
+reg                  op_valid2, op_has_payload2, op_pad_allowed2, op_fixed2;
+reg  [5:0]           eth2;
+reg                  tver_bad2, seal_secbits_bad2, open_secbits_bad2, sth_unsup2;
+// the length constants plus the ETH length
+reg  signed [SW-1:0] ke_frame2, ke_data2, ke_pay2, ke_long2;
+
+always @(posedge clk) begin
+    link2    <= link1;
+    open2    <= open1;
+    has_grh2 <= has_grh1;
+    is_v4_2  <= is_v4_1;
+    eq60_2   <= eq60_1;
+    flen2    <= flen1;
+    shape2   <= shape1;
+    bth2     <= bth1;
+    src2     <= src1;
+    src_cnp2 <= src1 - CNP_PAYLOAD;
+
+    loc_ib2  <= loc_ib_c;
+    loc_ra2  <= loc_ra_c;
+    loc_rb2  <= loc_rb_c;
+
+    cs_sum2    <= {2'b00, cs_a1} + {2'b00, cs_b1} + {2'b00, cs_c1} + {4'd0, csum1};
+    cs_zero2   <= cs_zero_a1 && cs_zero_b1 && cs_zero_c1;
+    csum_ones2 <= csum_ones1;
+
+    pktlen_bad2 <= pktlen_bad1;
+    grh_bad2    <= grh_end1 != flen1;
+    udp_bad2    <= is_v4_1 ? (udp4_end1 != {1'b0, ip4_total1}) : udp6_bad1;
+    // RoCEv2: the IP length must end at the frame end, or inside a 60-byte frame (both
+    // IP versions compared, stage 3 picks)
+    ip4_gt2     <= ip4_end1 > flen1;
+    ip6_gt2     <= ip6_end1 > flen1;
+    ip4_ne2     <= ip4_end1 != flen1;
+    ip6_ne2     <= ip6_end1 != flen1;
+    // packet end: the frame end (native), the IP end (RoCEv2); the checks bound it, so
+    // that its low 13 bits are the packet length whenever the reason is 0
+    pkt_end2    <= !link1 ? flen1[12:0] : is_v4_1 ? ip4_end1[12:0] : ip6_end1[12:0];
+
+    op_valid2        <= link1 ? op_valid_roce : op_valid_ib;
+    op_has_payload2  <= op_has_payload;
+    op_pad_allowed2  <= op_pad_allowed;
+    op_fixed2        <= op_fixed_payload;
+    eth2             <= op_eth_len;
+
+    // BTH byte 8 (wire-format.md §2): seal, no security bits; open, reserved bits 6:5,
+    // SECMODE 2/3 without STH, SECMODE 0 with an STH; STHSZ 3..7: MACs longer than an
+    // AES-GCM tag
+    tver_bad2         <= tver1 != BTH_TVER;
+    seal_secbits_bad2 <= byte8_1 != 7'd0;
+    open_secbits_bad2 <= (byte8_1[6:5] != 2'd0) || (sthsz1 == 3'd0 && secmode1[1]) ||
+                         (sthsz1 != 3'd0 && secmode1 == 2'd0);
+    sth_unsup2        <= sthsz1 > 3'd2;
+
+    ke_frame2 <= $signed({{(SW-7){1'b0}}, fixed_tab[len_idx1]}) + eth1_s;
+    ke_data2  <= k_data_tab[len_idx1] + eth1_s;
+    ke_pay2   <= k_pay_tab[len_idx1]  + eth1_s;
+    ke_long2  <= k_long_tab[len_idx1] + eth1_s;
+
+    v2_reg <= v1_reg;
+    if (rst)
+        v2_reg <= 1'b0;
+end
+
+// =======================================================================================
+// Stage 3: the checksum judged, every length check as one compare, the locate chain
+// =======================================================================================
+
+// the checksum (see the header): S = 0 needs csum 0xFFFF; else csum != 0xFFFF and the
+// ten-word sum T with T[15:0] = 0xFFFF - T[19:16]
+wire cs_ok2 = cs_zero2 ? csum_ones2
+                       : (!csum_ones2 && cs_sum2[15:4] == 12'hFFF &&
+                          cs_sum2[3:0] == ~cs_sum2[19:16]);
+
+// The first failing check of those known now, in the model's order: the locate chain
+// joined from its pieces with the checksum taken as good, then (open) BTH byte 8, then
+// the body's TVer and OpCode. cs_at says the checksum check is reached (every check
+// before it passed, IPv4): stage 4 puts the checksum's reason in front when it fails.
+wire [5:0] loc2  = !link2 ? loc_ib2 : (loc_ra2 != R_OK) ? loc_ra2 : loc_rb2;
+wire       cs_at2 = link2 && is_v4_2 && loc_ra2 == R_OK;
+reg  [5:0] pre_c;
+always @* begin
+    if (loc2 != R_OK)                                   pre_c = loc2;
+    else if (open2 && open_secbits_bad2)                pre_c = R_BAD_SECMODE;
+    else if (open2 && sth_unsup2)                       pre_c = R_STH_SIZE_UNSUPPORTED;
+    else if (tver_bad2)                                 pre_c = R_BAD_TVER;
+    else if (!op_valid2)                                pre_c = R_BAD_OPCODE;
+    else                                                pre_c = R_OK;
+end
+
+wire [12:0] pp2 = src2[12:0] - ke_data2[12:0];   // payload + pad: end - (fixed_len + ETH)
+wire signed [SW-1:0] flen2_s = $signed({2'b00, flen2});
+
+// stage 3 registers
+reg                  v3_reg = 1'b0;
+reg                  open3;
+reg  [1:0]           shape3;
+reg  [8*BTH_LEN-1:0] bth3;
+reg                  loc_ok3;
+reg  [5:0]           pre3;
+reg                  cs_fail3;           // the checksum check is reached and fails
+// the rest of the body's checks, each qualified by the link it applies to
+reg                  short_min3, pktlen_bad3, grh_bad3, ip_len_bad3, udp_bad3,
+                     pad_no_payload3, data_no_payload3, data_misaligned3, pad_forbidden3,
+                     fixed_len_bad3, too_long3;
+reg                  seal_secbits_bad3, open_secbits_bad3;
+reg  [12:0]          pp_len3, pkt_end3;
+reg  [6:0]           bth_off3, hdr_len3;
+
+localparam [6:0] BTH_OFF_L = LRH_LEN;
+localparam [6:0] BTH_OFF_G = LRH_LEN + GRH_LEN;
+localparam [6:0] BTH_OFF_4 = END_UDP4;
+localparam [6:0] BTH_OFF_6 = END_UDP6;
+wire [6:0] bth_off2 = (shape2 == SHAPE_IB_LOCAL)  ? BTH_OFF_L :
+                      (shape2 == SHAPE_IB_GLOBAL) ? BTH_OFF_G :
+                      (shape2 == SHAPE_ROCE_V4)   ? BTH_OFF_4 : BTH_OFF_6;
+
+always @(posedge clk) begin
+    open3    <= open2;
+    shape3   <= shape2;
+    bth3     <= bth2;
+    loc_ok3  <= loc2 == R_OK;
+    pre3     <= pre_c;
+    cs_fail3 <= cs_at2 && !cs_ok2;
+
+    short_min3       <= flen2_s < ke_frame2;                          // flen < min_end
+    pktlen_bad3      <= !link2 && pktlen_bad2;
+    grh_bad3         <= !link2 && has_grh2 && grh_bad2;
+    // ip_end < min_end, beyond the frame, or short of it outside a 60-byte frame
+    ip_len_bad3      <= link2 && ((src2 < ke_data2) || (is_v4_2 ? ip4_gt2 : ip6_gt2) ||
+                                  ((is_v4_2 ? ip4_ne2 : ip6_ne2) && !eq60_2));
+    udp_bad3         <= link2 && udp_bad2;
+    // data region (§9.2 PadCnt; payload rules of the opcode)
+    pad_no_payload3  <= !op_has_payload2 && bth2[13:12] != 2'd0;
+    data_no_payload3 <= !op_has_payload2 && src2 != ke_data2;        // data_len != 0
+    data_misaligned3 <= (src2[1:0] != ke_data2[1:0]) ||              // data_len % 4 != 0
+                        (src2 < ke_pay2);                             // padcnt > data_len
+    pad_forbidden3   <= (bth2[13:12] != 2'd0) && !op_pad_allowed2;
+    fixed_len_bad3   <= op_fixed2 && src_cnp2 != ke_pay2;              // payload_len != 16
+    too_long3        <= src2 >= ke_long2;                              // payload_len > 4096
+
+    seal_secbits_bad3 <= !open2 && seal_secbits_bad2;
+    open_secbits_bad3 <= open_secbits_bad2;
+
+    pp_len3  <= pp2;
+    pkt_end3 <= pkt_end2;
+    bth_off3 <= bth_off2;
+    hdr_len3 <= bth_off2 + BTH_LEN + {1'b0, eth2};                    // end of the last ETH
+
+    v3_reg <= v2_reg;
+    if (rst)
+        v3_reg <= 1'b0;
+end
+
+// =======================================================================================
+// Stage 4: the first failing check, in the model's order
+// =======================================================================================
+
+// the checksum's reason, else the chain of stage 3, else the rest of ibsec_pkt_parse
+// (extra header = sth_len), else (seal) BTH byte 8
+reg [5:0] reason_c;
+always @* begin
+    if (cs_fail3)                                       reason_c = R_BAD_IPV4_CSUM;
+    else if (pre3 != R_OK)                              reason_c = pre3;
+    else if (short_min3)                                reason_c = R_TRUNCATED;
+    else if (pktlen_bad3)                               reason_c = R_BAD_PKTLEN;
+    else if (grh_bad3)                                  reason_c = R_BAD_GRH_PAYLEN;
+    else if (ip_len_bad3)                               reason_c = R_BAD_IP_LEN;
+    else if (udp_bad3)                                  reason_c = R_BAD_UDP_LEN;
+    else if (pad_no_payload3)                           reason_c = R_BAD_PADCNT;
+    else if (data_no_payload3)                          reason_c = R_BAD_PAYLOAD_LEN;
+    else if (data_misaligned3)                          reason_c = R_BAD_PADCNT;
+    else if (pad_forbidden3)                            reason_c = R_BAD_PADCNT;
+    else if (fixed_len_bad3)                            reason_c = R_BAD_PAYLOAD_LEN;
+    else if (too_long3)                                 reason_c = R_TOO_LONG;
+    else if (seal_secbits_bad3)                         reason_c = R_BAD_SECMODE;
+    else                                                reason_c = R_OK;
 end
 
 // enum ibsec_mode from SECMODE/STHSZ: STHSZ 0 -> none (0) / icrc-mac (1);
 // STHSZ != 0 -> sth-hdr (2), sth-pkt (3), sth-aead (4) for SECMODE 1, 2, 3
-wire [2:0] mode_decoded = (sthsz == 3'd0) ? {2'd0, secmode[0]} : {1'b0, secmode} + 3'd1;
-assign mode = (is_open && locate_reason == R_OK && !open_secbits_bad) ? mode_decoded : 3'd0;
+wire [1:0] secmode3 = bth3[68:67];
+wire [2:0] sthsz3   = bth3[66:64];
+wire [2:0] mode_decoded3 = (sthsz3 == 3'd0) ? {2'd0, secmode3[0]} : {1'b0, secmode3} + 3'd1;
+
+// stage 4 registers: the outputs
+reg                  v4_reg = 1'b0;
+reg  [5:0]           reason4;
+reg  [2:0]           mode4;
+reg  [1:0]           shape4;
+reg  [6:0]           bth_off4, hdr_len4, sth_len4;
+reg  [12:0]          pp_len4, pkt_end4;
+// the BTH bytes; the outputs leave out TVer, byte 4 and the bits above PadCnt and
+// SECMODE (synthesis drops their flip-flops)
+/* verilator lint_off UNUSEDSIGNAL */
+reg  [8*BTH_LEN-1:0] bth4;
+/* verilator lint_on UNUSEDSIGNAL */
+
+always @(posedge clk) begin
+    reason4  <= reason_c;
+    mode4    <= (open3 && !cs_fail3 && loc_ok3 && !open_secbits_bad3) ? mode_decoded3 : 3'd0;
+    shape4   <= shape3;
+    bth_off4 <= bth_off3;
+    hdr_len4 <= hdr_len3;
+    // open: the STH length of STHSZ; seal: no STH
+    sth_len4 <= !open3 ? 7'd0 : (sthsz3 == 3'd1) ? STH96_LEN[6:0] :
+                (sthsz3 == 3'd2) ? STH128_LEN[6:0] : 7'd0;
+    pp_len4  <= pp_len3;
+    pkt_end4 <= pkt_end3;
+    bth4     <= bth3;
+
+    v4_reg <= v3_reg;
+    if (rst)
+        v4_reg <= 1'b0;
+end
+
+assign out_valid = v4_reg;
+assign reason    = reason4;
+assign mode      = mode4;
+assign shape     = shape4;
+assign bth_off   = bth_off4;
+assign hdr_len   = hdr_len4;
+assign sth_len   = sth_len4;
+assign pp_len    = pp_len4;
+assign pkt_end   = pkt_end4;
+assign opcode    = bth4[7:0];
+assign padcnt    = bth4[13:12];
+// big-endian: BTH bytes 2-3, 5-7, 9-11, the first byte the most significant
+assign pkey      = {bth4[23:16], bth4[31:24]};
+assign destqp    = {bth4[47:40], bth4[55:48], bth4[63:56]};
+assign psn       = {bth4[79:72], bth4[87:80], bth4[95:88]};
+assign secmode   = bth4[68:67];
+assign sthsz     = bth4[66:64];
 
 endmodule
 

@@ -1,7 +1,7 @@
-// shim.cpp — thin C++ layer of the header bench: owns the Verilated tb_hdr_top
-// (combinational but for ib_hdr_edit's register stage, clocked here; no trace), copies
-// byte arrays to and from its wide ports and exposes the C interface of tb_hdr.h. No
-// checking here.
+// shim.cpp — thin C++ layer of the header bench: owns the Verilated tb_hdr_top (the
+// parser and ib_hdr_edit's register stage are clocked here, ib_hdr_mask is combinational;
+// no trace), copies byte arrays to and from its wide ports and exposes the C interface of
+// tb_hdr.h. No checking here.
 #include <cstdint>
 
 #include "Vtb_hdr_top.h"
@@ -11,6 +11,18 @@
 
 static VerilatedContext *ctx;
 static Vtb_hdr_top *top;
+
+// ib_hdr_parse's latency: a header presented in one cycle has its results 4
+// clock edges later (its header comment)
+static const unsigned PARSE_LATENCY = 4;
+
+static void tick(void)
+{
+    top->clk = 1;
+    top->eval();
+    top->clk = 0;
+    top->eval();
+}
 
 // frame byte i -> bits [8i+7:8i]; Verilator word w holds bits [32w+31:32w]
 template <class W> static void put_bytes(W &port, const uint8_t *b)
@@ -44,12 +56,23 @@ extern "C" void dut_opcode(unsigned opcode, struct dut_opinfo *o)
 extern "C" void dut_parse(const uint8_t hdr[TB_HDR_BYTES], unsigned len13, unsigned len17,
                           int link, int is_open, struct dut_parse *o)
 {
-    put_bytes(top->p_hdr, hdr);
-    top->p13_frame_len = len13;
-    top->p17_frame_len = len17;
-    top->p_link = link ? 1 : 0;
-    top->p_is_open = is_open ? 1 : 0;
-    top->eval();
+    // The header for one cycle, then in the following cycles (while it moves through
+    // the stages) other headers: its own bytes inverted, the other link and direction
+    // and other lengths, so that a stage that mixed two headers would show it.
+    uint8_t other[TB_HDR_BYTES];
+    for (unsigned i = 0; i < TB_HDR_BYTES; i++)
+        other[i] = (uint8_t)~hdr[i];
+    for (unsigned c = 0; c < PARSE_LATENCY; c++) {
+        put_bytes(top->p_hdr, c == 0 ? hdr : other);
+        top->p13_frame_len = c == 0 ? len13 : (len13 + 4 * c) & 0x1fff;
+        top->p17_frame_len = c == 0 ? len17 : (len17 + 4 * c) & 0x1ffff;
+        top->p_link = (c == 0) == (link != 0) ? 1 : 0;
+        top->p_is_open = (c == 0) == (is_open != 0) ? 1 : 0;
+        top->p_valid = c == 0 ? 1 : 0;
+        top->eval();
+        tick();
+    }
+    o->valid = top->p13_valid && top->p17_valid;
     o->reason13 = top->p13_reason;
     o->reason17 = top->p17_reason;
     o->shape = top->p_shape;
@@ -132,6 +155,13 @@ int main(int argc, char **argv)
     ctx = new VerilatedContext;
     ctx->commandArgs(argc, argv);
     top = new Vtb_hdr_top{ctx};
+    top->clk = 0;
+    top->rst = 1;
+    top->p_valid = 0;
+    top->eval();
+    for (unsigned c = 0; c < PARSE_LATENCY + 1; c++)
+        tick();
+    top->rst = 0;
     top->eval();
     return tb_hdr_main(argc, argv);
 }

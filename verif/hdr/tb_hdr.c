@@ -15,6 +15,10 @@
  *   fields        when the parse passes: shape, BTH offset, end of the ETHs, STH length,
  *                 payload + pad, packet end, OpCode, PadCnt, P_Key, DestQP, PSN, SECMODE,
  *                 STHSZ from the parsed struct ibsec_pkt.
+ *   pipeline      the parser is pipelined: each frame is presented for one cycle with
+ *                 in_valid, then other headers without it (the frame inverted, the
+ *                 other link and direction) while it moves through the stages; its
+ *                 results and out_valid are read LATENCY cycles later (shim.cpp).
  *   edit          seal: the header of what ibsec_seal produces from the plain packet (a
  *                 context in a random mode and STH size); open: the header of what
  *                 ibsec_open (the peer's engine) restores from that wire packet, which
@@ -219,6 +223,11 @@ static enum ibsec_reason check_parse(const uint8_t *frame, size_t len, size_t av
     n_frames++;
 
     int bad = 0;
+    if (!o.valid) {
+        if (res.failed < TB_MAX_REPORTS)
+            printf("  out_valid not set LATENCY cycles after the header\n");
+        bad++;
+    }
     if (o.reason17 != (unsigned)ref) {
         if (res.failed < TB_MAX_REPORTS)
             printf("  reason (LEN_W 17) expected %s got %u\n", ibsec_reason_name(ref), o.reason17);

@@ -27,6 +27,7 @@ struct dut_opinfo {
 /* ib_hdr_parse outputs: reason of both instances (LEN_W 13 and 17), the fields of the
  * 13-bit one, and the length outputs of the 17-bit one */
 struct dut_parse {
+    unsigned valid;                 /* out_valid of both instances after the latency */
     unsigned reason13, reason17;
     unsigned shape, bth_off, hdr_len, sth_len, pp_len, pkt_end;
     unsigned opcode, padcnt, pkey, destqp, psn, secmode, sthsz, mode;

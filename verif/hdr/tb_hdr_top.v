@@ -3,8 +3,9 @@
  * by side, each with its own inputs, so the C harness can drive each one alone or chain
  * them (parse -> edit -> mask) through its own code. ib_hdr_parse is there twice: with
  * the default 13-bit frame_len and with LEN_W = 17 (exact for every frame length).
- * Combinational but for ib_hdr_edit, whose one register stage the harness clocks
- * (e_clk, e_ce).
+ * The parser is pipelined (its LATENCY cycles on clk, one header per clock); ib_hdr_edit
+ * has one register stage, which the harness clocks (e_clk, e_ce); ib_hdr_mask is
+ * combinational.
  */
 
 `resetall
@@ -28,6 +29,11 @@ module tb_hdr_top #(
     output wire                   op_fixed_payload,
 
     // ib_hdr_parse, both instances see the same header
+    input  wire                   clk,
+    input  wire                   rst,
+    input  wire                   p_valid,
+    output wire                   p13_valid,
+    output wire                   p17_valid,
     input  wire [8*HDR_BYTES-1:0] p_hdr,
     input  wire [12:0]            p13_frame_len,
     input  wire [16:0]            p17_frame_len,
@@ -91,6 +97,10 @@ ib_opcode_info u_op (
 ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES)
 ) u_parse13 (
+    .clk       (clk),
+    .rst       (rst),
+    .in_valid  (p_valid),
+    .out_valid (p13_valid),
     .hdr       (p_hdr),
     .frame_len (p13_frame_len),
     .link      (p_link),
@@ -118,6 +128,10 @@ ib_hdr_parse #(
     .HDR_BYTES (HDR_BYTES),
     .LEN_W     (17)
 ) u_parse17 (
+    .clk       (clk),
+    .rst       (rst),
+    .in_valid  (p_valid),
+    .out_valid (p17_valid),
     .hdr       (p_hdr),
     .frame_len (p17_frame_len),
     .link      (p_link),
