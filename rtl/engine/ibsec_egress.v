@@ -453,16 +453,28 @@ assign {ep_link, ep_use_tag} = ep_m_data;
 // the late tag of seal icrc-mac, at PTQ's head
 wire                    pt_valid;
 wire [31:0]             pt_tag32;
-wire [31:0]             o_icrc_field = ep_use_tag ? pt_tag32 : er_m_data[31:0];
-wire [15:0]             o_vext;
-wire [47:0]             o_fields = o_link ? {16'd0, o_icrc_field} : {o_vext, o_icrc_field};
+// the output fields of the packet at the output (OF): its ICRC field (the ICRC, or seal
+// icrc-mac the tag) and, native IBA, the VCRC extended over that field, computed from
+// the registered heads of EP, ER and PTQ into a register before any beat reads them,
+// so that the output patch starts at registers. The VCRC is extended over both
+// candidate fields and the select comes last (seal only: open has no late tag)
+wire                    ep_tag = (OPEN == 0) && ep_use_tag;
+wire                    of_avail = ep_m_valid && er_m_valid && (!ep_tag || pt_valid);
+wire [31:0]             of_icrc = ep_tag ? pt_tag32 : er_m_data[31:0];
+wire [15:0]             of_vext_crc, of_vext_tag;
+wire [15:0]             of_vext = ep_tag ? of_vext_tag : of_vext_crc;
+wire [47:0]             of_fields = ep_link ? {16'd0, of_icrc} : {of_vext, of_icrc};
+reg                     of_valid_reg = 1'b0;
+reg  [47:0]             of_fields_reg;
+wire                    of_pop;                 // the packet's last beat leaves
+wire                    of_load = of_avail && (!of_valid_reg || of_pop);
 wire                    o_need = o_fld0 || o_fld1;
-wire                    o_have = ep_m_valid && er_m_valid && (!ep_use_tag || pt_valid);
-wire [DW-1:0]           o_fields_w = {{(DW-48){1'b0}}, o_fields};
+wire [DW-1:0]           o_fields_w = {{(DW-48){1'b0}}, of_fields_reg};
 wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
                                 : o_fld1 ? (o_fields_w >> (8 * o_rsh)) : {DW{1'b0}};
-wire                    out_valid = oq_m_valid && (!o_need || o_have);
+wire                    out_valid = oq_m_valid && (!o_need || of_valid_reg);
 wire                    out_beat = out_valid && m_axis_tready;
+assign                  of_pop = out_beat && o_last;
 
 
 // ----------------------------------------------------------------------------
@@ -600,7 +612,7 @@ wire oq_s_ready_unused = oq_s_ready;
 wire ep_s_ready_unused = ep_s_ready;
 wire er_s_ready_unused = er_s_ready;
 /* verilator lint_on UNUSEDSIGNAL */
-sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH)) oq (
+sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH), .OUT_REG (1)) oq (
     .clk (clk), .rst (rst),
     .s_valid (ez_tap_valid), .s_ready (oq_s_ready),
     .s_data ({et_link, ez_tap_last, ez_tap_keep, ez_tap_data, ez_tap_fld0, ez_tap_fld_lsh,
@@ -610,26 +622,55 @@ sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH)) oq (
 
 // per packet: what the ICRC field holds (seal icrc-mac: the tag), pushed with the beat
 // holding the last covered byte
-sync_fifo #(.WIDTH (EP_W), .DEPTH (RQ_DEPTH)) ep (
+sync_fifo #(.WIDTH (EP_W), .DEPTH (RQ_DEPTH), .OUT_REG (1)) ep (
     .clk (clk), .rst (rst),
     .s_valid (ez_tap_valid && ez_tap_crc_last), .s_ready (ep_s_ready),
     .s_data ({et_link, et_use_tag}),
-    .m_valid (ep_m_valid), .m_ready (out_beat && o_last), .m_data (ep_m_data), .count (ep_count)
+    .m_valid (ep_m_valid), .m_ready (of_load), .m_data (ep_m_data), .count (ep_count)
 );
 
 // the ICRC and VCRC of the output (the two engines have the same latency)
-sync_fifo #(.WIDTH (48), .DEPTH (RQ_DEPTH)) er (
+sync_fifo #(.WIDTH (48), .DEPTH (RQ_DEPTH), .OUT_REG (1)) er (
     .clk (clk), .rst (rst),
     .s_valid (eicrc_valid && evcrc_valid), .s_ready (er_s_ready),
     .s_data ({evcrc_out, eicrc_out}),
-    .m_valid (er_m_valid), .m_ready (out_beat && o_last), .m_data (er_m_data), .count (er_count)
+    .m_valid (er_m_valid), .m_ready (of_load), .m_data (er_m_data), .count (er_count)
 );
 
-ib_vcrc_extend4 o_vcrc_extend (
+// the VCRC of the output extended over its ICRC field: the ICRC, or (seal icrc-mac) the
+// late tag
+ib_vcrc_extend4 of_vcrc_extend (
     .in_vcrc  (er_m_data[47:32]),
-    .in_bytes (o_icrc_field),
-    .out_vcrc (o_vext)
+    .in_bytes (er_m_data[31:0]),
+    .out_vcrc (of_vext_crc)
 );
+generate
+    if (OPEN == 0) begin : g_of_vext_tag
+        ib_vcrc_extend4 of_vcrc_extend_tag (
+            .in_vcrc  (er_m_data[47:32]),
+            .in_bytes (pt_tag32),
+            .out_vcrc (of_vext_tag)
+        );
+    end else begin : g_of_no_tag
+        assign of_vext_tag = 16'd0;
+    end
+endgenerate
+
+// OF: the output fields of the packet at the output, loaded from the heads of EP, ER and
+// PTQ when OF is empty or its packet's last beat leaves
+always @(posedge clk) begin
+    if (of_load) begin
+        of_fields_reg <= of_fields;
+    end
+    if (of_load) begin
+        of_valid_reg <= 1'b1;
+    end else if (of_pop) begin
+        of_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        of_valid_reg <= 1'b0;
+    end
+end
 
 // ----------------------------------------------------------------------------
 
@@ -652,10 +693,10 @@ generate
             .s_valid (x_go && x_late), .s_ready (ow_s_ready), .s_data (x_drop),
             .m_valid (ow_m_valid), .m_ready (tl_move), .m_data (ow_drop), .count (ow_count)
         );
-        sync_fifo #(.WIDTH (32), .DEPTH (RQ_DEPTH)) ptq (
+        sync_fifo #(.WIDTH (32), .DEPTH (RQ_DEPTH), .OUT_REG (1)) ptq (
             .clk (clk), .rst (rst),
             .s_valid (tl_move && !ow_drop), .s_ready (pq_s_ready), .s_data (tl_m_tag32),
-            .m_valid (pt_valid), .m_ready (out_beat && o_last && ep_use_tag),
+            .m_valid (pt_valid), .m_ready (of_load && ep_tag),
             .m_data (pt_tag32), .count (pq_count)
         );
         assign tl_m_ready = tl_move;
