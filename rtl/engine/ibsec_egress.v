@@ -14,13 +14,23 @@
  *            the context table (open: cm_*) and the egress composer's job start at
  *            registers. The late parse's reason comes before every other (it rejects
  *            a frame shorter or longer than its header says), then the VCRC, the
- *            decision's checks, the ICRC, and the tag
+ *            decision's checks, the ICRC, and the tag. Whether a verdict before the
+ *            tag's is not ok, and whether the packet reaches no EPSN step, are registered
+ *            with it, and whether its message is all written (a drop waits for it) is
+ *            registered a cycle ahead (EQ_MD), so that EQ's take (x_go), which enables
+ *            EQ's load of the next packet (about 1,400 bits), starts at registers
  *   compose  the output: edited header (seal: from the decision; open: ib_hdr_edit here,
  *            the STH removed), STH (seal: the tag's first bytes), payload + pad (from the
  *            crypt ring when encrypted, else from this stage's copy of the input ring),
  *            ICRC / VCRC placeholders; the ICRC (or, icrc-mac, the tag) and the VCRC are
  *            computed on the way into the output FIFO and patched into the last beats on
  *            the way out. It reads the crypt ring behind gcm_core's writes (cw)
+ *   output   the output FIFO (OQ) and the pending FIFOs of the CRC results (EP, ER) and
+ *            of the late tags (PTQ) have registered heads; the packet's output fields
+ *            (its ICRC field and, native IBA, the VCRC extended over it) are computed
+ *            from those heads into a register (OF) before its beats need them, so that
+ *            the patch of a beat (a byte shift of OF by the beat's field offset, masked
+ *            by tkeep) starts at registers and ends at m_axis
  *   A dropped packet produces nothing on m_axis and, as every packet, one status entry;
  *   its ring beats are freed (fp, cf) once its message is written. Packets leave and are
  *   reported in input order.
@@ -28,7 +38,9 @@
  * Latency / throughput
  *   One cycle from XQ head to EQ; the composer's output beats reach m_axis through the
  *   output FIFO at one beat per clock, jobs chaining without a bubble; the CRC fields of
- *   a packet's last beats wait for the CRC engines (a few cycles after its last byte).
+ *   a packet's last beats wait for the CRC engines (a few cycles after its last byte)
+ *   and one cycle more for OF. A dropped packet whose message the writer completes while
+ *   it waits in EQ leaves a cycle after that (EQ_MD).
  *
  * Hands on
  *   The output stream (m_axis), one status entry per packet (st_*), the commit (open) and
@@ -248,6 +260,9 @@ reg  [127:0]        eq_tag_reg;
 reg                 eq_match_reg;
 reg                 eq_vbad_reg, eq_ibad_reg;
 reg                 eq_lbad_reg;        // the late parse rejects the frame
+reg                 eq_bad_reg;         // a verdict before the tag's is not ok
+reg                 eq_noep_reg;        // the late parse or a CRC drops it (x_no_ep)
+reg                 eq_md_reg;          // its message is all written (x_msg_done), see below
 reg  [5:0]          eq_lreason_reg;     // its reason
 reg  [2:0]          eq_lmode_reg;       // and the mode BTH byte 8 names
 wire                eq_take;            // EQ's packet leaves: egress job or drop
@@ -264,8 +279,11 @@ wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
 // decision says the model checks it, with the MASK_MF value the decision sampled)
 wire [31:0]         xh_icrc = xh_mf ? kr_icrc1 : kr_icrc0;
 wire [15:0]         k_vext;
-wire                xh_vbad = xh_chk && !xh_link && k_vext != kr_rx[47:32];
-wire                xh_ibad = xh_chk && xh_ichk && xh_icrc != kr_rx[31:0];
+// (seal has no CRC check: its check flag is always clear, and its checks are cut here)
+wire                xh_vbad = (OPEN != 0) && xh_chk && !xh_link && k_vext != kr_rx[47:32];
+wire                xh_ibad = (OPEN != 0) && xh_chk && xh_ichk && xh_icrc != kr_rx[31:0];
+// the verdict before the tag's (the late parse, the CRCs, the decision): not ok
+wire                xh_bad = (lp_reason != R_OK) || xh_vbad || xh_ibad || (xh_reason != R_OK);
 wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 // the received tag: the ICRC field (icrc-mac) or the STH behind the headers. The STH is
 // 12 or 16 bytes: the 16 bytes from hdr_len on are the candidates. hdr_len is even for
@@ -322,11 +340,11 @@ wire         x_match = eq_match_reg;
 wire         x_lbad = eq_lbad_reg;
 wire         x_vbad = eq_vbad_reg;
 wire         x_ibad = eq_ibad_reg;
-wire         x_no_ep = x_lbad || x_vbad || x_ibad;
+wire         x_no_ep = eq_noep_reg;
 wire [5:0]   x_verdict = x_lbad ? eq_lreason_reg : x_vbad ? R_BAD_VCRC :
                          x_ibad ? R_BAD_ICRC : x_reason;
 wire         x_fail = (OPEN != 0) && x_crypted && !x_no_ep && !x_match;
-wire         x_drop = (x_verdict != R_OK) || x_fail;
+wire         x_drop = eq_bad_reg || x_fail;     // (x_verdict != R_OK) || x_fail
 wire         ez_job_ready, ez_idle;
 wire         ez_job_valid = eq_valid_reg && !x_drop;
 wire         ez_take = ez_job_valid && ez_job_ready;
@@ -337,9 +355,16 @@ wire         ez_take = ez_job_valid && ez_job_ready;
 // the free pointer (the beats between cf and cw are written; the message's base lies in
 // the RING beats from cf on, and its end at most RING beats past cf)
 wire         x_late = (OPEN == 0) && x_crypted && x_apply == M_ICRC_MAC;
+// (x_msg_done, from registers: EQ_MD, computed a cycle ahead, for the packet EQ holds
+// or the one it loads, with the writer and the free pointer of that cycle. The writer
+// only moves on and the free pointer never passes the message's base, so a message
+// once written stays written: the register is at most one cycle late, never early)
 wire [RAW:0] x_written = cw - cf_reg;
 wire [RAW-1:0] x_cb_off = x_cbase - cf_reg[RAW-1:0];
-wire         x_msg_done = x_written >= {1'b0, x_cb_off} + {1'b0, x_mb};
+wire [RAW-1:0] xh_cb_off = xh_cbase - cf_reg[RAW-1:0];
+wire         x_md_now  = x_written >= {1'b0, x_cb_off} + {1'b0, x_mb};
+wire         xh_md_now = x_written >= {1'b0, xh_cb_off} + {1'b0, xh_mb};
+wire         x_msg_done = eq_md_reg;
 wire         x_drop_go = eq_valid_reg && x_drop && ez_idle && (!x_crypted || x_msg_done);
 wire         x_go = ez_take || x_drop_go;
 assign       eq_take = x_go;
@@ -772,9 +797,12 @@ always @(posedge clk) begin
         eq_vbad_reg    <= xh_vbad;
         eq_ibad_reg    <= xh_ibad;
         eq_lbad_reg    <= lp_reason != R_OK;
+        eq_bad_reg     <= xh_bad;
+        eq_noep_reg    <= (lp_reason != R_OK) || xh_vbad || xh_ibad;
         eq_lreason_reg <= lp_reason;
         eq_lmode_reg   <= lp_mode;
     end
+    eq_md_reg <= eq_load ? xh_md_now : x_md_now;
     if (eq_load) begin
         eq_valid_reg <= 1'b1;
     end else if (eq_take) begin
