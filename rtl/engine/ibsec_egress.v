@@ -8,7 +8,8 @@
  *   EQ       XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
  *            icrc-mac, whose tag is needed only in the ICRC field of the packet's last
  *            beat: the late tag) and its frame has ended (its late parse at lp's head;
- *            open: its CRC check's results at kr's head), with the tag and, on open,
+ *            open: its CRC check's results, registered from kr's head with their
+ *            comparisons in KH, one cycle later), with the tag and, on open,
  *            whether the received tag matches it and whether its VCRC and ICRC are bad,
  *            so that the comparisons end at a register, and the verdict, the commit to
  *            the context table (open: cm_*) and the egress composer's job start at
@@ -266,22 +267,33 @@ reg                 eq_md_reg;          // its message is all written (x_msg_don
 reg  [5:0]          eq_lreason_reg;     // its reason
 reg  [2:0]          eq_lmode_reg;       // and the mode BTH byte 8 names
 wire                eq_take;            // EQ's packet leaves: egress job or drop
+// open, KH: the check FIFO's head (kr) registered with its comparisons, so that the
+// verdicts EQ registers are a few gates behind registers. Loaded when empty or as EQ
+// takes its packet (one per clock); one cycle from kr's head to KH
+reg                 kh_valid_reg = 1'b0;
+reg  [15:0]         kh_vext_reg;        // the VCRC extended over the received ICRC field
+reg  [15:0]         kh_rxv_reg;         // the received VCRC
+reg                 kh_i0bad_reg;       // the ICRC (MASK_MF clear) differs from the received
+reg                 kh_i1bad_reg;       // the ICRC (MASK_MF set) differs from the received
+reg  [31:0]         kh_rx32_reg;        // the received ICRC field (icrc-mac: the tag's bytes)
+wire                eq_load;
+wire                kh_load = (OPEN != 0) && kr_valid && (!kh_valid_reg || eq_load);
 // seal icrc-mac: the egress stream starts before the tag is out (the late tag)
 wire                xh_late = (OPEN == 0) && xh_crypted && xh_apply == M_ICRC_MAC;
 wire                xh_have_tag = !xh_crypted || xh_late || tq_m_valid;
 // the frame has ended: its late parse (and, open, check results) at their FIFOs' heads
-wire                xh_have_chk = ((OPEN == 0) || kr_valid) && lp_valid;
+wire                xh_have_chk = ((OPEN == 0) || kh_valid_reg) && lp_valid;
 // the XQ head as EQ takes it, with the input ring beats the late parse counted
 wire [DS_W-1:0]     xh_word = {xq_m_data[DS_W-1:DS_NB_LSB+RAW], lp_nb, xq_m_data[DS_NB_LSB-1:0]};
-wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
+assign              eq_load = xq_m_valid && xh_have_tag && xh_have_chk
                               && (!eq_valid_reg || eq_take);
 // open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
 // decision says the model checks it, with the MASK_MF value the decision sampled)
-wire [31:0]         xh_icrc = xh_mf ? kr_icrc1 : kr_icrc0;
 wire [15:0]         k_vext;
 // (seal has no CRC check: its check flag is always clear, and its checks are cut here)
-wire                xh_vbad = (OPEN != 0) && xh_chk && !xh_link && k_vext != kr_rx[47:32];
-wire                xh_ibad = (OPEN != 0) && xh_chk && xh_ichk && xh_icrc != kr_rx[31:0];
+wire                xh_vbad = (OPEN != 0) && xh_chk && !xh_link && kh_vext_reg != kh_rxv_reg;
+wire                xh_ibad = (OPEN != 0) && xh_chk && xh_ichk &&
+                              (xh_mf ? kh_i1bad_reg : kh_i0bad_reg);
 // the verdict before the tag's (the late parse, the CRCs, the decision): not ok
 wire                xh_bad = (lp_reason != R_OK) || xh_vbad || xh_ibad || (xh_reason != R_OK);
 wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
@@ -299,7 +311,7 @@ wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 wire [8*CAP_BYTES-1:0] xh_sth_blk = xh_hdr[8*CAP_BYTES-1:0] >> (128 * xh_hdr_len[6:4]);
 wire [255:0] xh_from_sth = xh_sth_blk[255:0] >> (16 * xh_hdr_len[3:1]);
 /* verilator lint_on UNUSEDSIGNAL */
-wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, kr_rx[31:0]} : xh_from_sth[127:0];
+wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, kh_rx32_reg} : xh_from_sth[127:0];
 wire [4:0]   xh_tag_len = (xh_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
                         : (xh_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
 reg          xh_match;
@@ -539,7 +551,7 @@ end
 // Submodules
 // ----------------------------------------------------------------------------
 // VCRC of LRH .. ICRC field: the VCRC up to the ICRC extended by the field's 4 bytes
-// (the results FIFO's head, read by the egress register)
+// (the results FIFO's head, into KH)
 ib_vcrc_extend4 k_vcrc_extend (
     .in_vcrc  (kr_vcrc),
     .in_bytes (kr_rx[31:0]),
@@ -757,7 +769,7 @@ always @* begin
     // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
     xq_m_ready = eq_load;
     tq_m_ready = eq_load && xh_crypted && !xh_late;
-    kr_pop     = (OPEN != 0) && eq_load;
+    kr_pop     = kh_load;
     lp_pop     = eq_load;
     if (x_go) begin
         st_valid_next  = 1'b1;
@@ -803,6 +815,18 @@ always @(posedge clk) begin
         eq_lmode_reg   <= lp_mode;
     end
     eq_md_reg <= eq_load ? xh_md_now : x_md_now;
+    if (kh_load) begin
+        kh_vext_reg  <= k_vext;
+        kh_rxv_reg   <= kr_rx[47:32];
+        kh_i0bad_reg <= kr_icrc0 != kr_rx[31:0];
+        kh_i1bad_reg <= kr_icrc1 != kr_rx[31:0];
+        kh_rx32_reg  <= kr_rx[31:0];
+    end
+    if (kh_load) begin
+        kh_valid_reg <= 1'b1;
+    end else if (eq_load) begin
+        kh_valid_reg <= 1'b0;
+    end
     if (eq_load) begin
         eq_valid_reg <= 1'b1;
     end else if (eq_take) begin
@@ -810,6 +834,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         eq_valid_reg <= 1'b0;
+        kh_valid_reg <= 1'b0;
     end
 end
 
