@@ -8,19 +8,30 @@
  *   EQ       XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
  *            icrc-mac, whose tag is needed only in the ICRC field of the packet's last
  *            beat: the late tag) and its frame has ended (its late parse at lp's head;
- *            open: its CRC check's results at kr's head), with the tag and, on open,
+ *            open: its CRC check's results, registered from kr's head with their
+ *            comparisons in KH, one cycle later), with the tag and, on open,
  *            whether the received tag matches it and whether its VCRC and ICRC are bad,
  *            so that the comparisons end at a register, and the verdict, the commit to
  *            the context table (open: cm_*) and the egress composer's job start at
  *            registers. The late parse's reason comes before every other (it rejects
  *            a frame shorter or longer than its header says), then the VCRC, the
- *            decision's checks, the ICRC, and the tag
+ *            decision's checks, the ICRC, and the tag. Whether a verdict before the
+ *            tag's is not ok, and whether the packet reaches no EPSN step, are registered
+ *            with it, and whether its message is all written (a drop waits for it) is
+ *            registered a cycle ahead (EQ_MD), so that EQ's take (x_go), which enables
+ *            EQ's load of the next packet (about 1,400 bits), starts at registers
  *   compose  the output: edited header (seal: from the decision; open: ib_hdr_edit here,
  *            the STH removed), STH (seal: the tag's first bytes), payload + pad (from the
  *            crypt ring when encrypted, else from this stage's copy of the input ring),
  *            ICRC / VCRC placeholders; the ICRC (or, icrc-mac, the tag) and the VCRC are
  *            computed on the way into the output FIFO and patched into the last beats on
  *            the way out. It reads the crypt ring behind gcm_core's writes (cw)
+ *   output   the output FIFO (OQ) and the pending FIFOs of the CRC results (EP, ER) and
+ *            of the late tags (PTQ) have registered heads; the packet's output fields
+ *            (its ICRC field and, native IBA, the VCRC extended over it) are computed
+ *            from those heads into a register (OF) before its beats need them, so that
+ *            the patch of a beat (a byte shift of OF by the beat's field offset, masked
+ *            by tkeep) starts at registers and ends at m_axis
  *   A dropped packet produces nothing on m_axis and, as every packet, one status entry;
  *   its ring beats are freed (fp, cf) once its message is written. Packets leave and are
  *   reported in input order.
@@ -28,7 +39,9 @@
  * Latency / throughput
  *   One cycle from XQ head to EQ; the composer's output beats reach m_axis through the
  *   output FIFO at one beat per clock, jobs chaining without a bubble; the CRC fields of
- *   a packet's last beats wait for the CRC engines (a few cycles after its last byte).
+ *   a packet's last beats wait for the CRC engines (a few cycles after its last byte)
+ *   and one cycle more for OF. A dropped packet whose message the writer completes while
+ *   it waits in EQ leaves a cycle after that (EQ_MD).
  *
  * Hands on
  *   The output stream (m_axis), one status entry per packet (st_*), the commit (open) and
@@ -248,24 +261,41 @@ reg  [127:0]        eq_tag_reg;
 reg                 eq_match_reg;
 reg                 eq_vbad_reg, eq_ibad_reg;
 reg                 eq_lbad_reg;        // the late parse rejects the frame
+reg                 eq_bad_reg;         // a verdict before the tag's is not ok
+reg                 eq_noep_reg;        // the late parse or a CRC drops it (x_no_ep)
+reg                 eq_md_reg;          // its message is all written (x_msg_done), see below
 reg  [5:0]          eq_lreason_reg;     // its reason
 reg  [2:0]          eq_lmode_reg;       // and the mode BTH byte 8 names
 wire                eq_take;            // EQ's packet leaves: egress job or drop
+// open, KH: the check FIFO's head (kr) registered with its comparisons, so that the
+// verdicts EQ registers are a few gates behind registers. Loaded when empty or as EQ
+// takes its packet (one per clock); one cycle from kr's head to KH
+reg                 kh_valid_reg = 1'b0;
+reg  [15:0]         kh_vext_reg;        // the VCRC extended over the received ICRC field
+reg  [15:0]         kh_rxv_reg;         // the received VCRC
+reg                 kh_i0bad_reg;       // the ICRC (MASK_MF clear) differs from the received
+reg                 kh_i1bad_reg;       // the ICRC (MASK_MF set) differs from the received
+reg  [31:0]         kh_rx32_reg;        // the received ICRC field (icrc-mac: the tag's bytes)
+wire                eq_load;
+wire                kh_load = (OPEN != 0) && kr_valid && (!kh_valid_reg || eq_load);
 // seal icrc-mac: the egress stream starts before the tag is out (the late tag)
 wire                xh_late = (OPEN == 0) && xh_crypted && xh_apply == M_ICRC_MAC;
 wire                xh_have_tag = !xh_crypted || xh_late || tq_m_valid;
 // the frame has ended: its late parse (and, open, check results) at their FIFOs' heads
-wire                xh_have_chk = ((OPEN == 0) || kr_valid) && lp_valid;
+wire                xh_have_chk = ((OPEN == 0) || kh_valid_reg) && lp_valid;
 // the XQ head as EQ takes it, with the input ring beats the late parse counted
 wire [DS_W-1:0]     xh_word = {xq_m_data[DS_W-1:DS_NB_LSB+RAW], lp_nb, xq_m_data[DS_NB_LSB-1:0]};
-wire                eq_load = xq_m_valid && xh_have_tag && xh_have_chk
+assign              eq_load = xq_m_valid && xh_have_tag && xh_have_chk
                               && (!eq_valid_reg || eq_take);
 // open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
 // decision says the model checks it, with the MASK_MF value the decision sampled)
-wire [31:0]         xh_icrc = xh_mf ? kr_icrc1 : kr_icrc0;
 wire [15:0]         k_vext;
-wire                xh_vbad = xh_chk && !xh_link && k_vext != kr_rx[47:32];
-wire                xh_ibad = xh_chk && xh_ichk && xh_icrc != kr_rx[31:0];
+// (seal has no CRC check: its check flag is always clear, and its checks are cut here)
+wire                xh_vbad = (OPEN != 0) && xh_chk && !xh_link && kh_vext_reg != kh_rxv_reg;
+wire                xh_ibad = (OPEN != 0) && xh_chk && xh_ichk &&
+                              (xh_mf ? kh_i1bad_reg : kh_i0bad_reg);
+// the verdict before the tag's (the late parse, the CRCs, the decision): not ok
+wire                xh_bad = (lp_reason != R_OK) || xh_vbad || xh_ibad || (xh_reason != R_OK);
 wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 // the received tag: the ICRC field (icrc-mac) or the STH behind the headers. The STH is
 // 12 or 16 bytes: the 16 bytes from hdr_len on are the candidates. hdr_len is even for
@@ -281,7 +311,7 @@ wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 wire [8*CAP_BYTES-1:0] xh_sth_blk = xh_hdr[8*CAP_BYTES-1:0] >> (128 * xh_hdr_len[6:4]);
 wire [255:0] xh_from_sth = xh_sth_blk[255:0] >> (16 * xh_hdr_len[3:1]);
 /* verilator lint_on UNUSEDSIGNAL */
-wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, kr_rx[31:0]} : xh_from_sth[127:0];
+wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, kh_rx32_reg} : xh_from_sth[127:0];
 wire [4:0]   xh_tag_len = (xh_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
                         : (xh_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
 reg          xh_match;
@@ -324,11 +354,11 @@ wire         x_match = eq_match_reg;
 wire         x_lbad = eq_lbad_reg;
 wire         x_vbad = eq_vbad_reg;
 wire         x_ibad = eq_ibad_reg;
-wire         x_no_ep = x_lbad || x_vbad || x_ibad;
+wire         x_no_ep = eq_noep_reg;
 wire [5:0]   x_verdict = x_lbad ? eq_lreason_reg : x_vbad ? R_BAD_VCRC :
                          x_ibad ? R_BAD_ICRC : x_reason;
 wire         x_fail = (OPEN != 0) && x_crypted && !x_no_ep && !x_match;
-wire         x_drop = (x_verdict != R_OK) || x_fail;
+wire         x_drop = eq_bad_reg || x_fail;     // (x_verdict != R_OK) || x_fail
 wire         ez_job_ready, ez_idle;
 wire         ez_job_valid = eq_valid_reg && !x_drop;
 wire         ez_take = ez_job_valid && ez_job_ready;
@@ -339,9 +369,16 @@ wire         ez_take = ez_job_valid && ez_job_ready;
 // the free pointer (the beats between cf and cw are written; the message's base lies in
 // the RING beats from cf on, and its end at most RING beats past cf)
 wire         x_late = (OPEN == 0) && x_crypted && x_apply == M_ICRC_MAC;
+// (x_msg_done, from registers: EQ_MD, computed a cycle ahead, for the packet EQ holds
+// or the one it loads, with the writer and the free pointer of that cycle. The writer
+// only moves on and the free pointer never passes the message's base, so a message
+// once written stays written: the register is at most one cycle late, never early)
 wire [RAW:0] x_written = cw - cf_reg;
 wire [RAW-1:0] x_cb_off = x_cbase - cf_reg[RAW-1:0];
-wire         x_msg_done = x_written >= {1'b0, x_cb_off} + {1'b0, x_mb};
+wire [RAW-1:0] xh_cb_off = xh_cbase - cf_reg[RAW-1:0];
+wire         x_md_now  = x_written >= {1'b0, x_cb_off} + {1'b0, x_mb};
+wire         xh_md_now = x_written >= {1'b0, xh_cb_off} + {1'b0, xh_mb};
+wire         x_msg_done = eq_md_reg;
 wire         x_drop_go = eq_valid_reg && x_drop && ez_idle && (!x_crypted || x_msg_done);
 wire         x_go = ez_take || x_drop_go;
 assign       eq_take = x_go;
@@ -455,16 +492,28 @@ assign {ep_link, ep_use_tag} = ep_m_data;
 // the late tag of seal icrc-mac, at PTQ's head
 wire                    pt_valid;
 wire [31:0]             pt_tag32;
-wire [31:0]             o_icrc_field = ep_use_tag ? pt_tag32 : er_m_data[31:0];
-wire [15:0]             o_vext;
-wire [47:0]             o_fields = o_link ? {16'd0, o_icrc_field} : {o_vext, o_icrc_field};
+// the output fields of the packet at the output (OF): its ICRC field (the ICRC, or seal
+// icrc-mac the tag) and, native IBA, the VCRC extended over that field, computed from
+// the registered heads of EP, ER and PTQ into a register before any beat reads them,
+// so that the output patch starts at registers. The VCRC is extended over both
+// candidate fields and the select comes last (seal only: open has no late tag)
+wire                    ep_tag = (OPEN == 0) && ep_use_tag;
+wire                    of_avail = ep_m_valid && er_m_valid && (!ep_tag || pt_valid);
+wire [31:0]             of_icrc = ep_tag ? pt_tag32 : er_m_data[31:0];
+wire [15:0]             of_vext_crc, of_vext_tag;
+wire [15:0]             of_vext = ep_tag ? of_vext_tag : of_vext_crc;
+wire [47:0]             of_fields = ep_link ? {16'd0, of_icrc} : {of_vext, of_icrc};
+reg                     of_valid_reg = 1'b0;
+reg  [47:0]             of_fields_reg;
+wire                    of_pop;                 // the packet's last beat leaves
+wire                    of_load = of_avail && (!of_valid_reg || of_pop);
 wire                    o_need = o_fld0 || o_fld1;
-wire                    o_have = ep_m_valid && er_m_valid && (!ep_use_tag || pt_valid);
-wire [DW-1:0]           o_fields_w = {{(DW-48){1'b0}}, o_fields};
+wire [DW-1:0]           o_fields_w = {{(DW-48){1'b0}}, of_fields_reg};
 wire [DW-1:0]           o_patch = o_fld0 ? (o_fields_w << (8 * o_lsh))
                                 : o_fld1 ? (o_fields_w >> (8 * o_rsh)) : {DW{1'b0}};
-wire                    out_valid = oq_m_valid && (!o_need || o_have);
+wire                    out_valid = oq_m_valid && (!o_need || of_valid_reg);
 wire                    out_beat = out_valid && m_axis_tready;
+assign                  of_pop = out_beat && o_last;
 
 
 // ----------------------------------------------------------------------------
@@ -504,7 +553,7 @@ end
 // Submodules
 // ----------------------------------------------------------------------------
 // VCRC of LRH .. ICRC field: the VCRC up to the ICRC extended by the field's 4 bytes
-// (the results FIFO's head, read by the egress register)
+// (the results FIFO's head, into KH)
 ib_vcrc_extend4 k_vcrc_extend (
     .in_vcrc  (kr_vcrc),
     .in_bytes (kr_rx[31:0]),
@@ -606,7 +655,7 @@ wire oq_s_ready_unused = oq_s_ready;
 wire ep_s_ready_unused = ep_s_ready;
 wire er_s_ready_unused = er_s_ready;
 /* verilator lint_on UNUSEDSIGNAL */
-sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH)) oq (
+sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH), .OUT_REG (1)) oq (
     .clk (clk), .rst (rst),
     .s_valid (ez_tap_valid), .s_ready (oq_s_ready),
     .s_data ({et_link, ez_tap_last, ez_tap_keep, ez_tap_data, ez_tap_fld0, ez_tap_fld_lsh,
@@ -616,26 +665,55 @@ sync_fifo #(.WIDTH (OQ_W), .DEPTH (OQ_DEPTH)) oq (
 
 // per packet: what the ICRC field holds (seal icrc-mac: the tag), pushed with the beat
 // holding the last covered byte
-sync_fifo #(.WIDTH (EP_W), .DEPTH (RQ_DEPTH)) ep (
+sync_fifo #(.WIDTH (EP_W), .DEPTH (RQ_DEPTH), .OUT_REG (1)) ep (
     .clk (clk), .rst (rst),
     .s_valid (ez_tap_valid && ez_tap_crc_last), .s_ready (ep_s_ready),
     .s_data ({et_link, et_use_tag}),
-    .m_valid (ep_m_valid), .m_ready (out_beat && o_last), .m_data (ep_m_data), .count (ep_count)
+    .m_valid (ep_m_valid), .m_ready (of_load), .m_data (ep_m_data), .count (ep_count)
 );
 
 // the ICRC and VCRC of the output (the two engines have the same latency)
-sync_fifo #(.WIDTH (48), .DEPTH (RQ_DEPTH)) er (
+sync_fifo #(.WIDTH (48), .DEPTH (RQ_DEPTH), .OUT_REG (1)) er (
     .clk (clk), .rst (rst),
     .s_valid (eicrc_valid && evcrc_valid), .s_ready (er_s_ready),
     .s_data ({evcrc_out, eicrc_out}),
-    .m_valid (er_m_valid), .m_ready (out_beat && o_last), .m_data (er_m_data), .count (er_count)
+    .m_valid (er_m_valid), .m_ready (of_load), .m_data (er_m_data), .count (er_count)
 );
 
-ib_vcrc_extend4 o_vcrc_extend (
+// the VCRC of the output extended over its ICRC field: the ICRC, or (seal icrc-mac) the
+// late tag
+ib_vcrc_extend4 of_vcrc_extend (
     .in_vcrc  (er_m_data[47:32]),
-    .in_bytes (o_icrc_field),
-    .out_vcrc (o_vext)
+    .in_bytes (er_m_data[31:0]),
+    .out_vcrc (of_vext_crc)
 );
+generate
+    if (OPEN == 0) begin : g_of_vext_tag
+        ib_vcrc_extend4 of_vcrc_extend_tag (
+            .in_vcrc  (er_m_data[47:32]),
+            .in_bytes (pt_tag32),
+            .out_vcrc (of_vext_tag)
+        );
+    end else begin : g_of_no_tag
+        assign of_vext_tag = 16'd0;
+    end
+endgenerate
+
+// OF: the output fields of the packet at the output, loaded from the heads of EP, ER and
+// PTQ when OF is empty or its packet's last beat leaves
+always @(posedge clk) begin
+    if (of_load) begin
+        of_fields_reg <= of_fields;
+    end
+    if (of_load) begin
+        of_valid_reg <= 1'b1;
+    end else if (of_pop) begin
+        of_valid_reg <= 1'b0;
+    end
+    if (rst) begin
+        of_valid_reg <= 1'b0;
+    end
+end
 
 // ----------------------------------------------------------------------------
 
@@ -658,10 +736,10 @@ generate
             .s_valid (x_go && x_late), .s_ready (ow_s_ready), .s_data (x_drop),
             .m_valid (ow_m_valid), .m_ready (tl_move), .m_data (ow_drop), .count (ow_count)
         );
-        sync_fifo #(.WIDTH (32), .DEPTH (RQ_DEPTH)) ptq (
+        sync_fifo #(.WIDTH (32), .DEPTH (RQ_DEPTH), .OUT_REG (1)) ptq (
             .clk (clk), .rst (rst),
             .s_valid (tl_move && !ow_drop), .s_ready (pq_s_ready), .s_data (tl_m_tag32),
-            .m_valid (pt_valid), .m_ready (out_beat && o_last && ep_use_tag),
+            .m_valid (pt_valid), .m_ready (of_load && ep_tag),
             .m_data (pt_tag32), .count (pq_count)
         );
         assign tl_m_ready = tl_move;
@@ -697,7 +775,7 @@ always @* begin
     // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
     xq_m_ready = eq_load;
     tq_m_ready = eq_load && xh_crypted && !xh_late;
-    kr_pop     = (OPEN != 0) && eq_load;
+    kr_pop     = kh_load;
     lp_pop     = eq_load;
     if (x_go) begin
         st_valid_next  = 1'b1;
@@ -737,8 +815,23 @@ always @(posedge clk) begin
         eq_vbad_reg    <= xh_vbad;
         eq_ibad_reg    <= xh_ibad;
         eq_lbad_reg    <= lp_reason != R_OK;
+        eq_bad_reg     <= xh_bad;
+        eq_noep_reg    <= (lp_reason != R_OK) || xh_vbad || xh_ibad;
         eq_lreason_reg <= lp_reason;
         eq_lmode_reg   <= lp_mode;
+    end
+    eq_md_reg <= eq_load ? xh_md_now : x_md_now;
+    if (kh_load) begin
+        kh_vext_reg  <= k_vext;
+        kh_rxv_reg   <= kr_rx[47:32];
+        kh_i0bad_reg <= kr_icrc0 != kr_rx[31:0];
+        kh_i1bad_reg <= kr_icrc1 != kr_rx[31:0];
+        kh_rx32_reg  <= kr_rx[31:0];
+    end
+    if (kh_load) begin
+        kh_valid_reg <= 1'b1;
+    end else if (eq_load) begin
+        kh_valid_reg <= 1'b0;
     end
     if (eq_load) begin
         eq_valid_reg <= 1'b1;
@@ -747,6 +840,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         eq_valid_reg <= 1'b0;
+        kh_valid_reg <= 1'b0;
     end
 end
 
