@@ -252,6 +252,12 @@ void ibsec_udp_encode(const struct ibsec_udp *h, uint8_t b[IBSEC_UDP_LEN])
     ibsec_put_be16(b + 6, h->csum);
 }
 
+void ibsec_pkt_clear_udp_csum(uint8_t *buf, const struct ibsec_pkt *p)
+{
+    if (p->shape == IBSEC_SHAPE_ROCE_V4 || p->shape == IBSEC_SHAPE_ROCE_V6)
+        ibsec_put_be16(buf + p->udp_off + IBSEC_UDP_CSUM_OFF, 0);
+}
+
 /* IBA Vol. 1 §9.3 extended transport headers (XRCETH: Annex A14).  Reserved
  * bytes are written as zero and ignored on decode. */
 void ibsec_eth_decode(enum ibsec_eth e, const uint8_t *b, struct ibsec_eths *v)

@@ -46,6 +46,7 @@
 #define IBSEC_IPV4_LEN      20u   /* RFC 791 header without options (IHL = 5) */
 #define IBSEC_IPV6_LEN      40u   /* RFC 8200 fixed header */
 #define IBSEC_UDP_LEN        8u   /* RFC 768 */
+#define IBSEC_UDP_CSUM_OFF   6u   /* RFC 768: checksum, UDP bytes 6-7 */
 #define IBSEC_MAX_PAYLOAD 4096u   /* largest IBA MTU (§7.7.8 MTU 4096): payload bytes, pad excluded */
 #define IBSEC_MAX_EXTRA     64u   /* largest extra header (STH with a 512-bit MAC) */
 /* Largest packet any shape can have: MAC+IPv6+UDP (62) or LRH+GRH (48),
@@ -284,7 +285,8 @@ enum ibsec_pkt_err ibsec_pkt_find_bth(const uint8_t *buf, size_t len, enum ibsec
  * and RoCE adapters do: the ICRC protects the datagram, the checksum is a
  * variant field masked out of the ICRC, and a real checksum would force a
  * cut-through engine that encrypts the payload to buffer the whole packet.
- * The parser does not check the UDP checksum (any value is accepted). */
+ * The parser does not check the UDP checksum (any value is accepted); the security
+ * layer writes 0 into it on every RoCEv2 packet it emits (ibsec_pkt_clear_udp_csum). */
 struct ibsec_pkt_desc {
     enum ibsec_shape  shape;
     struct ibsec_lrh  lrh;     /* native: VL, LVer, SL, Resv2, DLID, Resv5, SLID */
@@ -325,6 +327,12 @@ enum ibsec_pkt_err ibsec_pkt_insert_extra(uint8_t *buf, size_t cap, const struct
  * ibsec_pkt_insert_extra; CRCs are moved, not recomputed). */
 enum ibsec_pkt_err ibsec_pkt_remove_extra(uint8_t *buf, const struct ibsec_pkt *in,
                                           size_t *new_len, struct ibsec_pkt *out);
+
+/* RoCEv2: write 0 into the UDP checksum (UDP bytes 6-7) of the parsed packet *p;
+ * native IBA packets are left alone.  Every RoCEv2 packet that ibsec emits, sealed or
+ * opened, goes out with checksum 0 (docs/wire-format.md §4): the payload, the STH and
+ * the ICRC field change on the way through, and the checksum precedes them. */
+void ibsec_pkt_clear_udp_csum(uint8_t *buf, const struct ibsec_pkt *p);
 
 /* ---- header encoders / decoders (exact wire layouts above) ----------------- */
 

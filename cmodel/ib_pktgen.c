@@ -203,3 +203,13 @@ enum ibsec_pkt_err ibsec_pktgen(ibsec_rng *r, const struct ibsec_pktgen_opts *o,
         return e;
     return ibsec_pkt_build(&d, buf, cap, len, out);
 }
+
+void ibsec_pktgen_udp_csum(ibsec_rng *r, uint8_t *buf, size_t len, enum ibsec_link link)
+{
+    size_t bth = 0;
+    if (link != IBSEC_LINK_ROCE || ibsec_pkt_find_bth(buf, len, link, &bth) != IBSEC_PKT_OK ||
+        bth < IBSEC_UDP_LEN)
+        return;
+    ibsec_put_be16(buf + bth - IBSEC_UDP_LEN + IBSEC_UDP_CSUM_OFF,
+                   (uint16_t)ibsec_rng_range(r, 1, 0xffff));
+}

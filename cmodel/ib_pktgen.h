@@ -55,4 +55,11 @@ enum ibsec_pkt_err ibsec_pktgen_desc(ibsec_rng *r, const struct ibsec_pktgen_opt
 enum ibsec_pkt_err ibsec_pktgen(ibsec_rng *r, const struct ibsec_pktgen_opts *o,
                                 uint8_t *buf, size_t cap, size_t *len, struct ibsec_pkt *out);
 
+/* RoCEv2 (link IBSEC_LINK_ROCE): write a random non-zero UDP checksum into the packet
+ * in buf[0..len) (UDP bytes 6-7, right before the BTH), as a sender's stack or a device
+ * on the path may; the field is masked in the ICRC and the tag, so the packet stays
+ * valid.  Native IBA, or a RoCEv2 frame whose BTH is not found: nothing changes.  The
+ * builder itself always writes 0, so that its output does not depend on this. */
+void ibsec_pktgen_udp_csum(ibsec_rng *r, uint8_t *buf, size_t len, enum ibsec_link link);
+
 #endif /* IBSEC_IB_PKTGEN_H */

@@ -22,7 +22,8 @@
  *  12. commit: window advanced, failure counter cleared — only now;
  *  13. restore the plain packet: decrypt (done in 11), remove the STH and
  *      shrink the length fields, clear BTH byte 8 bits 6:0, recompute ICRC and
- *      VCRC.
+ *      VCRC; RoCEv2: UDP checksum 0, in every mode (a non-zero one on the wire is
+ *      neither checked nor passed on).
  * With the engine's mask_mf, the ICRC of steps 9 and 13 and the AAD of step 11
  * treat the DDPM Marking Field of a native GRH as variant (docs/availability.md
  * §2.4).
@@ -81,6 +82,7 @@ static enum ibsec_reason restore_plain(uint8_t *buf, struct ibsec_pkt *p, size_t
         *p = shrunk;
     }
     buf[p->bth_off + IBSEC_BTH_BYTE_RESV7] &= (uint8_t)~IBSEC_SECBITS_MASK;
+    ibsec_pkt_clear_udp_csum(buf, p);
     ibsec_pkt_put_crcs(buf, p);
     *len = p->end;
     return IBSEC_R_OK;
@@ -157,13 +159,18 @@ static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
     if (vd->ctx < 0) {
         if (mode != IBSEC_MODE_NONE || !e->allow_plain)
             return IBSEC_R_NO_CONTEXT;
-        return icrc_ok(out, &p) ? IBSEC_R_OK : IBSEC_R_BAD_ICRC;
+        if (!icrc_ok(out, &p))
+            return IBSEC_R_BAD_ICRC;
+        ibsec_pkt_clear_udp_csum(out, &p);                                     /* 13 */
+        return IBSEC_R_OK;
     }
     ibsec_ctx *c = &e->ctx[vd->ctx];
     if ((r = check_against_context(e, c, out, &p, mode, code)) != IBSEC_R_OK) /* 6-9 */
         return r;
-    if (mode == IBSEC_MODE_NONE)
+    if (mode == IBSEC_MODE_NONE) {
+        ibsec_pkt_clear_udp_csum(out, &p);                                     /* 13 */
         return IBSEC_R_OK;
+    }
     return open_secured(c, &e->keys[c->cfg.key], out, &p, len, vd);          /* 10-13 */
 }
 

@@ -14,7 +14,8 @@
  *      is authenticated;
  *   8. the mode's crypto step (ibsec_mode_seal) and the tag into the ICRC field
  *      (icrc-mac, tag byte 0 first on the wire) or the STH (tag byte 0 first);
- *   9. ICRC (not for icrc-mac, whose ICRC field is the tag) then VCRC;
+ *   9. RoCEv2: UDP checksum 0; ICRC (not for icrc-mac, whose ICRC field is the tag)
+ *      then VCRC;
  *      with the engine's mask_mf the DDPM Marking Field of a native GRH is
  *      masked in the ICRC and the AAD (docs/availability.md §2.4);
  *  10. commit tx_next = EPSN + 1.
@@ -25,9 +26,11 @@
 
 #include "ibsec.h"
 
-/* Step 3 and "mode none": the packet leaves as it came, with its CRCs computed. */
+/* Step 3 and "mode none": the packet leaves as it came, with its CRCs computed (and,
+ * RoCEv2, UDP checksum 0, step 9). */
 static void seal_plain(uint8_t *buf, const struct ibsec_pkt *p)
 {
+    ibsec_pkt_clear_udp_csum(buf, p);
     ibsec_pkt_put_crcs(buf, p);
 }
 
@@ -50,6 +53,7 @@ static enum ibsec_reason seal_secured(const ibsec_ctx *c, const ibsec_key_entry 
         *p = grown;
     }
     buf[p->bth_off + IBSEC_BTH_BYTE_RESV7] |= ibsec_secbits_encode(mode, c->cfg.sth_code);
+    ibsec_pkt_clear_udp_csum(buf, p); /* a masked field: A and the ICRC do not see it */
     ibsec_iv_build(k->salt, c->cfg.dir, epsn, iv);
     if (ibsec_mode_seal(k, iv, mode, buf, p, tag, tag_len) != 0)
         return IBSEC_R_NOSPACE; /* only if A overflowed its buffer: not for a parsed packet */

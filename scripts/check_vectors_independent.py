@@ -275,6 +275,8 @@ def seal(lib, link, plain, keys, ctxs):
             pkt[icrc_off:icrc_off + 4] = tag[:4]
         else:
             pkt[lay.eths_end:lay.eths_end + sth] = tag[:sth]
+    if not lay.native:
+        pkt[lay.udp + 6:lay.udp + 8] = bytes(2)   # UDP checksum 0 (wire-format.md section 4)
     icrc_off = len(pkt) - lay.tail
     if mode != "icrc-mac":
         icrc = zlib.crc32(lay.masked_headers(pkt) + bytes(pkt[lay.eths_end:icrc_off]))

@@ -111,6 +111,40 @@ for link in native rocev2; do
      grep -q "hint:"; then bad "$link: a hint for the wire pcap opened as the peer"; else ok; fi
 done
 
+# ---- 2b. RoCEv2 UDP checksums ----------------------------------------------------------------
+# A sender's stack may write a UDP checksum, a device on the path may too. Seal writes 0
+# (docs/wire-format.md section 4), open ignores a non-zero one and delivers 0: the field is
+# masked in the ICRC and the tag, so the results equal those of the same packets with 0.
+# udp_csum IN OUT: a copy of a classic Ethernet pcap with a non-zero UDP checksum in every
+# IPv4 or IPv6 packet.
+udp_csum() {
+  python3 - "$1" "$2" <<'PY'
+import struct, sys
+b = bytearray(open(sys.argv[1], "rb").read())
+e = "<" if struct.unpack("<I", b[:4])[0] in (0xA1B2C3D4, 0xA1B23C4D) else ">"
+off, n = 24, 0
+while off + 16 <= len(b):
+    incl = struct.unpack_from(e + "I", b, off + 8)[0]
+    p = off + 16
+    et = b[p + 12:p + 14]
+    at = 40 if et == b"\x08\x00" else 60 if et == b"\x86\xdd" else None
+    if at is not None and at + 2 <= incl:
+        struct.pack_into("!H", b, p + at, 0xBEEF ^ (n & 0xFFFF) or 1); n += 1
+    off = p + incl
+if n == 0: sys.exit("udp_csum: no IP packet in " + sys.argv[1])
+open(sys.argv[2], "wb").write(bytes(b))
+PY
+}
+if udp_csum "$V/rocev2-plain.pcap" "$W/rocev2-plain-csum.pcap" &&
+   udp_csum "$V/rocev2-sealed.pcap" "$W/rocev2-sealed-csum.pcap"; then ok; else bad "rocev2: could not write UDP checksums"; fi
+if cmp -s "$V/rocev2-plain.pcap" "$W/rocev2-plain-csum.pcap"; then bad "rocev2: the UDP checksums changed nothing"; else ok; fi
+check_run "rocev2: seal a plain pcap with UDP checksums" 0 "0 dropped" \
+  "$PCAP" seal --keys "$V/keys.txt" "$W/rocev2-plain-csum.pcap" "$W/rocev2-csum-sealed.pcap"
+check_same "rocev2: sealed with UDP checksum 0 (as from checksum 0)" "$V/rocev2-sealed.pcap" "$W/rocev2-csum-sealed.pcap"
+check_run "rocev2: open a sealed pcap with UDP checksums" 0 "0 dropped" \
+  "$PCAP" open --peer --keys "$V/keys.txt" "$W/rocev2-sealed-csum.pcap" "$W/rocev2-csum-opened.pcap"
+check_same "rocev2: opened with UDP checksum 0" "$V/rocev2-plain.pcap" "$W/rocev2-csum-opened.pcap"
+
 # ---- 3. captures saved by Wireshark's tools ------------------------------------------------
 # relink FILE LINKTYPE: sets the link type of a pcap's global header or of every pcapng
 # interface description block, in place. Wireshark 4.0 cannot read link type 247, so a

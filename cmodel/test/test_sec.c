@@ -264,6 +264,16 @@ static void ref_expected_headers(const uint8_t *plain, const layout *Lp, size_t 
         put16(h + Lp->ip + 4, (unsigned)(sealed_n - Lp->udp));
     }
     put16(h + Lp->udp + 4, (unsigned)(sealed_n - Lp->udp));
+    put16(h + Lp->udp + 6, 0); /* UDP checksum 0 on everything ibsec emits */
+}
+
+/* wire-format.md §4: a RoCEv2 packet leaves either engine with UDP checksum 0 (UDP
+ * bytes 6-7); what open delivers is the plain packet so changed. */
+static void ref_udp_csum_zero(pktbuf *p, bool roce)
+{
+    layout L;
+    if (roce && ref_layout(p->b, p->n, true, 0, &L))
+        put16(p->b + L.udp + 6, 0);
 }
 
 typedef struct {
@@ -397,6 +407,8 @@ static void pair_free(pair *pr)
     ibsec_engine_free(&pr->rx);
 }
 
+static bool shape_roce(enum ibsec_shape s);
+
 /* A plain packet from ib_pktgen with the fields the test controls. */
 static bool make_plain(ibsec_rng *r, enum ibsec_shape shape, int opcode, int payload_len,
                        uint32_t destqp, int pkey, uint32_t psn, pktbuf *out)
@@ -413,7 +425,15 @@ static bool make_plain(ibsec_rng *r, enum ibsec_shape shape, int opcode, int pay
     if (pkey >= 0)
         d.bth.pkey = (uint16_t)pkey;
     d.bth.psn = psn & IBSEC_PSN_MASK;
-    return ibsec_pkt_build(&d, out->b, sizeof out->b, &out->n, NULL) == IBSEC_PKT_OK;
+    if (ibsec_pkt_build(&d, out->b, sizeof out->b, &out->n, NULL) != IBSEC_PKT_OK)
+        return false;
+    /* RoCEv2: a non-zero UDP checksum, as a sender's stack may write one (the builder
+       writes 0); a masked field, so the ICRC stays right. Derived from the PSN, so that
+       the random draws of the tests stay what they were. */
+    layout L;
+    if (shape_roce(shape) && ref_layout(out->b, out->n, true, 0, &L))
+        put16(out->b + L.udp + 6, 0x8000u | (psn & 0x7fffu));
+    return true;
 }
 
 static bool shape_roce(enum ibsec_shape s)
@@ -459,12 +479,19 @@ static void round_trip(const char *what, pair *pr, bool roce, const pktbuf *plai
         check_int(&C, "seal EPSN", (long long)epsn, (long long)v.epsn);
     ref_params rp = { pr->mode, pr->code, pr->key, pr->klen, pr->salt, 0, epsn };
     ref_check_sealed(what, plain, &sealed, roce, &rp);
+    /* RoCEv2: open neither checks nor passes on a UDP checksum written on the way
+       (wire-format.md §4): the sealed packet (checksum 0) gets one before it is opened */
+    pktbuf want = *plain;
+    layout Ls;
+    ref_udp_csum_zero(&want, roce);
+    if (roce && ref_layout(sealed.b, sealed.n, true, ref_sth_len(pr->mode, pr->code), &Ls))
+        put16(sealed.b + Ls.udp + 6, 0xffffu ^ (unsigned)(epsn & 0x7fffu));
     snprintf(msg, sizeof msg, "%s open", what);
     if (!check_reason(msg, IBSEC_R_OK, do_open(&pr->rx, roce, &sealed, &opened, &v)))
         return;
-    snprintf(msg, sizeof msg, "%s: open(seal(p)) == p", what);
-    check_int(&C, msg, (long long)plain->n, (long long)opened.n);
-    check_bytes(&C, msg, plain->b, opened.b, plain->n);
+    snprintf(msg, sizeof msg, "%s: open(seal(p)) == p (RoCEv2: UDP checksum 0)", what);
+    check_int(&C, msg, (long long)want.n, (long long)opened.n);
+    check_bytes(&C, msg, want.b, opened.b, want.n);
 }
 
 /* ======================================================================
@@ -608,6 +635,7 @@ static void open_flipped(pair *pr, bool roce, const layout *Ls, const pktbuf *pl
     }
     if (!roce)
         put_le(want.b + want.n - 2, ref_crc16(want.b, want.n - 2), 2);
+    ref_udp_csum_zero(&want, roce);
     check_int(&C, "flip: variant bit passes, length", (long long)want.n, (long long)out.n);
     check_bytes(&C, "flip: variant bit passes through unchanged", want.b, out.b, want.n);
 }
@@ -1145,7 +1173,8 @@ static void test_min_frame(ibsec_rng *r)
     padded.n = IBSEC_ETH_MIN_FRAME;
     check_reason("min frame: open a padded frame", IBSEC_R_OK, do_open(&pr.rx, true, &padded, &out, NULL));
     check_int(&C, "min frame: delivered without the padding", (long long)plain.n, (long long)out.n);
-    check_bytes(&C, "min frame: open(seal(p)) == p", plain.b, out.b, plain.n);
+    ref_udp_csum_zero(&plain, true);
+    check_bytes(&C, "min frame: open(seal(p)) == p (UDP checksum 0)", plain.b, out.b, plain.n);
     pair_free(&pr);
 }
 
@@ -1348,8 +1377,9 @@ static void seal_malformed(pair *pr, bool roce, const pktbuf *p, const corpus_en
         layout L;
         ref_layout(fixed.b, fixed.n, roce, 0, &L);
         forge_crcs(&fixed, &L, IBSEC_MODE_NONE);
+        ref_udp_csum_zero(&fixed, roce);
         check_true(&C, out.n == fixed.n && memcmp(out.b, fixed.b, fixed.n) == 0,
-                   "corpus: seal recomputes the CRCs of a plain packet");
+                   "corpus: seal recomputes the CRCs of a plain packet (RoCEv2: UDP checksum 0)");
     }
     want_seal[want]++;
 }

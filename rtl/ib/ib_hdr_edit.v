@@ -9,11 +9,17 @@
  *     native        LRH PktLen (bytes 4-5 bits 10:0, in 4-byte words; Resv5 kept)
  *     native GRH    GRH PayLen (frame bytes 12-13)
  *     RoCEv2 IPv4   Total Length (frame bytes 16-17), Header Checksum (24-25, RFC 791 /
- *                   RFC 1071 over the new header), UDP Length (38-39)
- *     RoCEv2 IPv6   Payload Length (frame bytes 18-19), UDP Length (58-59)
+ *                   RFC 1071 over the new header), UDP Length (38-39), UDP checksum
+ *                   (40-41) = 0
+ *     RoCEv2 IPv6   Payload Length (frame bytes 18-19), UDP Length (58-59), UDP
+ *                   checksum (60-61) = 0
+ *   The UDP checksum is 0 on every RoCEv2 header edited, in either direction and every
+ *   mode (docs/wire-format.md §4; the model's ibsec_pkt_clear_udp_csum): a masked field
+ *   that the ICRC and the tag do not see.
  *     all           BTH byte 8 = {AckReq (kept), secbits}
  *   This is what the model's ibsec_pkt_insert_extra / ibsec_pkt_remove_extra do to the
- *   headers (write_lengths in cmodel/ib_pkt.c) followed by the byte 8 update. The input
+ *   headers (write_lengths in cmodel/ib_pkt.c) followed by the byte 8 update and the UDP
+ *   checksum. The input
  *   must be a header that ib_hdr_parse accepted (its length fields agree with the frame,
  *   its IPv4 header checksum is right), so adding or subtracting L gives the model's
  *   values modulo the field widths, and the IPv4 checksum is updated from the received
@@ -76,6 +82,8 @@ localparam IP4_CSUM     = 24;   // IPv4 bytes 10-11
 localparam IP6_PAYLEN   = 18;   // IPv6 bytes 4-5
 localparam UDP4_LEN     = 38;   // UDP (at 34) bytes 4-5
 localparam UDP6_LEN     = 58;   // UDP (at 54) bytes 4-5
+localparam UDP4_CSUM    = 40;   // UDP (at 34) bytes 6-7: checksum
+localparam UDP6_CSUM    = 60;   // UDP (at 54) bytes 6-7: checksum
 localparam BTH_BYTE8    = 8;    // BTH byte 8: AckReq, security bits
 
 generate
@@ -174,10 +182,12 @@ always @* begin
             hdr_out[8*IP4_TOTAL +: 16]  = {s_ip4_total_reg[7:0], s_ip4_total_reg[15:8]};
             hdr_out[8*IP4_CSUM +: 16]   = {s_ip4_csum_reg[7:0], s_ip4_csum_reg[15:8]};
             hdr_out[8*UDP4_LEN +: 16]   = {s_udp4_len_reg[7:0], s_udp4_len_reg[15:8]};
+            hdr_out[8*UDP4_CSUM +: 16]  = 16'd0;
         end
         SHAPE_ROCE_V6: begin
             hdr_out[8*IP6_PAYLEN +: 16] = {s_ip6_paylen_reg[7:0], s_ip6_paylen_reg[15:8]};
             hdr_out[8*UDP6_LEN +: 16]   = {s_udp6_len_reg[7:0], s_udp6_len_reg[15:8]};
+            hdr_out[8*UDP6_CSUM +: 16]  = 16'd0;
         end
         default: ;
     endcase

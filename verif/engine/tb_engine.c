@@ -455,7 +455,7 @@ static void check_status(struct port *P, const struct pkt *p, const ibsec_verdic
 }
 
 /* The plain packet a peer must restore from a sealed one: the input without Ethernet
- * padding, with its CRCs computed. */
+ * padding, with its CRCs computed and, RoCEv2, UDP checksum 0. */
 static void plain_reference(const struct port *P, struct pkt *p)
 {
     struct ibsec_pkt k;
@@ -464,6 +464,7 @@ static void plain_reference(const struct port *P, struct pkt *p)
     p->ref_len = p->len;
     if (ibsec_frame_parse(p->ref, p->len, (enum ibsec_link)p->link, 0, &k) == IBSEC_PKT_OK) {
         k.mask_mf = P->model.mask_mf;
+        ibsec_pkt_clear_udp_csum(p->ref, &k); /* RoCEv2: open delivers UDP checksum 0 */
         ibsec_pkt_put_crcs(p->ref, &k);
         p->ref_len = k.end;
     }

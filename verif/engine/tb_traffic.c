@@ -256,6 +256,9 @@ static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_
         fprintf(stderr, "tb_engine: cannot build a generated packet\n");
         exit(1);
     }
+    /* RoCEv2: half the plain packets with a UDP checksum, which seal must not pass on */
+    if (ibsec_rng_below(&g->rng, 2))
+        ibsec_pktgen_udp_csum(&g->rng, plain->bytes, plain->len, (enum ibsec_link)plain->link);
     maybe_eth_pad(g, plain);
     remember(&g->hist_plain[g->n_hist_plain % TB_HISTORY], &g->hist_plain_len[g->n_hist_plain % TB_HISTORY],
              &g->hist_plain_link[g->n_hist_plain % TB_HISTORY], plain);
@@ -268,6 +271,9 @@ static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_
         wire->len = 0;
         return;
     }
+    /* and half the sealed ones with one written on the way, which open ignores */
+    if (ibsec_rng_below(&g->rng, 2))
+        ibsec_pktgen_udp_csum(&g->rng, wire->bytes, wire->len, (enum ibsec_link)wire->link);
     maybe_eth_pad(g, wire);
     remember(&g->hist_wire[g->n_hist_wire % TB_HISTORY], &g->hist_wire_len[g->n_hist_wire % TB_HISTORY],
              &g->hist_wire_link[g->n_hist_wire % TB_HISTORY], wire);
