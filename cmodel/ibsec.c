@@ -61,38 +61,73 @@ size_t ibsec_sth_len(unsigned code)
 
 /* ---- BTH byte 8 bits 6:0 (wire-format.md §2) --------------------------------
  * SECMODE (bits 4:3) with STHSZ = 0: 0 none, 1 icrc-mac;
- *                    with STHSZ != 0: 1 sth-hdr, 2 sth-pkt, 3 sth-aead. */
+ *                    with STHSZ != 0: 1 sth-hdr, 2 sth-pkt, 3 sth-aead.
+ * Bit 6 KP, the key phase (any secured mode); bit 5 PN, the STH's SecTAG (sth-*). */
 
-uint8_t ibsec_secbits_encode(enum ibsec_mode m, unsigned sth_code)
+uint8_t ibsec_secbits_pack(const struct ibsec_secbits *s)
 {
-    unsigned secmode;
-    switch (m) {
-    case IBSEC_MODE_ICRC_MAC: secmode = 1; sth_code = 0; break;
+    unsigned secmode, code = s->code;
+    switch (s->mode) {
+    case IBSEC_MODE_ICRC_MAC: secmode = 1; code = 0; break;
     case IBSEC_MODE_STH_HDR:  secmode = 1; break;
     case IBSEC_MODE_STH_PKT:  secmode = 2; break;
     case IBSEC_MODE_STH_AEAD: secmode = 3; break;
-    default:                  secmode = 0; sth_code = 0; break;
+    default:                  return 0;
     }
-    return (uint8_t)((secmode << IBSEC_SECMODE_SHIFT) | (sth_code & IBSEC_STHSZ_MASK));
+    uint8_t b = (uint8_t)((secmode << IBSEC_SECMODE_SHIFT) | (code & IBSEC_STHSZ_MASK));
+    if (s->kp & 1u)
+        b |= IBSEC_SECBITS_KP;
+    if (s->pn && code != 0)
+        b |= IBSEC_SECBITS_PN;
+    return b;
+}
+
+int ibsec_secbits_unpack(uint8_t b8, struct ibsec_secbits *s)
+{
+    unsigned secmode = (b8 & IBSEC_SECMODE_MASK) >> IBSEC_SECMODE_SHIFT;
+    unsigned code = b8 & IBSEC_STHSZ_MASK;
+    bool pn = (b8 & IBSEC_SECBITS_PN) != 0;
+    unsigned kp = (b8 & IBSEC_SECBITS_KP) ? 1u : 0u;
+    enum ibsec_mode m;
+    if (code == 0) {
+        if (secmode > 1 || pn)
+            return -1;
+        m = secmode ? IBSEC_MODE_ICRC_MAC : IBSEC_MODE_NONE;
+        if (m == IBSEC_MODE_NONE && kp)
+            return -1;
+    } else {
+        if (secmode == 0)
+            return -1;
+        m = (secmode == 1) ? IBSEC_MODE_STH_HDR
+          : (secmode == 2) ? IBSEC_MODE_STH_PKT : IBSEC_MODE_STH_AEAD;
+    }
+    s->mode = m;
+    s->code = code;
+    s->pn = pn;
+    s->kp = kp;
+    return 0;
+}
+
+size_t ibsec_secbits_sth_len(const struct ibsec_secbits *s)
+{
+    if (!ibsec_mode_has_sth(s->mode))
+        return 0;
+    return ibsec_sth_len(s->code) + (s->pn ? IBSEC_SECTAG_LEN : 0u);
+}
+
+uint8_t ibsec_secbits_encode(enum ibsec_mode m, unsigned sth_code)
+{
+    struct ibsec_secbits s = { .mode = m, .code = sth_code, .pn = false, .kp = 0 };
+    return ibsec_secbits_pack(&s);
 }
 
 int ibsec_secbits_decode(uint8_t b8, enum ibsec_mode *m, unsigned *sth_code)
 {
-    unsigned secmode = (b8 & IBSEC_SECMODE_MASK) >> IBSEC_SECMODE_SHIFT;
-    unsigned code = b8 & IBSEC_STHSZ_MASK;
-    if (b8 & IBSEC_SECBITS_RESV_MASK)
+    struct ibsec_secbits s;
+    if (ibsec_secbits_unpack(b8, &s) != 0)
         return -1;
-    if (code == 0) {
-        if (secmode > 1)
-            return -1;
-        *m = secmode ? IBSEC_MODE_ICRC_MAC : IBSEC_MODE_NONE;
-    } else {
-        if (secmode == 0)
-            return -1;
-        *m = (secmode == 1) ? IBSEC_MODE_STH_HDR
-           : (secmode == 2) ? IBSEC_MODE_STH_PKT : IBSEC_MODE_STH_AEAD;
-    }
-    *sth_code = code;
+    *m = s.mode;
+    *sth_code = s.code;
     return 0;
 }
 
@@ -133,6 +168,9 @@ static const char *const reason_names[IBSEC_R_COUNT] = {
     [IBSEC_R_REPLAY]               = "replay",
     [IBSEC_R_AUTH_FAILED]          = "auth_failed",
     [IBSEC_R_NONCE_REUSE]          = "nonce_reuse",
+    [IBSEC_R_UNKNOWN_SENDER]       = "unknown_sender",
+    [IBSEC_R_PN_TOO_OLD]           = "pn_too_old",
+    [IBSEC_R_PN_EXHAUSTED]         = "pn_exhausted",
     [IBSEC_R_NOSPACE]              = "nospace",
 };
 

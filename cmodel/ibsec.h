@@ -38,7 +38,8 @@
 /* ---- wire constants (docs/wire-format.md §2, §4, §6) ---------------------------- */
 
 #define IBSEC_SECBITS_MASK      0x7Fu  /* BTH byte 8 bits 6:0: everything but AckReq */
-#define IBSEC_SECBITS_RESV_MASK 0x60u  /* BTH byte 8 bits 6:5: reserved, must be 0 */
+#define IBSEC_SECBITS_KP        0x40u  /* BTH byte 8 bit 6: key phase, key[KP] of the context */
+#define IBSEC_SECBITS_PN        0x20u  /* BTH byte 8 bit 5: the STH starts with SSCI || PN */
 #define IBSEC_SECMODE_SHIFT     3u     /* BTH byte 8 bits 4:3: SECMODE */
 #define IBSEC_SECMODE_MASK      0x18u
 #define IBSEC_STHSZ_MASK        0x07u  /* BTH byte 8 bits 2:0: STHSZ (sRDMA Table 2) */
@@ -49,13 +50,17 @@
 #define IBSEC_STH_CODE_MAX  7u
 
 #define IBSEC_ICRC_MAC_TAG_LEN 4u      /* icrc-mac: GCM tag truncated to 32 bits (Lee & Kim §5.2) */
-#define IBSEC_SALT_LEN         4u      /* per-key salt, IV bytes 0..3 */
+#define IBSEC_SALT_LEN         4u      /* per-key salt of the epsn nonce, IV bytes 0..3 */
+#define IBSEC_SALT_PN_LEN      12u     /* per-key salt of the pn nonce, XORed into the IV */
+#define IBSEC_SECTAG_LEN       12u     /* pn nonce: SSCI (4) || PN (8) in front of the tag */
+#define IBSEC_PN_FIRST         1ull    /* the first PN a key sends (0 is never sent) */
 #define IBSEC_PSN_BITS         24u     /* BTH PSN width */
 #define IBSEC_PSN_MASK         0xFFFFFFu
 #define IBSEC_EPSN_HALF_WINDOW (1ull << 23) /* reconstruction window: [ref - 2^23, ref + 2^23) */
 #define IBSEC_EPSN_LIMIT       (1ull << 63) /* EPSNs are 63-bit: 0 .. 2^63 - 1 */
 #define IBSEC_EPSN_DIR_BIT     63u          /* IV EPSN bit 63 = direction */
-#define IBSEC_REPLAY_WINDOW    64u          /* receive bitmap entries */
+#define IBSEC_REPLAY_WINDOW    64u          /* receive bitmap entries (default) */
+#define IBSEC_REPLAY_WINDOW_MAX 4096u       /* largest window an engine may be given */
 #define IBSEC_ALERT_DEFAULT    8u           /* consecutive auth failures before an alert */
 
 /* ---- modes (docs/wire-format.md §3) ---------------------------------------- */
@@ -85,10 +90,26 @@ unsigned ibsec_sth_bits(unsigned code);
  * tag has at most 128 bits, so codes 3..7 are refused (wire-format.md §4). */
 bool ibsec_sth_code_supported(unsigned code);
 
-/* BTH byte 8 bits 6:0 for a mode and STH code (wire-format.md §2). */
+/* BTH byte 8 bits 6:0 (wire-format.md §2): the mode and STH code (SECMODE, STHSZ), the
+ * key phase (bit 6) and whether the STH carries the pn nonce's SecTAG (bit 5). */
+struct ibsec_secbits {
+    enum ibsec_mode mode;
+    unsigned        code;  /* STHSZ: 0, or 1 / 2 for the sth-* modes */
+    bool            pn;    /* sth-* only: the STH is SSCI || PN || tag */
+    unsigned        kp;    /* 0 or 1; 0 in mode none */
+};
+uint8_t ibsec_secbits_pack(const struct ibsec_secbits *s);
+/* Decode BTH byte 8 bits 6:0: 0 and *s, or -1 for a reserved combination (SECMODE 2/3
+ * without STH, SECMODE 0 with an STH, the key phase in mode none, the PN bit without
+ * an STH). */
+int ibsec_secbits_unpack(uint8_t bth_byte8, struct ibsec_secbits *s);
+/* Bytes of the STH a packet with these bits carries: the tag of its code and, with the
+ * PN bit, the SecTAG in front (IBSEC_SECTAG_LEN); 0 without an STH. */
+size_t ibsec_secbits_sth_len(const struct ibsec_secbits *s);
+/* The same for a mode and STH code alone (key phase 0, no PN): the bits of the epsn
+ * nonce's packets. */
 uint8_t ibsec_secbits_encode(enum ibsec_mode m, unsigned sth_code);
-/* Decode BTH byte 8: 0 and *m, *sth_code, or -1 for a reserved combination
- * (reserved bits set, SECMODE 2/3 without STH, SECMODE 0 with an STH). */
+/* ibsec_secbits_unpack reduced to the mode and STH code. */
 int ibsec_secbits_decode(uint8_t bth_byte8, enum ibsec_mode *m, unsigned *sth_code);
 
 /* ---- reasons (docs/wire-format.md §10) --------------------------------------
@@ -133,6 +154,9 @@ enum ibsec_reason {
     IBSEC_R_REPLAY,                /* EPSN already accepted */
     IBSEC_R_AUTH_FAILED,           /* tag does not verify */
     IBSEC_R_NONCE_REUSE,           /* seal: EPSN not above every EPSN already sealed */
+    IBSEC_R_UNKNOWN_SENDER,        /* open, pn nonce: no peer entry for (key slot, SSCI) */
+    IBSEC_R_PN_TOO_OLD,            /* open, pn nonce: PN left of the sender's window */
+    IBSEC_R_PN_EXHAUSTED,          /* seal, pn nonce: the key slot has sent PN 2^64 - 1 */
     IBSEC_R_NOSPACE,               /* caller's output buffer too small (model only) */
     IBSEC_R_COUNT
 };
@@ -159,9 +183,39 @@ typedef struct ibsec_key_entry {
     bool          valid;
     size_t        key_len;           /* 16 (AES-128) or 32 (AES-256) */
     uint8_t       key[32];
-    uint8_t       salt[IBSEC_SALT_LEN];
+    uint8_t       salt[IBSEC_SALT_PN_LEN]; /* epsn nonce: bytes 0..3; pn nonce: all 12 */
+    uint32_t      ssci;              /* pn nonce: this endpoint's sender identifier under
+                                        this key (unique among the key's senders) */
+    uint64_t      tx_pn;             /* pn nonce: next PN to send, 1 .. 2^64 - 1; 0 once
+                                        PN 2^64 - 1 has been sent (pn_exhausted) */
     ibsec_gcm_key gk;                /* derived when installed */
 } ibsec_key_entry;
+
+/* A replay window of W = 64 .. IBSEC_REPLAY_WINDOW_MAX entries (a power of two): the
+ * highest accepted value + 1 and, for each value v in [next - W, next), whether it was
+ * accepted, at bit v mod W (wire-format.md §6). */
+#define IBSEC_WINDOW_WORDS (IBSEC_REPLAY_WINDOW_MAX / 64u)
+typedef struct ibsec_window {
+    uint64_t next;
+    uint64_t seen[IBSEC_WINDOW_WORDS];
+} ibsec_window;
+
+/* One receive entry of the pn nonce (wire-format.md §5.2): a sender of a key slot, known
+ * by its SSCI, with the window of the PNs accepted from it (MACsec's receive SA). */
+typedef struct ibsec_peer {
+    bool         valid;
+    unsigned     key;      /* key slot */
+    uint32_t     ssci;
+    ibsec_window rx;       /* PNs accepted; rx.next starts at the configured first PN */
+} ibsec_peer;
+
+/* The nonce of a context's packets (wire-format.md §5). */
+enum ibsec_nonce {
+    IBSEC_NONCE_EPSN = 0,  /* salt || dir || EPSN: one sender per key and direction,
+                              no retransmission (sRDMA §4.3) */
+    IBSEC_NONCE_PN = 1     /* salt XOR (SSCI || PN), SSCI and PN in the STH: any number
+                              of senders and retransmissions (sth-* modes only) */
+};
 
 /* How a context is selected (Lee & Kim §5.1; wire-format.md §9). */
 enum ibsec_sel {
@@ -182,6 +236,11 @@ typedef struct ibsec_ctx_cfg {
     uint64_t        tx_next;          /* first EPSN the transmitter may use */
     uint64_t        rx_next;          /* first EPSN the receiver accepts */
     uint32_t        alert_threshold;  /* 0 = alerts off */
+    enum ibsec_nonce nonce;           /* epsn (default) or pn (sth-* modes) */
+    bool            key1_en;          /* a second key for key phase 1 (hitless rollover) */
+    unsigned        key1;             /* key table index of phase 1 */
+    unsigned        tx_kp;            /* key phase seal uses: key (0) or key1 (1) */
+    bool            replay_off;       /* pn nonce: accept a PN again (no window kept) */
 } ibsec_ctx_cfg;
 
 /* One context table entry: configuration plus live state. */
@@ -205,6 +264,9 @@ typedef struct ibsec_engine {
     bool             mask_mf;      /* native GRH: mask the DDPM Marking Field in the
                                       ICRC and the AAD (docs/availability.md §2.4) */
     int              lanes;        /* GHASH beat width given to the GCM keys */
+    unsigned         n_peers;      /* receive entries of the pn nonce */
+    ibsec_peer      *peers;
+    unsigned         replay_window; /* W of the peers' PN windows (64 .. 4096, 2^n) */
     uint64_t         count[IBSEC_OP_COUNT][IBSEC_R_COUNT];
 } ibsec_engine;
 
@@ -213,7 +275,10 @@ typedef struct ibsec_verdict {
     enum ibsec_reason reason;
     int               ctx;          /* context index used, -1 if none */
     enum ibsec_mode   mode;         /* mode applied (seal) / found on the wire (open) */
-    uint64_t          epsn;         /* EPSN used (secured modes that got that far) */
+    uint64_t          epsn;         /* EPSN used (epsn nonce, secured modes that got that far) */
+    uint64_t          pn;           /* PN used (pn nonce) */
+    uint32_t          ssci;         /* SSCI of the PN (seal: this endpoint's, open: the sender's) */
+    unsigned          kp;           /* key phase used */
     bool              alert_raised; /* this packet raised the context's alert */
 } ibsec_verdict;
 
@@ -229,6 +294,21 @@ void ibsec_engine_clear_counters(ibsec_engine *e);
  * entry becomes valid.  0 ok, -1 bad index or length. */
 int  ibsec_key_set(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_len,
                    const uint8_t salt[IBSEC_SALT_LEN]);
+/* The same with the pn nonce's fields: a salt of 4 (epsn nonce only) or 12 bytes, this
+ * endpoint's SSCI under the key and the first PN it sends (>= 1). */
+int  ibsec_key_set_pn(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_len,
+                      const uint8_t *salt, size_t salt_len, uint32_t ssci, uint64_t tx_pn);
+
+/* Give the engine n receive entries of the pn nonce and a window of w PNs per entry
+ * (64 .. IBSEC_REPLAY_WINDOW_MAX, a power of two); entries start invalid.  0 / -1. */
+int  ibsec_peers_init(ibsec_engine *e, unsigned n, unsigned w);
+/* Write receive entry idx: sender ssci of key slot key, PNs from first_pn on accepted
+ * (every PN below counts as seen).  Refused (-1) on a bad index or key slot, first_pn 0,
+ * or a (key, ssci) already used by another valid entry. */
+int  ibsec_peer_set(ibsec_engine *e, unsigned idx, unsigned key, uint32_t ssci, uint64_t first_pn);
+void ibsec_peer_clear(ibsec_engine *e, unsigned idx);
+/* The valid entry of (key, ssci), or -1. */
+int  ibsec_peer_lookup(const ibsec_engine *e, unsigned key, uint32_t ssci);
 void ibsec_key_clear(ibsec_engine *e, unsigned idx);
 
 /* Check a context configuration on its own: NULL if good, else a message. */
@@ -269,6 +349,20 @@ void ibsec_epsn_rx_commit(ibsec_ctx *c, uint64_t epsn);
 /* The 12-byte GCM IV: salt || EPSN with bit 63 = dir (big-endian). */
 void ibsec_iv_build(const uint8_t salt[IBSEC_SALT_LEN], unsigned dir, uint64_t epsn,
                     uint8_t iv[IBSEC_GCM_IV_LEN]);
+
+/* ---- packet numbers (ibsec_pn.c, wire-format.md §5.2) ------------------------- */
+
+/* The pn nonce's IV: salt XOR (SSCI || PN), both big-endian (MACsec XPN's construction,
+ * IEEE 802.1AEbw). */
+void ibsec_iv_build_pn(const uint8_t salt[IBSEC_SALT_PN_LEN], uint32_t ssci, uint64_t pn,
+                       uint8_t iv[IBSEC_GCM_IV_LEN]);
+/* A window of w entries that has seen everything below first. */
+void ibsec_window_init(ibsec_window *win, uint64_t first);
+/* IBSEC_R_OK if v may be accepted, too_old if v < next - w, IBSEC_R_REPLAY if seen. */
+enum ibsec_reason ibsec_window_check(const ibsec_window *win, unsigned w, uint64_t v,
+                                     enum ibsec_reason too_old);
+/* Mark v accepted (after the tag verified), sliding the window when v >= next. */
+void ibsec_window_commit(ibsec_window *win, unsigned w, uint64_t v);
 
 /* ---- packets (ibsec_seal.c, ibsec_open.c) -----------------------------------
  * in[0..in_len) is one frame on `link` (a 60-byte RoCEv2 frame may carry

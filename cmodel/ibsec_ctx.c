@@ -37,6 +37,7 @@ int ibsec_engine_init(ibsec_engine *e, unsigned n_keys, unsigned n_ctx, int lane
     e->lanes = lanes;
     e->allow_plain = false;
     e->mask_mf = false;
+    e->replay_window = IBSEC_REPLAY_WINDOW;
     return 0;
 }
 
@@ -44,6 +45,7 @@ void ibsec_engine_free(ibsec_engine *e)
 {
     free(e->keys);
     free(e->ctx);
+    free(e->peers);
     memset(e, 0, sizeof *e);
 }
 
@@ -54,16 +56,19 @@ void ibsec_engine_clear_counters(ibsec_engine *e)
 
 /* ---- keys ------------------------------------------------------------------ */
 
-int ibsec_key_set(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_len,
-                  const uint8_t salt[IBSEC_SALT_LEN])
+int ibsec_key_set_pn(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_len,
+                     const uint8_t *salt, size_t salt_len, uint32_t ssci, uint64_t tx_pn)
 {
     ibsec_key_entry next;
-    if (idx >= e->n_keys || (key_len != 16 && key_len != 32))
+    if (idx >= e->n_keys || (key_len != 16 && key_len != 32) ||
+        (salt_len != IBSEC_SALT_LEN && salt_len != IBSEC_SALT_PN_LEN) || tx_pn == 0)
         return -1;
     memset(&next, 0, sizeof next);
     next.key_len = key_len;
     memcpy(next.key, key, key_len);
-    memcpy(next.salt, salt, IBSEC_SALT_LEN);
+    memcpy(next.salt, salt, salt_len);
+    next.ssci = ssci;
+    next.tx_pn = tx_pn;
     int rc = -1;
     if (ibsec_gcm_key_init(&next.gk, key, key_len, e->lanes) == 0) {
         next.valid = true;
@@ -74,6 +79,12 @@ int ibsec_key_set(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_
     for (volatile uint8_t *p = (volatile uint8_t *)&next; p < (volatile uint8_t *)(&next + 1); p++)
         *p = 0;
     return rc;
+}
+
+int ibsec_key_set(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t key_len,
+                  const uint8_t salt[IBSEC_SALT_LEN])
+{
+    return ibsec_key_set_pn(e, idx, key, key_len, salt, IBSEC_SALT_LEN, 0, IBSEC_PN_FIRST);
 }
 
 void ibsec_key_clear(ibsec_engine *e, unsigned idx)
@@ -107,6 +118,14 @@ const char *ibsec_ctx_cfg_check(const ibsec_ctx_cfg *c)
         return "dir must be 0 or 1";
     if (c->tx_next >= IBSEC_EPSN_LIMIT || c->rx_next >= IBSEC_EPSN_LIMIT)
         return "EPSN out of range (0..2^63-1)";
+    if (c->nonce != IBSEC_NONCE_EPSN && c->nonce != IBSEC_NONCE_PN)
+        return "bad nonce";
+    if (c->nonce == IBSEC_NONCE_PN && !ibsec_mode_has_sth(c->mode))
+        return "the pn nonce needs an sth-* mode (its SSCI and PN travel in the STH)";
+    if (c->tx_kp > 1 || (c->tx_kp == 1 && !c->key1_en))
+        return "tx_kp must be 0, or 1 with a key for phase 1";
+    if (c->replay_off && c->nonce != IBSEC_NONCE_PN)
+        return "replay checking can be turned off only with the pn nonce";
     return NULL;
 }
 
@@ -121,7 +140,8 @@ int ibsec_ctx_set(ibsec_engine *e, unsigned idx, const ibsec_ctx_cfg *cfg, const
     if (idx >= e->n_ctx)
         msg = "context index out of range";
     else if ((msg = ibsec_ctx_cfg_check(cfg)) == NULL) {
-        if (cfg->mode != IBSEC_MODE_NONE && cfg->key >= e->n_keys)
+        if (cfg->mode != IBSEC_MODE_NONE && (cfg->key >= e->n_keys ||
+                                             (cfg->key1_en && cfg->key1 >= e->n_keys)))
             msg = "key index out of range";
         for (unsigned i = 0; !msg && i < e->n_ctx; i++)
             if (i != idx && e->ctx[i].valid && ctx_same_selector(&e->ctx[i].cfg, cfg))

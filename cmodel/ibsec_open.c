@@ -37,17 +37,17 @@
 /* Steps 1-3: BTH byte 8 is decoded before the full parse, because the STH
  * length the parse needs follows from STHSZ. */
 static enum ibsec_reason parse_wire(const uint8_t *buf, size_t len, enum ibsec_link link,
-                                    struct ibsec_pkt *p, enum ibsec_mode *mode, unsigned *code)
+                                    struct ibsec_pkt *p, struct ibsec_secbits *sb)
 {
     size_t bth_off;
     enum ibsec_pkt_err pe = ibsec_pkt_find_bth(buf, len, link, &bth_off);
     if (pe != IBSEC_PKT_OK)
         return ibsec_reason_from_pkt_err(pe);
-    if (ibsec_secbits_decode(buf[bth_off + IBSEC_BTH_BYTE_RESV7], mode, code) != 0)
+    if (ibsec_secbits_unpack(buf[bth_off + IBSEC_BTH_BYTE_RESV7], sb) != 0)
         return IBSEC_R_BAD_SECMODE;
-    if (!ibsec_sth_code_supported(*code))
+    if (!ibsec_sth_code_supported(sb->code))
         return IBSEC_R_STH_SIZE_UNSUPPORTED;
-    pe = ibsec_frame_parse(buf, len, link, ibsec_sth_len(*code), p);
+    pe = ibsec_frame_parse(buf, len, link, ibsec_secbits_sth_len(sb), p);
     return ibsec_reason_from_pkt_err(pe);
 }
 
@@ -88,48 +88,97 @@ static enum ibsec_reason restore_plain(uint8_t *buf, struct ibsec_pkt *p, size_t
     return IBSEC_R_OK;
 }
 
-/* The received tag: the ICRC field (icrc-mac) or the whole STH (sth-*). */
-static size_t received_tag(const uint8_t *buf, const struct ibsec_pkt *p, enum ibsec_mode mode,
-                           uint8_t tag[IBSEC_GCM_TAG_MAX])
+/* The received tag: the ICRC field (icrc-mac) or the STH after its SecTAG (sth-*). */
+static size_t received_tag(const uint8_t *buf, const struct ibsec_pkt *p,
+                           const struct ibsec_secbits *sb, uint8_t tag[IBSEC_GCM_TAG_MAX])
 {
-    size_t off = (mode == IBSEC_MODE_ICRC_MAC) ? p->icrc_off : p->extra_off;
-    size_t n = (mode == IBSEC_MODE_ICRC_MAC) ? IBSEC_ICRC_MAC_TAG_LEN : p->extra_len;
+    size_t sectag = sb->pn ? IBSEC_SECTAG_LEN : 0u;
+    size_t off = (sb->mode == IBSEC_MODE_ICRC_MAC) ? p->icrc_off : p->extra_off + sectag;
+    size_t n = (sb->mode == IBSEC_MODE_ICRC_MAC) ? IBSEC_ICRC_MAC_TAG_LEN : p->extra_len - sectag;
     memcpy(tag, buf + off, n);
     return n;
 }
 
-/* Steps 10-13 for a secured context. */
-static enum ibsec_reason open_secured(ibsec_ctx *c, const ibsec_key_entry *k, uint8_t *buf,
-                                      struct ibsec_pkt *p, size_t *len, ibsec_verdict *vd)
+/* Step 10, epsn nonce: the EPSN from the PSN and the context's window (sRDMA §4.3). */
+static enum ibsec_reason epsn_step(const ibsec_ctx *c, const ibsec_key_entry *k,
+                                   const struct ibsec_pkt *p, uint8_t iv[IBSEC_GCM_IV_LEN],
+                                   ibsec_verdict *vd)
 {
-    uint8_t iv[IBSEC_GCM_IV_LEN], tag[IBSEC_GCM_TAG_MAX];
-    enum ibsec_reason r;
+    enum ibsec_reason r = ibsec_epsn_rx_check(c, p->bth.psn, &vd->epsn);
+    if (r == IBSEC_R_OK)
+        ibsec_iv_build(k->salt, c->cfg.dir ^ 1u, vd->epsn, iv); /* the sender's direction */
+    return r;
+}
 
-    if ((r = ibsec_epsn_rx_check(c, p->bth.psn, &vd->epsn)) != IBSEC_R_OK)   /* 10 */
+/* Step 10, pn nonce (wire-format.md §5.2): the sender's entry from the key slot and the
+ * SSCI, the PN against its window. */
+static enum ibsec_reason pn_step(ibsec_engine *e, const ibsec_ctx *c, unsigned kidx,
+                                 const uint8_t *buf, const struct ibsec_pkt *p,
+                                 uint8_t iv[IBSEC_GCM_IV_LEN], ibsec_verdict *vd, ibsec_peer **peer)
+{
+    const uint8_t *st = buf + p->extra_off;
+    vd->ssci = ibsec_get_be32(st);
+    vd->pn = (uint64_t)ibsec_get_be32(st + 4) << 32 | ibsec_get_be32(st + 8);
+    int i = ibsec_peer_lookup(e, kidx, vd->ssci);
+    if (i < 0)
+        return IBSEC_R_UNKNOWN_SENDER;
+    *peer = &e->peers[i];
+    if (!c->cfg.replay_off) {
+        enum ibsec_reason r = ibsec_window_check(&(*peer)->rx, e->replay_window, vd->pn,
+                                                 IBSEC_R_PN_TOO_OLD);
+        if (r != IBSEC_R_OK)
+            return r;
+    }
+    ibsec_iv_build_pn(e->keys[kidx].salt, vd->ssci, vd->pn, iv);
+    return IBSEC_R_OK;
+}
+
+/* Steps 10-13 for a secured context whose key slot kidx is valid. */
+static enum ibsec_reason open_secured(ibsec_engine *e, ibsec_ctx *c, unsigned kidx, uint8_t *buf,
+                                      struct ibsec_pkt *p, const struct ibsec_secbits *sb,
+                                      size_t *len, ibsec_verdict *vd)
+{
+    const ibsec_key_entry *k = &e->keys[kidx];
+    uint8_t iv[IBSEC_GCM_IV_LEN], tag[IBSEC_GCM_TAG_MAX];
+    ibsec_peer *peer = NULL;
+    enum ibsec_reason r = sb->pn ? pn_step(e, c, kidx, buf, p, iv, vd, &peer)   /* 10 */
+                                 : epsn_step(c, k, p, iv, vd);
+    if (r != IBSEC_R_OK)
         return r;
-    size_t tag_len = received_tag(buf, p, c->cfg.mode, tag);
-    ibsec_iv_build(k->salt, c->cfg.dir ^ 1u, vd->epsn, iv); /* the sender's direction */
-    if (ibsec_mode_open(k, iv, c->cfg.mode, buf, p, tag, tag_len) != 0) {     /* 11 */
+    size_t tag_len = received_tag(buf, p, sb, tag);
+    if (ibsec_mode_open(k, iv, sb->mode, buf, p, tag, tag_len) != 0) {         /* 11 */
         vd->alert_raised = note_auth_failure(c);
         return IBSEC_R_AUTH_FAILED;
     }
-    ibsec_epsn_rx_commit(c, vd->epsn);                                         /* 12 */
+    if (!sb->pn)                                                               /* 12 */
+        ibsec_epsn_rx_commit(c, vd->epsn);
+    else if (!c->cfg.replay_off)
+        ibsec_window_commit(&peer->rx, e->replay_window, vd->pn);
     c->fail_consec = 0;
     return restore_plain(buf, p, len);                                         /* 13 */
+}
+
+/* The key slot of a packet's key phase, or -1 when the context has none for it. */
+static int phase_key(const ibsec_ctx *c, unsigned kp)
+{
+    if (kp == 0)
+        return (int)c->cfg.key;
+    return c->cfg.key1_en ? (int)c->cfg.key1 : -1;
 }
 
 /* Steps 6-9: does the packet agree with its context? */
 static enum ibsec_reason check_against_context(const ibsec_engine *e, const ibsec_ctx *c,
                                                const uint8_t *buf, const struct ibsec_pkt *p,
-                                               enum ibsec_mode mode, unsigned code)
+                                               const struct ibsec_secbits *sb)
 {
-    if (mode != c->cfg.mode)                                                   /* 6 */
+    if (sb->mode != c->cfg.mode || sb->pn != (c->cfg.nonce == IBSEC_NONCE_PN))  /* 6 */
         return IBSEC_R_MODE_MISMATCH;
-    if (ibsec_mode_has_sth(mode) && code != c->cfg.sth_code)                   /* 7 */
+    if (ibsec_mode_has_sth(sb->mode) && sb->code != c->cfg.sth_code)            /* 7 */
         return IBSEC_R_STH_SIZE_MISMATCH;
-    if (mode != IBSEC_MODE_NONE && !e->keys[c->cfg.key].valid)                 /* 8 */
+    int kidx = phase_key(c, sb->kp);
+    if (sb->mode != IBSEC_MODE_NONE && (kidx < 0 || !e->keys[kidx].valid))      /* 8 */
         return IBSEC_R_NO_KEY;
-    if (mode != IBSEC_MODE_ICRC_MAC && !icrc_ok(buf, p))                       /* 9 */
+    if (sb->mode != IBSEC_MODE_ICRC_MAC && !icrc_ok(buf, p))                    /* 9 */
         return IBSEC_R_BAD_ICRC;
     return IBSEC_R_OK;
 }
@@ -139,15 +188,15 @@ static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
                                      uint8_t *out, size_t cap, size_t *len, ibsec_verdict *vd)
 {
     struct ibsec_pkt p;
-    enum ibsec_mode mode = IBSEC_MODE_NONE;
-    unsigned code = IBSEC_STH_CODE_NONE;
+    struct ibsec_secbits sb = { .mode = IBSEC_MODE_NONE };
     enum ibsec_reason r;
 
     if (cap < IBSEC_MAX_PKT || in_len > cap)
         return IBSEC_R_NOSPACE;
     memmove(out, in, in_len);
-    r = parse_wire(out, in_len, link, &p, &mode, &code);                      /* 1-3 */
-    vd->mode = mode;
+    r = parse_wire(out, in_len, link, &p, &sb);                               /* 1-3 */
+    vd->mode = sb.mode;
+    vd->kp = sb.kp;
     if (r != IBSEC_R_OK)
         return r;
     p.mask_mf = e->mask_mf; /* ICRC and AAD masking, docs/availability.md §2.4 */
@@ -157,7 +206,7 @@ static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
 
     vd->ctx = ibsec_ctx_lookup(e, p.bth.destqp, p.bth.pkey);                  /* 5 */
     if (vd->ctx < 0) {
-        if (mode != IBSEC_MODE_NONE || !e->allow_plain)
+        if (sb.mode != IBSEC_MODE_NONE || !e->allow_plain)
             return IBSEC_R_NO_CONTEXT;
         if (!icrc_ok(out, &p))
             return IBSEC_R_BAD_ICRC;
@@ -165,13 +214,13 @@ static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
         return IBSEC_R_OK;
     }
     ibsec_ctx *c = &e->ctx[vd->ctx];
-    if ((r = check_against_context(e, c, out, &p, mode, code)) != IBSEC_R_OK) /* 6-9 */
+    if ((r = check_against_context(e, c, out, &p, &sb)) != IBSEC_R_OK)        /* 6-9 */
         return r;
-    if (mode == IBSEC_MODE_NONE) {
+    if (sb.mode == IBSEC_MODE_NONE) {
         ibsec_pkt_clear_udp_csum(out, &p);                                     /* 13 */
         return IBSEC_R_OK;
     }
-    return open_secured(c, &e->keys[c->cfg.key], out, &p, len, vd);          /* 10-13 */
+    return open_secured(e, c, (unsigned)phase_key(c, sb.kp), out, &p, &sb, len, vd); /* 10-13 */
 }
 
 enum ibsec_reason ibsec_open(ibsec_engine *e, enum ibsec_link link,

@@ -284,7 +284,24 @@ typedef struct {
     const uint8_t *salt;
     unsigned dir;
     uint64_t epsn;
+    /* the pn nonce (wire-format.md §5.2): salt is then 12 bytes */
+    bool pn;
+    uint32_t ssci;
+    uint64_t pn_val;
+    unsigned kp;
 } ref_params;
+
+/* wire-format.md §5.2: IV = salt XOR (SSCI || PN), 4 + 8 bytes big-endian. */
+static void ref_iv_pn(const uint8_t salt[12], uint32_t ssci, uint64_t pn, uint8_t iv[12])
+{
+    uint8_t x[12];
+    for (int i = 0; i < 4; i++)
+        x[i] = (uint8_t)(ssci >> (24 - 8 * i));
+    for (int i = 0; i < 8; i++)
+        x[4 + i] = (uint8_t)(pn >> (56 - 8 * i));
+    for (int i = 0; i < 12; i++)
+        iv[i] = salt[i] ^ x[i];
+}
 
 /* Recompute the sealed packet from the plain one (wire-format.md §3-§5) and
  * compare every byte; OpenSSL does the AES-GCM. */
@@ -295,7 +312,8 @@ static void ref_check_sealed(const char *what, const pktbuf *plain, const pktbuf
     uint8_t hdr[160], iv[12], tag[16];
     char msg[200];
     layout Lp, Ls;
-    size_t sth = ref_sth_len(rp->mode, rp->code);
+    size_t sectag = rp->pn ? 12 : 0; /* SSCI || PN in front of the tag */
+    size_t sth = ref_sth_len(rp->mode, rp->code) + sectag;
 
     snprintf(msg, sizeof msg, "%s: sealed length = plain + STH", what);
     if (!check_int(&C, msg, (long long)(plain->n + sth), (long long)sealed->n))
@@ -304,8 +322,10 @@ static void ref_check_sealed(const char *what, const pktbuf *plain, const pktbuf
                             ref_layout(sealed->b, sealed->n, roce, sth, &Ls),
                     "reference layout"))
         return;
-    ref_expected_headers(plain->b, &Lp, sealed->n,
-                         (uint8_t)(plain->b[Lp.bth + 8] | ref_secbits(rp->mode, rp->code)), hdr);
+    /* wire-format.md §2: bit 6 the key phase, bit 5 the pn nonce's SecTAG */
+    uint8_t b8 = (uint8_t)(plain->b[Lp.bth + 8] | ref_secbits(rp->mode, rp->code) |
+                           (rp->kp ? 0x40 : 0) | (rp->pn ? 0x20 : 0));
+    ref_expected_headers(plain->b, &Lp, sealed->n, b8, hdr);
     snprintf(msg, sizeof msg, "%s: headers, byte 8 and length fields", what);
     check_bytes(&C, msg, hdr, sealed->b, Lp.eths_end);
 
@@ -318,7 +338,10 @@ static void ref_check_sealed(const char *what, const pktbuf *plain, const pktbuf
             memcpy(aad + an, p, pl);
             an += pl;
         }
-        ref_iv(rp->salt, rp->dir, rp->epsn, iv);
+        if (rp->pn)
+            ref_iv_pn(rp->salt, rp->ssci, rp->pn_val, iv);
+        else
+            ref_iv(rp->salt, rp->dir, rp->epsn, iv);
         if (ossl_gcm_seal(ossl, rp->key, rp->klen, iv, aad, an, p, enc ? pl : 0, ct, tag, 16)) {
             check_failf(&C, "%s: OpenSSL EVP error", what);
             return;
@@ -327,7 +350,16 @@ static void ref_check_sealed(const char *what, const pktbuf *plain, const pktbuf
         if (rp->mode == IBSEC_MODE_ICRC_MAC)
             check_bytes(&C, msg, tag, sealed->b + Ls.icrc, 4);
         else
-            check_bytes(&C, msg, tag, sealed->b + Ls.eths_end, sth);
+            check_bytes(&C, msg, tag, sealed->b + Ls.eths_end + sectag, sth - sectag);
+        if (sectag) {
+            uint8_t st[12];
+            for (int i = 0; i < 4; i++)
+                st[i] = (uint8_t)(rp->ssci >> (24 - 8 * i));
+            for (int i = 0; i < 8; i++)
+                st[4 + i] = (uint8_t)(rp->pn_val >> (56 - 8 * i));
+            snprintf(msg, sizeof msg, "%s: SecTAG (SSCI || PN)", what);
+            check_bytes(&C, msg, st, sealed->b + Ls.eths_end, 12);
+        }
     }
     snprintf(msg, sizeof msg, "%s: payload+pad (OpenSSL ciphertext or clear)", what);
     check_bytes(&C, msg, enc ? ct : p, sealed->b + Ls.payload, pl);
@@ -477,7 +509,8 @@ static void round_trip(const char *what, pair *pr, bool roce, const pktbuf *plai
         return;
     if (pr->mode != IBSEC_MODE_NONE)
         check_int(&C, "seal EPSN", (long long)epsn, (long long)v.epsn);
-    ref_params rp = { pr->mode, pr->code, pr->key, pr->klen, pr->salt, 0, epsn };
+    ref_params rp = { .mode = pr->mode, .code = pr->code, .key = pr->key, .klen = pr->klen,
+                      .salt = pr->salt, .dir = 0, .epsn = epsn };
     ref_check_sealed(what, plain, &sealed, roce, &rp);
     /* RoCEv2: open neither checks nor passes on a UDP checksum written on the way
        (wire-format.md §4): the sealed packet (checksum 0) gets one before it is opened */
@@ -1066,7 +1099,8 @@ static void test_contexts(ibsec_rng *r)
     retarget(&plain, 0x55, 0x9234);
     check_reason("ctx: seal by QP", IBSEC_R_OK, do_seal(&pr.tx, false, &plain, &sealed, &v));
     check_true(&C, v.ctx == 1 && v.mode == IBSEC_MODE_STH_AEAD, "ctx: QP context chosen on seal");
-    ref_params rp = { IBSEC_MODE_STH_AEAD, 1, key1, 32, salt1, 0, 10 };
+    ref_params rp = { .mode = IBSEC_MODE_STH_AEAD, .code = 1, .key = key1, .klen = 32,
+                      .salt = salt1, .dir = 0, .epsn = 10 };
     ref_check_sealed("ctx: QP-selected packet", &plain, &sealed, false, &rp);
     check_reason("ctx: open by QP", IBSEC_R_OK, do_open(&pr.rx, false, &sealed, &out, &v));
     check_true(&C, v.ctx == 1 && out.n == plain.n && memcmp(out.b, plain.b, plain.n) == 0,
@@ -1076,7 +1110,8 @@ static void test_contexts(ibsec_rng *r)
     retarget(&plain, 0x56, 0x9234); /* no QP context; P_Key 0x9234 -> context 0 */
     check_reason("ctx: seal by P_Key", IBSEC_R_OK, do_seal(&pr.tx, false, &plain, &sealed, &v));
     check_true(&C, v.ctx == 0 && v.mode == IBSEC_MODE_STH_PKT, "ctx: P_Key context chosen");
-    ref_params rp0 = { IBSEC_MODE_STH_PKT, 2, pr.key, 16, pr.salt, 0, 10 };
+    ref_params rp0 = { .mode = IBSEC_MODE_STH_PKT, .code = 2, .key = pr.key, .klen = 16,
+                       .salt = pr.salt, .dir = 0, .epsn = 10 };
     ref_check_sealed("ctx: P_Key-selected packet", &plain, &sealed, false, &rp0);
     check_reason("ctx: open by P_Key", IBSEC_R_OK, do_open(&pr.rx, false, &sealed, &out, &v));
 
@@ -1166,7 +1201,8 @@ static void test_min_frame(ibsec_rng *r)
     memset(padded.b + plain.n, 0, IBSEC_ETH_MIN_FRAME - plain.n);
     padded.n = IBSEC_ETH_MIN_FRAME;
     check_reason("min frame: seal a padded frame", IBSEC_R_OK, do_seal(&pr.tx, true, &padded, &sealed, NULL));
-    ref_params rp = { pr.mode, 0, pr.key, pr.klen, pr.salt, 0, e };
+    ref_params rp = { .mode = pr.mode, .code = 0, .key = pr.key, .klen = pr.klen,
+                      .salt = pr.salt, .dir = 0, .epsn = e };
     ref_check_sealed("min frame: sealed without the padding", &plain, &sealed, true, &rp);
     padded = sealed;
     memset(padded.b + sealed.n, 0, IBSEC_ETH_MIN_FRAME - sealed.n);
@@ -1266,8 +1302,8 @@ static void m_padcnt3(pktbuf *p, const layout *L) { p->b[L->bth + 1] |= 0x30; }
 static void m_grow(pktbuf *p, const layout *L) { grow_data(p, L); }
 static void m_icrc(pktbuf *p, const layout *L) { p->b[L->icrc + 2] ^= 0x10; }
 static void m_vcrc(pktbuf *p, const layout *L) { (void)L; p->b[p->n - 1] ^= 0x01; }
-static void m_resv5(pktbuf *p, const layout *L) { p->b[L->bth + 8] |= 0x20; }
-static void m_resv6(pktbuf *p, const layout *L) { p->b[L->bth + 8] |= 0x40; }
+static void m_pnbit(pktbuf *p, const layout *L) { p->b[L->bth + 8] |= 0x20; }
+static void m_kpbit(pktbuf *p, const layout *L) { p->b[L->bth + 8] |= 0x40; }
 static void m_sec2_nosth(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x10); }
 static void m_sec3_nosth(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x18); }
 static void m_sth_nosec(pktbuf *p, const layout *L) { p->b[L->bth + 8] = (uint8_t)((p->b[L->bth + 8] & 0x80) | 0x02); }
@@ -1310,8 +1346,10 @@ static const corpus_entry corpus[] = {
     { "bad ICRC (plain)", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_ICRC, m_icrc },
     { "bad VCRC (sth-aead)", BASE_SEALED, SH_NATIVE, IBSEC_R_BAD_VCRC, m_vcrc },
     { "bad VCRC (plain)", BASE_PLAIN, SH_NATIVE, IBSEC_R_BAD_VCRC, m_vcrc },
-    { "BTH byte 8 bit 5 (reserved) set", BASE_SEALED, SH_ALL, IBSEC_R_BAD_SECMODE, m_resv5 },
-    { "BTH byte 8 bit 6 (reserved) set", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_SECMODE, m_resv6 },
+    { "PN bit on an epsn context's packet", BASE_SEALED, SH_ALL, IBSEC_R_MODE_MISMATCH, m_pnbit },
+    { "PN bit without an STH", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_SECMODE, m_pnbit },
+    { "key phase bit in mode none", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_SECMODE, m_kpbit },
+    { "key phase 1 without a phase-1 key", BASE_SEALED, SH_ALL, IBSEC_R_NO_KEY, m_kpbit },
     { "SECMODE 2 without STH", BASE_PLAIN, SH_ALL, IBSEC_R_BAD_SECMODE, m_sec2_nosth },
     { "SECMODE 3 without STH", BASE_SEALED, SH_ALL, IBSEC_R_BAD_SECMODE, m_sec3_nosth },
     { "STHSZ without SECMODE", BASE_SEALED, SH_ALL, IBSEC_R_BAD_SECMODE, m_sth_nosec },
@@ -1528,7 +1566,8 @@ static void example_one(text *t, int num, enum ibsec_mode mode, unsigned code, e
     if (!check_true(&C, example_plain(shape, &plain), "examples: plain packet") ||
         !check_reason("examples: seal", IBSEC_R_OK, do_seal(&tx, roce, &plain, &sealed, NULL)))
         return;
-    ref_params rp = { mode, code, key, 16, salt, 0, epsn };
+    ref_params rp = { .mode = mode, .code = code, .key = key, .klen = 16, .salt = salt,
+                      .dir = 0, .epsn = epsn };
     char what[80];
     snprintf(what, sizeof what, "example %d", num);
     ref_check_sealed(what, &plain, &sealed, roce, &rp);
@@ -1612,6 +1651,341 @@ static void test_examples_in_doc(const text *t)
  * main
  * ====================================================================== */
 
+/* ======================================================================
+ * pn: the pn nonce (wire-format.md §5.2) — one partition key shared by several
+ * senders and 64 QPs with colliding PSNs, retransmissions, an attacker's replays,
+ * reordering, unknown and forged SSCIs, a key-phase rollover during traffic, window
+ * sizes 64 and 1024, replay checking off, PN exhaustion
+ * ====================================================================== */
+
+#define PN_PKEY    0x1234u
+#define PN_QPS     64u
+#define PN_SENDERS 3u
+#define PN_POOL    8u      /* sealed packets held back per sender: delivery out of order */
+#define PN_STEPS   1500u
+#define PN_SSCI(i) (0x5e000100u + (uint32_t)(i))
+
+typedef struct {
+    pktbuf   wire;
+    pktbuf   plain;
+    bool     roce;
+    uint64_t pn;
+    unsigned kp;
+} pn_sealed;
+
+typedef struct {
+    ibsec_engine tx[PN_SENDERS + 1];   /* the last one: a sender the receiver does not know */
+    ibsec_engine rx;
+    uint8_t      key[2][32], salt[2][12];
+    unsigned     w;
+    uint64_t     next_pn[PN_SENDERS + 1][2];   /* per sender and key phase: next PN sealed */
+    uint64_t     rx_next[PN_SENDERS][2];       /* receiver's window top, as the test sees it */
+    pn_sealed    pool[PN_SENDERS][PN_POOL];
+    unsigned     pooled[PN_SENDERS];
+    pn_sealed   *done;                         /* delivered packets, for replays */
+    unsigned     n_done;
+    uint8_t    (*ivs)[12];                     /* every (key 0 or 1, IV) sealed */
+    unsigned     n_ivs;
+    unsigned long retx, replays, too_old, reordered, rollover_pkts;
+} pn_world;
+
+static ibsec_ctx_cfg pn_cfg(bool replay_off)
+{
+    ibsec_ctx_cfg c = make_cfg(IBSEC_SEL_PKEY, PN_PKEY, IBSEC_MODE_STH_AEAD, IBSEC_STH_CODE_128, 0, 0);
+    c.nonce = IBSEC_NONCE_PN;
+    c.replay_off = replay_off;
+    return c;
+}
+
+static void pn_world_init(pn_world *w, ibsec_rng *r, unsigned win, bool replay_off)
+{
+    memset(w, 0, sizeof *w);
+    w->w = win;
+    for (int k = 0; k < 2; k++) {
+        ibsec_rng_bytes(r, w->key[k], 32);
+        ibsec_rng_bytes(r, w->salt[k], 12);
+    }
+    ibsec_ctx_cfg cfg = pn_cfg(replay_off);
+    const char *why = NULL;
+    for (unsigned i = 0; i <= PN_SENDERS; i++) {
+        w->next_pn[i][0] = w->next_pn[i][1] = 1 + 1000 * i; /* senders start apart */
+        if (ibsec_engine_init(&w->tx[i], 2, 4, 1) != 0 ||
+            ibsec_key_set_pn(&w->tx[i], 0, w->key[0], 32, w->salt[0], 12, PN_SSCI(i), w->next_pn[i][0]) != 0 ||
+            ibsec_ctx_set(&w->tx[i], 0, &cfg, &why) != 0) {
+            fprintf(stderr, "test_sec: pn sender set-up failed: %s\n", why ? why : "init/key");
+            exit(2);
+        }
+    }
+    if (ibsec_engine_init(&w->rx, 2, 4, 4) != 0 || ibsec_peers_init(&w->rx, 2 * PN_SENDERS, win) != 0 ||
+        ibsec_key_set_pn(&w->rx, 0, w->key[0], 32, w->salt[0], 12, 0x5e0000ffu, 1) != 0 ||
+        ibsec_ctx_set(&w->rx, 0, &cfg, &why) != 0) {
+        fprintf(stderr, "test_sec: pn receiver set-up failed: %s\n", why ? why : "init/key");
+        exit(2);
+    }
+    for (unsigned i = 0; i < PN_SENDERS; i++) {
+        if (ibsec_peer_set(&w->rx, i, 0, PN_SSCI(i), w->next_pn[i][0]) != 0)
+            exit(2);
+        w->rx_next[i][0] = w->rx_next[i][1] = w->next_pn[i][0];
+    }
+    w->done = calloc(PN_STEPS * 2, sizeof *w->done);
+    w->ivs = calloc(PN_STEPS * 2, sizeof *w->ivs);
+    if (!w->done || !w->ivs)
+        exit(2);
+}
+
+static void pn_world_free(pn_world *w)
+{
+    for (unsigned i = 0; i <= PN_SENDERS; i++)
+        ibsec_engine_free(&w->tx[i]);
+    ibsec_engine_free(&w->rx);
+    free(w->done);
+    free(w->ivs);
+}
+
+/* Seal a plain packet at sender s; check it against the reference; remember its IV. */
+static bool pn_seal(pn_world *w, unsigned s, const pktbuf *plain, bool roce, pn_sealed *out)
+{
+    ibsec_verdict v;
+    char what[120];
+    unsigned kp = w->tx[s].ctx[0].cfg.tx_kp;
+    snprintf(what, sizeof what, "pn: sender %u seal (PN %llu, phase %u)", s,
+             (unsigned long long)w->next_pn[s][kp], kp);
+    if (!check_reason(what, IBSEC_R_OK, do_seal(&w->tx[s], roce, plain, &out->wire, &v)))
+        return false;
+    ref_params rp = { .mode = IBSEC_MODE_STH_AEAD, .code = IBSEC_STH_CODE_128, .key = w->key[kp],
+                      .klen = 32, .salt = w->salt[kp], .pn = true, .ssci = PN_SSCI(s),
+                      .pn_val = w->next_pn[s][kp], .kp = kp };
+    ref_check_sealed(what, plain, &out->wire, roce, &rp);
+    check_int(&C, "pn: verdict PN", (long long)w->next_pn[s][kp], (long long)v.pn);
+    out->plain = *plain;
+    out->roce = roce;
+    out->pn = w->next_pn[s][kp]++;
+    out->kp = kp;
+    /* (key, IV): the key phase names the key; the IV must never repeat under it */
+    if (w->n_ivs < PN_STEPS * 2) {
+        uint8_t *iv = w->ivs[w->n_ivs++];
+        ref_iv_pn(w->salt[kp], PN_SSCI(s), out->pn, iv);
+        iv[0] ^= (uint8_t)(kp << 7); /* keep the two keys' IVs apart in the record */
+    }
+    return true;
+}
+
+/* Open a packet of sender s at the receiver: delivered, restored byte for byte. */
+static void pn_deliver(pn_world *w, unsigned s, const pn_sealed *p)
+{
+    pktbuf out, want = p->plain;
+    ibsec_verdict v;
+    char what[120];
+    snprintf(what, sizeof what, "pn: receive sender %u PN %llu phase %u", s,
+             (unsigned long long)p->pn, p->kp);
+    if (!check_reason(what, IBSEC_R_OK, do_open(&w->rx, p->roce, &p->wire, &out, &v)))
+        return;
+    ref_udp_csum_zero(&want, p->roce);
+    check_int(&C, what, (long long)want.n, (long long)out.n);
+    check_bytes(&C, what, want.b, out.b, want.n);
+    check_int(&C, "pn: verdict SSCI", PN_SSCI(s), v.ssci);
+    if (p->pn >= w->rx_next[s][p->kp])
+        w->rx_next[s][p->kp] = p->pn + 1;
+    w->done[w->n_done++ % (PN_STEPS * 2)] = *p;
+}
+
+/* An attacker resends a delivered packet byte for byte: never delivered. */
+static void pn_replay(pn_world *w, ibsec_rng *r, bool replay_off)
+{
+    unsigned n = w->n_done < PN_STEPS * 2 ? w->n_done : PN_STEPS * 2;
+    if (n == 0)
+        return;
+    const pn_sealed *p = &w->done[ibsec_rng_below(r, n)];
+    pktbuf out;
+    ibsec_verdict v;
+    enum ibsec_reason got = do_open(&w->rx, p->roce, &p->wire, &out, &v);
+    unsigned who = v.ssci - PN_SSCI(0);
+    if (replay_off) {
+        check_reason("pn: replay with replay checking off is delivered", IBSEC_R_OK, got);
+        return;
+    }
+    enum ibsec_reason want = IBSEC_R_REPLAY;
+    if (who < PN_SENDERS && w->rx_next[who][p->kp] >= w->w && p->pn < w->rx_next[who][p->kp] - w->w)
+        want = IBSEC_R_PN_TOO_OLD;
+    w->too_old += want == IBSEC_R_PN_TOO_OLD;
+    w->replays++;
+    check_reason("pn: an attacker's replay", want, got);
+}
+
+/* One packet of sender s: a new PSN on a random QP (PSNs collide across QPs and
+ * senders: every QP of every sender counts from the same start), or a retransmission
+ * of an earlier PSN with its bytes sealed again. Held in the sender's pool; a random
+ * pooled packet is delivered when the pool is full. */
+static void pn_step(pn_world *w, ibsec_rng *r, unsigned s, uint32_t *psn, pktbuf *last,
+                    bool *last_roce, bool *have_last)
+{
+    static const enum ibsec_shape shapes[] = { IBSEC_SHAPE_IB_LOCAL, IBSEC_SHAPE_IB_GLOBAL,
+                                               IBSEC_SHAPE_ROCE_V4, IBSEC_SHAPE_ROCE_V6 };
+    enum ibsec_shape shape = shapes[ibsec_rng_below(r, 4)];
+    pktbuf plain;
+    bool roce = shape_roce(shape);
+    if (*have_last && ibsec_rng_below(r, 8) == 0) {
+        plain = *last;                     /* go-back-N: the same packet again */
+        roce = *last_roce;
+        w->retx++;
+    } else {
+        unsigned q = ibsec_rng_below(r, PN_QPS);
+        if (!make_plain(r, shape, -1, -1, 0x100u + q, (int)PN_PKEY, psn[q]++, &plain))
+            return;
+        *last = plain;
+        *last_roce = roce;
+        *have_last = true;
+    }
+    pn_sealed *slot = &w->pool[s][w->pooled[s]];
+    if (!pn_seal(w, s, &plain, roce, slot))
+        return;
+    if (++w->pooled[s] < PN_POOL)
+        return;
+    unsigned k = ibsec_rng_below(r, PN_POOL);
+    w->reordered += k != 0;
+    pn_sealed p = w->pool[s][k];
+    w->pool[s][k] = w->pool[s][--w->pooled[s]];
+    pn_deliver(w, s, &p);
+}
+
+static void pn_flush(pn_world *w)
+{
+    for (unsigned s = 0; s < PN_SENDERS; s++)
+        while (w->pooled[s])
+            pn_deliver(w, s, &w->pool[s][--w->pooled[s]]);
+}
+
+static int cmp_iv(const void *a, const void *b)
+{
+    return memcmp(a, b, 12);
+}
+
+/* Phase 1 of the key: every engine installs key 1 in slot 1 and gives its context
+ * key1; the receiver adds its senders' phase-1 entries; then the senders switch. */
+static void pn_rollover_prepare(pn_world *w)
+{
+    for (unsigned i = 0; i <= PN_SENDERS; i++) {
+        ibsec_engine *e = &w->tx[i];
+        ibsec_key_set_pn(e, 1, w->key[1], 32, w->salt[1], 12, PN_SSCI(i), w->next_pn[i][1]);
+        ibsec_ctx_cfg c = e->ctx[0].cfg;
+        c.key1_en = true;
+        c.key1 = 1;
+        ibsec_ctx_set(e, 0, &c, NULL);
+    }
+    ibsec_key_set_pn(&w->rx, 1, w->key[1], 32, w->salt[1], 12, 0x5e0000ffu, 1);
+    ibsec_ctx_cfg c = w->rx.ctx[0].cfg;
+    c.key1_en = true;
+    c.key1 = 1;
+    ibsec_ctx_set(&w->rx, 0, &c, NULL);
+    for (unsigned i = 0; i < PN_SENDERS; i++)
+        ibsec_peer_set(&w->rx, PN_SENDERS + i, 1, PN_SSCI(i), w->next_pn[i][1]);
+}
+
+static void pn_switch_phase(pn_world *w, unsigned s)
+{
+    ibsec_ctx_cfg c = w->tx[s].ctx[0].cfg;
+    c.tx_kp = 1;
+    /* rewriting a context resets its live state; the pn nonce keeps none there (the
+       PN lives in the key slot, the windows in the receiver's entries) */
+    check_true(&C, ibsec_ctx_set(&w->tx[s], 0, &c, NULL) == 0, "pn: switch to key phase 1");
+}
+
+static void pn_run(ibsec_rng *r, unsigned win, bool replay_off)
+{
+    pn_world w;
+    uint32_t psn[PN_SENDERS][PN_QPS];
+    pktbuf last[PN_SENDERS];
+    bool last_roce[PN_SENDERS] = { false }, have_last[PN_SENDERS] = { false };
+    memset(psn, 0, sizeof psn);
+    pn_world_init(&w, r, win, replay_off);
+    for (unsigned step = 0; step < PN_STEPS; step++) {
+        unsigned s = ibsec_rng_below(r, PN_SENDERS);
+        if (step == PN_STEPS / 3)
+            pn_rollover_prepare(&w);
+        if (step >= PN_STEPS / 3 && step < PN_STEPS / 2 && ibsec_rng_below(r, 16) == 0)
+            pn_switch_phase(&w, s);        /* senders switch one by one, packets of both
+                                              phases in flight */
+        if (step == PN_STEPS / 2)
+            for (unsigned i = 0; i < PN_SENDERS; i++)
+                if (w.tx[i].ctx[0].cfg.tx_kp == 0)
+                    pn_switch_phase(&w, i);
+        w.rollover_pkts += step >= PN_STEPS / 3 && step < PN_STEPS / 2;
+        pn_step(&w, r, s, psn[s], &last[s], &last_roce[s], &have_last[s]);
+        if (ibsec_rng_below(r, 10) == 0)
+            pn_replay(&w, r, replay_off);
+    }
+    pn_flush(&w);
+
+    /* a sender the receiver does not know, and a known sender's packet given another
+       sender's SSCI (CRCs redone, as an attacker can): never delivered */
+    pktbuf plain, out;
+    pn_sealed x;
+    if (make_plain(r, IBSEC_SHAPE_IB_LOCAL, -1, 64, 0x100u, (int)PN_PKEY, 7, &plain) &&
+        pn_seal(&w, PN_SENDERS, &plain, false, &x))
+        check_reason("pn: unknown SSCI", IBSEC_R_UNKNOWN_SENDER, do_open(&w.rx, false, &x.wire, &out, NULL));
+    for (int forge = 0; forge < 2; forge++) {
+        /* a fresh PN (to dodge the window), and another sender's SSCI with a PN fresh
+           for that sender: the IV changes, the tag fails */
+        if (!make_plain(r, IBSEC_SHAPE_ROCE_V4, -1, 64, 0x101u, (int)PN_PKEY, 8, &plain) ||
+            !pn_seal(&w, 0, &plain, true, &x))
+            continue;
+        layout L;
+        unsigned to = forge ? 2 : 0;
+        uint64_t pn = w.rx_next[to][x.kp] + 100;
+        ref_layout(x.wire.b, x.wire.n, true, 12 + 16, &L);
+        for (int i = 0; i < 4; i++)
+            x.wire.b[L.eths_end + i] = (uint8_t)(PN_SSCI(to) >> (24 - 8 * i));
+        for (int i = 0; i < 8; i++)
+            x.wire.b[L.eths_end + 4 + i] = (uint8_t)(pn >> (56 - 8 * i));
+        forge_crcs(&x.wire, &L, IBSEC_MODE_STH_AEAD);
+        check_reason(forge ? "pn: another sender's SSCI and a fresh PN" : "pn: a fresh PN",
+                     IBSEC_R_AUTH_FAILED,
+                     do_open(&w.rx, true, &x.wire, &out, NULL));
+    }
+
+    /* no IV twice under one key */
+    qsort(w.ivs, w.n_ivs, 12, cmp_iv);
+    unsigned dup = 0;
+    for (unsigned i = 1; i < w.n_ivs; i++)
+        dup += memcmp(w.ivs[i - 1], w.ivs[i], 12) == 0;
+    char msg[160];
+    snprintf(msg, sizeof msg, "pn: (key, IV) pairs repeated among %u sealed packets", w.n_ivs);
+    check_int(&C, msg, 0, dup);
+    printf("sec: pn window %u%s: %u packets sealed by %u senders on %u QPs of one P_Key, "
+           "%lu retransmissions delivered, %lu replays refused (%lu as pn_too_old), "
+           "%lu delivered out of order, rollover during %lu packets, no (key, IV) twice\n",
+           win, replay_off ? " (replay checking off)" : "", w.n_ivs, PN_SENDERS, PN_QPS, w.retx,
+           replay_off ? 0 : w.replays, w.too_old, w.reordered, w.rollover_pkts);
+    pn_world_free(&w);
+}
+
+/* PN exhaustion: the last PN is sent once, then the slot refuses. */
+static void pn_exhaust(ibsec_rng *r)
+{
+    ibsec_engine e;
+    uint8_t key[16], salt[12];
+    pktbuf plain, out;
+    ibsec_rng_bytes(r, key, 16);
+    ibsec_rng_bytes(r, salt, 12);
+    ibsec_ctx_cfg c = pn_cfg(false);
+    if (ibsec_engine_init(&e, 1, 1, 1) != 0 ||
+        ibsec_key_set_pn(&e, 0, key, 16, salt, 12, 9, UINT64_MAX) != 0 ||
+        ibsec_ctx_set(&e, 0, &c, NULL) != 0 ||
+        !make_plain(r, IBSEC_SHAPE_IB_LOCAL, -1, 32, 0x100u, (int)PN_PKEY, 1, &plain))
+        exit(2);
+    check_reason("pn: the last PN", IBSEC_R_OK, do_seal(&e, false, &plain, &out, NULL));
+    check_reason("pn: after the last PN", IBSEC_R_PN_EXHAUSTED, do_seal(&e, false, &plain, &out, NULL));
+    ibsec_engine_free(&e);
+}
+
+static void test_pn(ibsec_rng *r)
+{
+    pn_run(r, 64, false);
+    pn_run(r, 1024, false);
+    pn_run(r, 64, true);
+    pn_exhaust(r);
+}
+
 int main(int argc, char **argv)
 {
     ibsec_rng r;
@@ -1645,6 +2019,7 @@ int main(int argc, char **argv)
     test_contexts(&r);
     test_min_frame(&r);
     test_corpus(&r);
+    test_pn(&r);
     EVP_CIPHER_CTX_free(ossl);
     return check_summary(&C);
 }
