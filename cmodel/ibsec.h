@@ -209,6 +209,18 @@ typedef struct ibsec_peer {
     ibsec_window rx;       /* PNs accepted; rx.next starts at the configured first PN */
 } ibsec_peer;
 
+/* One entry of the duplicate table (wire-format.md §6.1): the PSNs delivered on a
+ * connection, known by its sender's SSCI and its DestQP. PSNs are compared modulo 2^24
+ * (no extension: the entry only labels, it guards nothing). */
+#define IBSEC_DUP_WINDOW 64u
+typedef struct ibsec_conn {
+    bool     valid;
+    uint32_t ssci;
+    uint32_t destqp;
+    uint32_t last;       /* the newest PSN delivered */
+    uint64_t seen;       /* bit d: PSN last - d delivered (d < 64) */
+} ibsec_conn;
+
 /* The nonce of a context's packets (wire-format.md §5). */
 enum ibsec_nonce {
     IBSEC_NONCE_EPSN = 0,  /* salt || dir || EPSN: one sender per key and direction,
@@ -267,6 +279,8 @@ typedef struct ibsec_engine {
     unsigned         n_peers;      /* receive entries of the pn nonce */
     ibsec_peer      *peers;
     unsigned         replay_window; /* W of the peers' PN windows (64 .. 4096, 2^n) */
+    unsigned         n_conns;      /* duplicate table entries (0: no duplicate status) */
+    ibsec_conn      *conns;
     uint64_t         count[IBSEC_OP_COUNT][IBSEC_R_COUNT];
 } ibsec_engine;
 
@@ -279,6 +293,8 @@ typedef struct ibsec_verdict {
     uint64_t          pn;           /* PN used (pn nonce) */
     uint32_t          ssci;         /* SSCI of the PN (seal: this endpoint's, open: the sender's) */
     unsigned          kp;           /* key phase used */
+    bool              dup;          /* open, pn nonce, RC/UC/XRC: the connection's PSN was
+                                       delivered before (a retransmission), §6.1 */
     bool              alert_raised; /* this packet raised the context's alert */
 } ibsec_verdict;
 
@@ -309,6 +325,16 @@ int  ibsec_peer_set(ibsec_engine *e, unsigned idx, unsigned key, uint32_t ssci, 
 void ibsec_peer_clear(ibsec_engine *e, unsigned idx);
 /* The valid entry of (key, ssci), or -1. */
 int  ibsec_peer_lookup(const ibsec_engine *e, unsigned key, uint32_t ssci);
+
+/* Give the engine a duplicate table of n entries (a power of two, 1 .. 65536); all
+ * invalid.  0 / -1. */
+int  ibsec_conns_init(ibsec_engine *e, unsigned n);
+/* The table entry of a connection: (DestQP XOR SSCI << 8 XOR SSCI >> 16) mod n. */
+unsigned ibsec_conn_index(const ibsec_engine *e, uint32_t ssci, uint32_t destqp);
+/* Note a delivered packet of a connected transport (RC, UC, XRC): true if its PSN was
+ * delivered on the connection before.  A connection whose entry holds another one takes
+ * the entry over (its earlier PSNs are forgotten: the packet counts as new). */
+bool ibsec_conn_note(ibsec_engine *e, uint32_t ssci, uint32_t destqp, uint32_t psn);
 void ibsec_key_clear(ibsec_engine *e, unsigned idx);
 
 /* Check a context configuration on its own: NULL if good, else a message. */

@@ -46,6 +46,7 @@ void ibsec_engine_free(ibsec_engine *e)
     free(e->keys);
     free(e->ctx);
     free(e->peers);
+    free(e->conns);
     memset(e, 0, sizeof *e);
 }
 

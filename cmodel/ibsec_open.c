@@ -133,6 +133,14 @@ static enum ibsec_reason pn_step(ibsec_engine *e, const ibsec_ctx *c, unsigned k
     return IBSEC_R_OK;
 }
 
+/* Transports whose PSN numbers a connection's packets (IBA Vol. 1 §9.7: RC, UC; XRC,
+ * Annex A14): the duplicate status applies (wire-format.md §6.1). */
+static bool connected(uint8_t opcode)
+{
+    unsigned tc = opcode >> 5;
+    return tc == IBSEC_TC_RC || tc == IBSEC_TC_UC || tc == IBSEC_TC_XRC;
+}
+
 /* Steps 10-13 for a secured context whose key slot kidx is valid. */
 static enum ibsec_reason open_secured(ibsec_engine *e, ibsec_ctx *c, unsigned kidx, uint8_t *buf,
                                       struct ibsec_pkt *p, const struct ibsec_secbits *sb,
@@ -154,6 +162,8 @@ static enum ibsec_reason open_secured(ibsec_engine *e, ibsec_ctx *c, unsigned ki
         ibsec_epsn_rx_commit(c, vd->epsn);
     else if (!c->cfg.replay_off)
         ibsec_window_commit(&peer->rx, e->replay_window, vd->pn);
+    if (sb->pn && connected(p->bth.opcode))
+        vd->dup = ibsec_conn_note(e, vd->ssci, p->bth.destqp, p->bth.psn);
     c->fail_consec = 0;
     return restore_plain(buf, p, len);                                         /* 13 */
 }

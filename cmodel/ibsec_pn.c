@@ -120,3 +120,52 @@ void ibsec_peer_clear(ibsec_engine *e, unsigned idx)
     if (idx < e->n_peers)
         memset(&e->peers[idx], 0, sizeof e->peers[idx]);
 }
+
+/* ---- duplicate table (wire-format.md §6.1) --------------------------------------- */
+
+int ibsec_conns_init(ibsec_engine *e, unsigned n)
+{
+    if (n == 0 || n > 65536u || (n & (n - 1u)) != 0)
+        return -1;
+    ibsec_conn *c = calloc(n, sizeof *c);
+    if (!c)
+        return -1;
+    free(e->conns);
+    e->conns = c;
+    e->n_conns = n;
+    return 0;
+}
+
+unsigned ibsec_conn_index(const ibsec_engine *e, uint32_t ssci, uint32_t destqp)
+{
+    return (unsigned)((destqp ^ (ssci << 8) ^ (ssci >> 16)) & (e->n_conns - 1u));
+}
+
+bool ibsec_conn_note(ibsec_engine *e, uint32_t ssci, uint32_t destqp, uint32_t psn)
+{
+    if (e->n_conns == 0)
+        return false;
+    ibsec_conn *c = &e->conns[ibsec_conn_index(e, ssci, destqp)];
+    psn &= IBSEC_PSN_MASK;
+    if (!c->valid || c->ssci != ssci || c->destqp != destqp) {
+        c->valid = true;
+        c->ssci = ssci;
+        c->destqp = destqp;
+        c->last = psn;
+        c->seen = 1u;
+        return false;
+    }
+    uint32_t behind = (c->last - psn) & IBSEC_PSN_MASK;   /* how far psn is behind last */
+    if (behind < IBSEC_EPSN_HALF_WINDOW) {                /* at or behind the newest */
+        if (behind >= IBSEC_DUP_WINDOW)
+            return true;                                  /* older than the window: seen */
+        bool dup = (c->seen >> behind) & 1u;
+        c->seen |= 1ull << behind;
+        return dup;
+    }
+    uint32_t ahead = (psn - c->last) & IBSEC_PSN_MASK;    /* a newer PSN: slide */
+    c->seen = ahead >= IBSEC_DUP_WINDOW ? 0 : c->seen << ahead;
+    c->seen |= 1u;
+    c->last = psn;
+    return false;
+}

@@ -1686,7 +1686,8 @@ typedef struct {
     unsigned     n_done;
     uint8_t    (*ivs)[12];                     /* every (key 0 or 1, IV) sealed */
     unsigned     n_ivs;
-    unsigned long retx, replays, too_old, reordered, rollover_pkts;
+    unsigned long retx, replays, too_old, reordered, rollover_pkts, dups;
+    uint8_t      delivered[PN_SENDERS][PN_QPS][PN_STEPS / 8 + 1]; /* PSNs delivered, bitsets */
 } pn_world;
 
 static ibsec_ctx_cfg pn_cfg(bool replay_off)
@@ -1727,6 +1728,18 @@ static void pn_world_init(pn_world *w, ibsec_rng *r, unsigned win, bool replay_o
             exit(2);
         w->rx_next[i][0] = w->rx_next[i][1] = w->next_pn[i][0];
     }
+    /* the duplicate table: every connection of the test in an entry of its own */
+    if (ibsec_conns_init(&w->rx, 4096) != 0)
+        exit(2);
+    for (unsigned i = 0; i < PN_SENDERS; i++)
+        for (unsigned q = 0; q < PN_QPS; q++)
+            for (unsigned j = 0; j < PN_SENDERS; j++)
+                for (unsigned q2 = 0; q2 < PN_QPS; q2++)
+                    if ((i != j || q != q2) && ibsec_conn_index(&w->rx, PN_SSCI(i), 0x100u + q) ==
+                                                   ibsec_conn_index(&w->rx, PN_SSCI(j), 0x100u + q2)) {
+                        fprintf(stderr, "test_sec: pn: two connections share a duplicate entry\n");
+                        exit(2);
+                    }
     w->done = calloc(PN_STEPS * 2, sizeof *w->done);
     w->ivs = calloc(PN_STEPS * 2, sizeof *w->ivs);
     if (!w->done || !w->ivs)
@@ -1784,6 +1797,22 @@ static void pn_deliver(pn_world *w, unsigned s, const pn_sealed *p)
     check_int(&C, what, (long long)want.n, (long long)out.n);
     check_bytes(&C, what, want.b, out.b, want.n);
     check_int(&C, "pn: verdict SSCI", PN_SSCI(s), v.ssci);
+    /* duplicate status (wire-format.md §6.1): RC, UC and XRC packets whose PSN was
+       delivered on the connection before, i.e. a retransmission whose first copy got
+       through (with reordering, either copy may come first) */
+    layout L;
+    if (ref_layout(p->plain.b, p->plain.n, p->roce, 0, &L)) {
+        unsigned tc = p->plain.b[L.bth] >> 5, q = get16(p->plain.b + L.bth + 6) - 0x100u;
+        unsigned psn = get16(p->plain.b + L.bth + 10);
+        bool conn = tc == 0 || tc == 1 || tc == 5;
+        bool seen = q < PN_QPS && psn / 8 < sizeof w->delivered[0][0] &&
+                    ((w->delivered[s][q][psn / 8] >> (psn % 8)) & 1u);
+        snprintf(what, sizeof what, "pn: duplicate status of sender %u QP %u PSN %u", s, q, psn);
+        check_int(&C, what, conn && seen, v.dup);
+        if (q < PN_QPS && psn / 8 < sizeof w->delivered[0][0])
+            w->delivered[s][q][psn / 8] |= (uint8_t)(1u << (psn % 8));
+        w->dups += v.dup;
+    }
     if (p->pn >= w->rx_next[s][p->kp])
         w->rx_next[s][p->kp] = p->pn + 1;
     w->done[w->n_done++ % (PN_STEPS * 2)] = *p;
@@ -1952,10 +1981,10 @@ static void pn_run(ibsec_rng *r, unsigned win, bool replay_off)
     snprintf(msg, sizeof msg, "pn: (key, IV) pairs repeated among %u sealed packets", w.n_ivs);
     check_int(&C, msg, 0, dup);
     printf("sec: pn window %u%s: %u packets sealed by %u senders on %u QPs of one P_Key, "
-           "%lu retransmissions delivered, %lu replays refused (%lu as pn_too_old), "
+           "%lu retransmissions delivered (%lu marked duplicate), %lu replays refused (%lu as pn_too_old), "
            "%lu delivered out of order, rollover during %lu packets, no (key, IV) twice\n",
            win, replay_off ? " (replay checking off)" : "", w.n_ivs, PN_SENDERS, PN_QPS, w.retx,
-           replay_off ? 0 : w.replays, w.too_old, w.reordered, w.rollover_pkts);
+           w.dups, replay_off ? 0 : w.replays, w.too_old, w.reordered, w.rollover_pkts);
     pn_world_free(&w);
 }
 
