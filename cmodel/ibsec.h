@@ -184,6 +184,7 @@ typedef struct ibsec_key_entry {
     size_t        key_len;           /* 16 (AES-128) or 32 (AES-256) */
     uint8_t       key[32];
     uint8_t       salt[IBSEC_SALT_PN_LEN]; /* epsn nonce: bytes 0..3; pn nonce: all 12 */
+    size_t        salt_len;          /* 4 (epsn nonce only) or 12 (either nonce) */
     uint32_t      ssci;              /* pn nonce: this endpoint's sender identifier under
                                         this key (unique among the key's senders) */
     uint64_t      tx_pn;             /* pn nonce: next PN to send, 1 .. 2^64 - 1; 0 once
@@ -354,7 +355,9 @@ void ibsec_ctx_clear_alert(ibsec_engine *e, unsigned idx);
 int  ibsec_ctx_lookup(const ibsec_engine *e, uint32_t destqp, uint16_t pkey);
 
 /* Turn an endpoint's configuration into its peer's (wire-format.md §9): every
- * context's dir is inverted and its tx_next / rx_next swapped; keys unchanged.
+ * context's dir is inverted and its tx_next / rx_next swapped; keys unchanged but, for a
+ * key slot with exactly one receive entry (a pn key shared by two endpoints), the slot's
+ * SSCI and next PN trade places with the entry's SSCI and first PN.
  * Use on a freshly configured engine. */
 void ibsec_engine_make_peer(ibsec_engine *e);
 

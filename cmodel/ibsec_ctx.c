@@ -68,6 +68,7 @@ int ibsec_key_set_pn(ibsec_engine *e, unsigned idx, const uint8_t *key, size_t k
     next.key_len = key_len;
     memcpy(next.key, key, key_len);
     memcpy(next.salt, salt, salt_len);
+    next.salt_len = salt_len;
     next.ssci = ssci;
     next.tx_pn = tx_pn;
     int rc = -1;
@@ -191,10 +192,35 @@ int ibsec_ctx_lookup(const ibsec_engine *e, uint32_t destqp, uint16_t pkey)
     return -1;
 }
 
+/* The pn nonce between two endpoints: a key slot with exactly one receive entry is a
+ * key shared with one peer, so the peer sends with that entry's SSCI from its first PN
+ * and receives this endpoint's SSCI from the slot's next PN. */
+static void make_peer_pn(ibsec_engine *e)
+{
+    for (unsigned k = 0; k < e->n_keys; k++) {
+        int only = -1, n = 0;
+        for (unsigned i = 0; i < e->n_peers; i++)
+            if (e->peers[i].valid && e->peers[i].key == k) {
+                only = (int)i;
+                n++;
+            }
+        if (n != 1 || !e->keys[k].valid)
+            continue;
+        ibsec_key_entry *key = &e->keys[k];
+        ibsec_peer *p = &e->peers[only];
+        uint32_t ssci = key->ssci;
+        uint64_t pn = key->tx_pn;
+        key->ssci = p->ssci;
+        key->tx_pn = p->rx.next;
+        ibsec_peer_set(e, (unsigned)only, k, ssci, pn);
+    }
+}
+
 /* wire-format.md §9: the peer sends with the other direction bit, and its
  * receive stream is this endpoint's transmit stream (and vice versa). */
 void ibsec_engine_make_peer(ibsec_engine *e)
 {
+    make_peer_pn(e);
     for (unsigned i = 0; i < e->n_ctx; i++) {
         ibsec_ctx *c = &e->ctx[i];
         if (!c->valid)

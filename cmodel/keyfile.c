@@ -20,17 +20,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KF_MAX_FIELDS 24          /* more fields than any statement has */
+#define KF_MAX_FIELDS 32          /* more fields than any statement has */
 #define KF_MSG_LEN    200
 
 /* Parser state for one file. */
 struct kf_state {
     ibsec_engine *e;
     int           lanes;
-    bool          seen_header, seen_side, seen_tables, seen_plain, seen_mask_mf;
+    bool          seen_header, seen_side, seen_tables, seen_plain, seen_mask_mf, seen_peers,
+                  seen_dups;
     char          side;           /* 'a' or 'b' */
     unsigned     *key_line;       /* line that defined each key (0: none) */
     unsigned     *ctx_line;       /* line that defined each context (0: none) */
+    unsigned     *peer_line;      /* line that defined each receive entry (0: none) */
     char          msg[KF_MSG_LEN];/* message of the failing statement */
 };
 
@@ -178,16 +180,17 @@ static int kf_tables(struct kf_state *s, char **f, int n)
     return 0;
 }
 
-/* key <idx> aes128|aes256 <key hex> salt <salt hex> */
+/* key <idx> aes128|aes256 <key hex> salt <salt hex> [ssci <n>] [pn <first>] */
 static int kf_key(struct kf_state *s, char **f, int n, unsigned line)
 {
-    uint64_t idx;
-    size_t klen;
-    uint8_t key[32], salt[IBSEC_SALT_LEN];
+    uint64_t idx, ssci = 0, pn = IBSEC_PN_FIRST;
+    size_t klen, slen;
+    uint8_t key[32], salt[IBSEC_SALT_PN_LEN];
     if (!s->seen_tables)
         return kf_fail(s, "'key' before the 'tables' line");
-    if (n != 6 || strcmp(f[4], "salt") != 0)
-        return kf_fail(s, "expected 'key <index> aes128|aes256 <key hex> salt <8 hex digits>'");
+    if (n < 6 || n > 10 || n % 2 != 0 || strcmp(f[4], "salt") != 0)
+        return kf_fail(s, "expected 'key <index> aes128|aes256 <key hex> salt <8 or 24 hex digits>"
+                          " [ssci <n>] [pn <first PN>]'");
     if (kf_parse_u64(f[1], UINT32_MAX, &idx) != 0)
         return kf_fail(s, "bad key index '%s'", f[1]);
     if (idx >= s->e->n_keys)
@@ -208,22 +211,103 @@ static int kf_key(struct kf_state *s, char **f, int n, unsigned line)
     if (r == -2)
         return kf_fail(s, "%s key needs %zu hex digits (%zu bytes), got %zu", f[2], 2 * klen,
                        klen, strlen(f[3]));
-    r = kf_parse_hex(f[5], salt, IBSEC_SALT_LEN);
+    slen = strlen(f[5]) == 2 * IBSEC_SALT_PN_LEN ? IBSEC_SALT_PN_LEN : IBSEC_SALT_LEN;
+    r = kf_parse_hex(f[5], salt, slen);
     if (r == -1)
         return kf_fail(s, "bad hex digit in the salt of key %llu", (unsigned long long)idx);
     if (r == -2)
-        return kf_fail(s, "salt needs %u hex digits (%u bytes), got %zu", 2 * IBSEC_SALT_LEN,
-                       IBSEC_SALT_LEN, strlen(f[5]));
-    if (ibsec_key_set(s->e, (unsigned)idx, key, klen, salt) != 0)
+        return kf_fail(s, "salt needs %u hex digits (%u bytes; the epsn nonce only) or %u (%u bytes)"
+                       ", got %zu", 2 * IBSEC_SALT_LEN, IBSEC_SALT_LEN, 2 * IBSEC_SALT_PN_LEN,
+                       IBSEC_SALT_PN_LEN, strlen(f[5]));
+    bool seen_ssci = false, seen_pn = false;
+    for (int i = 6; i < n; i += 2) {
+        if (strcmp(f[i], "ssci") == 0 && !seen_ssci) {
+            if (kf_parse_u64(f[i + 1], UINT32_MAX, &ssci) != 0)
+                return kf_fail(s, "bad ssci '%s' (0..2^32-1)", f[i + 1]);
+            seen_ssci = true;
+        } else if (strcmp(f[i], "pn") == 0 && !seen_pn) {
+            if (kf_parse_u64(f[i + 1], UINT64_MAX, &pn) != 0 || pn == 0)
+                return kf_fail(s, "bad pn '%s' (the first PN to send, 1..2^64-1)", f[i + 1]);
+            seen_pn = true;
+        } else {
+            return kf_fail(s, "unknown or repeated key field '%s' (ssci, pn)", f[i]);
+        }
+    }
+    if ((seen_ssci || seen_pn) && slen != IBSEC_SALT_PN_LEN)
+        return kf_fail(s, "ssci and pn belong to the pn nonce, whose salt has %u hex digits",
+                       2 * IBSEC_SALT_PN_LEN);
+    if (ibsec_key_set_pn(s->e, (unsigned)idx, key, klen, salt, slen, (uint32_t)ssci, pn) != 0)
         return kf_fail(s, "key %llu refused by the engine", (unsigned long long)idx);
     s->key_line[idx] = line;
     return 0;
 }
 
+/* peers <n> window <w> */
+static int kf_peers(struct kf_state *s, char **f, int n)
+{
+    uint64_t np, w;
+    if (s->seen_peers)
+        return kf_fail(s, "second 'peers' line");
+    if (!s->seen_tables)
+        return kf_fail(s, "'peers' before the 'tables' line");
+    if (n != 4 || strcmp(f[2], "window") != 0)
+        return kf_fail(s, "expected 'peers <entries> window <PNs>'");
+    if (kf_parse_u64(f[1], IBSEC_KEYFILE_MAX_CTX, &np) != 0 || np == 0)
+        return kf_fail(s, "bad number of receive entries '%s' (1..%u)", f[1], IBSEC_KEYFILE_MAX_CTX);
+    if (kf_parse_u64(f[3], IBSEC_REPLAY_WINDOW_MAX, &w) != 0 ||
+        ibsec_peers_init(s->e, (unsigned)np, (unsigned)w) != 0)
+        return kf_fail(s, "bad window '%s' (64..%u, a power of two)", f[3], IBSEC_REPLAY_WINDOW_MAX);
+    s->peer_line = calloc(np, sizeof *s->peer_line);
+    if (!s->peer_line)
+        return kf_fail(s, "out of memory");
+    s->seen_peers = true;
+    return 0;
+}
+
+/* peer <idx> key <k> ssci <n> pn <first> */
+static int kf_peer(struct kf_state *s, char **f, int n, unsigned line)
+{
+    uint64_t idx, key, ssci, pn;
+    if (!s->seen_peers)
+        return kf_fail(s, "'peer' before the 'peers' line");
+    if (n != 8 || strcmp(f[2], "key") != 0 || strcmp(f[4], "ssci") != 0 || strcmp(f[6], "pn") != 0)
+        return kf_fail(s, "expected 'peer <index> key <key index> ssci <n> pn <first PN>'");
+    if (kf_parse_u64(f[1], UINT32_MAX, &idx) != 0 || idx >= s->e->n_peers)
+        return kf_fail(s, "bad receive entry index '%s' (0..%u)", f[1], s->e->n_peers - 1);
+    if (s->peer_line[idx])
+        return kf_fail(s, "receive entry %llu already defined on line %u", (unsigned long long)idx,
+                       s->peer_line[idx]);
+    if (kf_parse_u64(f[3], UINT32_MAX, &key) != 0 || key >= s->e->n_keys)
+        return kf_fail(s, "bad key index '%s' (0..%u)", f[3], s->e->n_keys - 1);
+    if (kf_parse_u64(f[5], UINT32_MAX, &ssci) != 0)
+        return kf_fail(s, "bad ssci '%s' (0..2^32-1)", f[5]);
+    if (kf_parse_u64(f[7], UINT64_MAX, &pn) != 0 || pn == 0)
+        return kf_fail(s, "bad pn '%s' (the first PN accepted, 1..2^64-1)", f[7]);
+    if (ibsec_peer_set(s->e, (unsigned)idx, (unsigned)key, (uint32_t)ssci, pn) != 0)
+        return kf_fail(s, "receive entry %llu refused: key %llu and ssci %llu already have one",
+                       (unsigned long long)idx, (unsigned long long)key, (unsigned long long)ssci);
+    s->peer_line[idx] = line;
+    return 0;
+}
+
+/* dups <n>: entries of the duplicate table (wire-format.md §6.1) */
+static int kf_dups(struct kf_state *s, char **f, int n)
+{
+    uint64_t nc;
+    if (s->seen_dups)
+        return kf_fail(s, "second 'dups' line");
+    if (!s->seen_tables)
+        return kf_fail(s, "'dups' before the 'tables' line");
+    if (n != 2 || kf_parse_u64(f[1], 65536, &nc) != 0 || ibsec_conns_init(s->e, (unsigned)nc) != 0)
+        return kf_fail(s, "expected 'dups <entries>' (1..65536, a power of two)");
+    s->seen_dups = true;
+    return 0;
+}
+
 /* The optional fields of a ctx line, and which of them were given. */
 struct kf_ctx_fields {
-    bool has_key, has_sth, has_mode;
-    uint64_t key, sth_bits;
+    bool has_key, has_sth, has_mode, has_key1;
+    uint64_t key, sth_bits, key1;
 };
 
 /* sth <bits>: the MAC size of sRDMA Table 2 -> STHSZ code (wire-format.md §2). */
@@ -245,15 +329,18 @@ static int kf_sth_code(struct kf_state *s, uint64_t bits, unsigned *code)
 static int kf_ctx_pairs(struct kf_state *s, char **f, int n, ibsec_ctx_cfg *c,
                         struct kf_ctx_fields *x)
 {
-    static const char *const names[] = { "mode", "key", "sth", "dir", "tx_next", "rx_next", "alert" };
-    bool seen[7] = { false };
+    static const char *const names[] = { "mode", "key", "sth", "dir", "tx_next", "rx_next", "alert",
+                                         "nonce", "key1", "tx_kp", "replay" };
+    enum { N_NAMES = sizeof names / sizeof names[0] };
+    bool seen[N_NAMES] = { false };
     for (int i = 4; i < n; i += 2) {
         int k = -1;
-        for (int j = 0; j < 7; j++)
+        for (int j = 0; j < N_NAMES; j++)
             if (strcmp(f[i], names[j]) == 0)
                 k = j;
         if (k < 0)
-            return kf_fail(s, "unknown context field '%s' (mode, key, sth, dir, tx_next, rx_next, alert)", f[i]);
+            return kf_fail(s, "unknown context field '%s' (mode, key, sth, dir, tx_next, rx_next, "
+                              "alert, nonce, key1, tx_kp, replay)", f[i]);
         if (i + 1 >= n)
             return kf_fail(s, "context field '%s' has no value", f[i]);
         if (seen[k])
@@ -291,10 +378,33 @@ static int kf_ctx_pairs(struct kf_state *s, char **f, int n, ibsec_ctx_cfg *c,
             else
                 c->rx_next = u;
             break;
-        default:
+        case 6:
             if (kf_parse_u64(v, UINT32_MAX, &u) != 0)
                 return kf_fail(s, "bad alert threshold '%s' (0..2^32-1, 0 = off)", v);
             c->alert_threshold = (uint32_t)u;
+            break;
+        case 7:
+            if (strcmp(v, "epsn") == 0)
+                c->nonce = IBSEC_NONCE_EPSN;
+            else if (strcmp(v, "pn") == 0)
+                c->nonce = IBSEC_NONCE_PN;
+            else
+                return kf_fail(s, "bad nonce '%s' (epsn or pn)", v);
+            break;
+        case 8:
+            if (kf_parse_u64(v, UINT32_MAX, &x->key1) != 0)
+                return kf_fail(s, "bad key1 index '%s'", v);
+            x->has_key1 = true;
+            break;
+        case 9:
+            if (kf_parse_u64(v, 1, &u) != 0)
+                return kf_fail(s, "bad tx_kp '%s' (0 or 1)", v);
+            c->tx_kp = (unsigned)u;
+            break;
+        default:
+            if (strcmp(v, "on") != 0 && strcmp(v, "off") != 0)
+                return kf_fail(s, "bad replay '%s' (on or off)", v);
+            c->replay_off = strcmp(v, "off") == 0;
             break;
         }
     }
@@ -310,6 +420,8 @@ static int kf_ctx_mode_fields(struct kf_state *s, ibsec_ctx_cfg *c, const struct
     if (c->mode == IBSEC_MODE_NONE) {
         if (x->has_key)
             return kf_fail(s, "mode none uses no key: remove 'key %llu'", (unsigned long long)x->key);
+        if (x->has_key1)
+            return kf_fail(s, "mode none uses no key: remove 'key1 %llu'", (unsigned long long)x->key1);
     } else {
         if (!x->has_key)
             return kf_fail(s, "mode %s needs a 'key <index>'", m);
@@ -317,6 +429,13 @@ static int kf_ctx_mode_fields(struct kf_state *s, ibsec_ctx_cfg *c, const struct
             return kf_fail(s, "key index %llu out of range (the key table has %u entries)",
                            (unsigned long long)x->key, s->e->n_keys);
         c->key = (unsigned)x->key;
+        if (x->has_key1) {
+            if (x->key1 >= s->e->n_keys)
+                return kf_fail(s, "key1 index %llu out of range (the key table has %u entries)",
+                               (unsigned long long)x->key1, s->e->n_keys);
+            c->key1 = (unsigned)x->key1;
+            c->key1_en = true;
+        }
     }
     if (ibsec_mode_has_sth(c->mode)) {
         if (!x->has_sth)
@@ -419,9 +538,16 @@ static int kf_statement(struct kf_state *s, char **f, int n, unsigned line)
         return kf_key(s, f, n, line);
     if (strcmp(f[0], "ctx") == 0)
         return kf_ctx(s, f, n, line);
+    if (strcmp(f[0], "peers") == 0)
+        return kf_peers(s, f, n);
+    if (strcmp(f[0], "peer") == 0)
+        return kf_peer(s, f, n, line);
+    if (strcmp(f[0], "dups") == 0)
+        return kf_dups(s, f, n);
     if (strcmp(f[0], IBSEC_KEYFILE_MAGIC) == 0)
         return kf_fail(s, "second header line");
-    return kf_fail(s, "unknown keyword '%.40s' (side, tables, allow_plain, mask_mf, key, ctx)", f[0]);
+    return kf_fail(s, "unknown keyword '%.40s' (side, tables, allow_plain, mask_mf, key, ctx, "
+                      "peers, peer, dups)", f[0]);
 }
 
 /* One raw line: checks it is text, removes the comment, runs the statement. */
@@ -462,6 +588,17 @@ static int kf_finish(struct kf_state *s, unsigned *line)
             *line = s->ctx_line[i];
             return kf_fail(s, "context %u uses key %u, which is not defined", i, c->cfg.key);
         }
+        if (c->valid && c->cfg.key1_en && !s->key_line[c->cfg.key1]) {
+            *line = s->ctx_line[i];
+            return kf_fail(s, "context %u uses key1 %u, which is not defined", i, c->cfg.key1);
+        }
+        if (c->valid && c->cfg.nonce == IBSEC_NONCE_PN &&
+            (s->e->keys[c->cfg.key].salt_len != IBSEC_SALT_PN_LEN ||
+             (c->cfg.key1_en && s->e->keys[c->cfg.key1].salt_len != IBSEC_SALT_PN_LEN))) {
+            *line = s->ctx_line[i];
+            return kf_fail(s, "context %u uses the pn nonce: its keys need a salt of %u hex digits",
+                           i, 2 * IBSEC_SALT_PN_LEN);
+        }
     }
     return 0;
 }
@@ -499,6 +636,7 @@ int ibsec_keyfile_read(FILE *f, const char *name, ibsec_engine *e, int lanes,
     free(buf);
     free(s.key_line);
     free(s.ctx_line);
+    free(s.peer_line);
     if (rc != 0) {
         if (err && errlen)
             snprintf(err, errlen, "%s:%u: %s", name, line, s.msg);
@@ -562,9 +700,20 @@ static void kf_write_ctx(FILE *f, unsigned i, const ibsec_ctx_cfg *c)
         fprintf(f, " key %u", c->key);
     if (ibsec_mode_has_sth(c->mode))
         fprintf(f, " sth %u", ibsec_sth_bits(c->sth_code));
-    fprintf(f, " dir %u tx_next 0x%llx rx_next 0x%llx alert %u\n", c->dir,
+    fprintf(f, " dir %u tx_next 0x%llx rx_next 0x%llx alert %u", c->dir,
             (unsigned long long)c->tx_next, (unsigned long long)c->rx_next,
             (unsigned)c->alert_threshold);
+    /* the fields of the pn nonce and the key phase, only where they differ from the
+       defaults: files of engines without them stay as they were */
+    if (c->nonce == IBSEC_NONCE_PN)
+        fputs(" nonce pn", f);
+    if (c->key1_en)
+        fprintf(f, " key1 %u", c->key1);
+    if (c->tx_kp)
+        fprintf(f, " tx_kp %u", c->tx_kp);
+    if (c->replay_off)
+        fputs(" replay off", f);
+    fputc('\n', f);
 }
 
 int ibsec_keyfile_write(FILE *f, const ibsec_engine *e, char side, const char *comment,
@@ -587,12 +736,24 @@ int ibsec_keyfile_write(FILE *f, const ibsec_engine *e, char side, const char *c
         fprintf(f, "key %u %s ", i, k->key_len == 32 ? "aes256" : "aes128");
         kf_write_hex(f, k->key, k->key_len);
         fputs(" salt ", f);
-        kf_write_hex(f, k->salt, IBSEC_SALT_LEN);
+        kf_write_hex(f, k->salt, k->salt_len);
+        if (k->salt_len == IBSEC_SALT_PN_LEN)
+            fprintf(f, " ssci 0x%x pn %llu", (unsigned)k->ssci, (unsigned long long)k->tx_pn);
         fputc('\n', f);
     }
     for (unsigned i = 0; i < e->n_ctx; i++)
         if (e->ctx[i].valid)
             kf_write_ctx(f, i, &e->ctx[i].cfg);
+    if (e->n_peers)
+        fprintf(f, "peers %u window %u\n", e->n_peers, e->replay_window);
+    for (unsigned i = 0; i < e->n_peers; i++) {
+        const ibsec_peer *p = &e->peers[i];
+        if (p->valid)
+            fprintf(f, "peer %u key %u ssci 0x%x pn %llu\n", i, p->key, (unsigned)p->ssci,
+                    (unsigned long long)p->rx.next);
+    }
+    if (e->n_conns)
+        fprintf(f, "dups %u\n", e->n_conns);
     if (fflush(f) != 0 || ferror(f)) {
         snprintf(err, errlen, "write error: %s", strerror(errno));
         return -1;

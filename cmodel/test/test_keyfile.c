@@ -239,7 +239,23 @@ static const struct bad_case bad_cases[] = {
     { HDR K0 C0 "ctx 1 qp 0x000012 mode none\n", 6, "selector qp 0x12 already used by context 0 (line 5)" },
     { HDR K0 "ctx 1 pkey 0x12 mode none\nctx 2 pkey 18 mode none\n", 6, "selector pkey 0x12 already used by context 1" },
     { HDR K0 "ctx 3 qp 5 mode sth-aead key 2 sth 96\n\n", 5, "context 3 uses key 2, which is not defined" },
-    { HDR K0 K1 "ctx 0 qp 5 mode icrc-mac key 1 a b c d e f g h i j k l m n o p q r s t u v w\n", 6, "too many fields" },
+    { HDR K0 "ctx 3 qp 5 mode sth-aead key 0 sth 96 nonce pn\n", 5, "its keys need a salt of 24 hex digits" },
+    { HDR K0 "ctx 3 qp 5 mode icrc-mac key 0 nonce pn\n", 5, "the pn nonce needs an sth-* mode" },
+    { HDR K0 "ctx 3 qp 5 mode icrc-mac key 0 nonce xpn\n", 5, "bad nonce 'xpn' (epsn or pn)" },
+    { HDR K0 "ctx 3 qp 5 mode icrc-mac key 0 tx_kp 1\n", 5, "tx_kp must be 0, or 1 with a key for phase 1" },
+    { HDR K0 "ctx 3 qp 5 mode icrc-mac key 0 key1 3\n", 5, "context 3 uses key1 3, which is not defined" },
+    { HDR K0 "ctx 3 qp 5 mode icrc-mac key 0 replay off\n", 5, "replay checking can be turned off only with the pn nonce" },
+    { HDR "key 0 aes128 000102030405060708090a0b0c0d0e0f salt a0a1a2a3 ssci 3\n", 4,
+      "ssci and pn belong to the pn nonce, whose salt has 24 hex digits" },
+    { HDR "key 0 aes128 000102030405060708090a0b0c0d0e0f salt a0a1a2a3a4a5a6a7a8a9aaab pn 0\n", 4,
+      "bad pn '0' (the first PN to send, 1..2^64-1)" },
+    { HDR "peer 0 key 0 ssci 1 pn 1\n", 4, "'peer' before the 'peers' line" },
+    { HDR "peers 2 window 100\n", 4, "bad window '100' (64..4096, a power of two)" },
+    { HDR K0 "peers 2 window 64\npeer 0 key 0 ssci 1 pn 1\npeer 1 key 0 ssci 1 pn 3\n", 7,
+      "key 0 and ssci 1 already have one" },
+    { HDR "dups 3\n", 4, "expected 'dups <entries>' (1..65536, a power of two)" },
+    { HDR K0 K1 "ctx 0 qp 5 mode icrc-mac key 1 a b c d e f g h i j k l m n o p q r s t u v w "
+                "x y z A B C D E\n", 6, "too many fields" },
     { HDR "key 0 aes128 00010203\t\x01 salt 00000000\n", 4, "not a text line (byte 0x01" },
 };
 
@@ -288,6 +304,65 @@ static void test_good_file(check_ctx *c)
                "missing file named with its errno text");
 }
 
+
+/* The pn nonce's fields (wire-format.md §5.2, §9): a file with a 12-byte salt, SSCI and
+ * first PN, two key phases, receive entries and the duplicate table loads as written,
+ * writes back to the same text, and its peer trades the SSCI and PN of the key shared
+ * with one receive entry. */
+#define PN_FILE                                                                          \
+    "ibsec-keys 1\n"                                                                     \
+    "# test engine\n"                                                                    \
+    "# second comment line\n"                                                            \
+    "side a\ntables 4 8\nallow_plain off\n"                                              \
+    "key 0 aes256 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f salt "  \
+    "a0a1a2a3a4a5a6a7a8a9aaab ssci 0x10 pn 5\n"                                          \
+    "key 1 aes128 0f0e0d0c0b0a09080706050403020100 salt b0b1b2b3b4b5b6b7b8b9babb ssci 0x10 pn 1\n" \
+    "ctx 0 pkey 0x1234 mode sth-aead key 0 sth 128 dir 0 tx_next 0x0 rx_next 0x0 alert 8 "  \
+    "nonce pn key1 1 tx_kp 1 replay off\n"                                               \
+    "peers 4 window 1024\n"                                                              \
+    "peer 0 key 0 ssci 0x20 pn 9\n"                                                      \
+    "peer 1 key 1 ssci 0x20 pn 1\n"                                                      \
+    "peer 2 key 1 ssci 0x30 pn 7\n"                                                      \
+    "dups 256\n"
+
+static void test_pn_file(check_ctx *c)
+{
+    ibsec_engine e, p;
+    char err[200] = "";
+    if (!check_int(c, "pn file loads", 0, load_text(PN_FILE, &e, IBSEC_SIDE_AS_WRITTEN, err, sizeof err))) {
+        printf("  %s\n", err);
+        return;
+    }
+    const ibsec_ctx_cfg *x = &e.ctx[0].cfg;
+    check_int(c, "pn file: nonce", IBSEC_NONCE_PN, x->nonce);
+    check_int(c, "pn file: key1", 1, x->key1_en && x->key1 == 1);
+    check_int(c, "pn file: tx_kp", 1, x->tx_kp);
+    check_int(c, "pn file: replay off", 1, x->replay_off);
+    check_int(c, "pn file: salt length", IBSEC_SALT_PN_LEN, (long long)e.keys[0].salt_len);
+    check_int(c, "pn file: ssci", 0x10, e.keys[0].ssci);
+    check_int(c, "pn file: first PN", 5, (long long)e.keys[0].tx_pn);
+    check_int(c, "pn file: receive entries", 4, e.n_peers);
+    check_int(c, "pn file: window", 1024, e.replay_window);
+    check_int(c, "pn file: entry 2", 1, e.peers[2].valid && e.peers[2].key == 1 &&
+                                        e.peers[2].ssci == 0x30 && e.peers[2].rx.next == 7);
+    check_int(c, "pn file: duplicate table", 256, e.n_conns);
+    char *text = write_text(&e, 'a');
+    check_true(c, text && strcmp(text, PN_FILE) == 0, "pn file: written back as read");
+    if (text && strcmp(text, PN_FILE) != 0)
+        printf("  written:\n%s", text);
+    free(text);
+    /* the peer: key 0 has one receive entry (ssci 0x20 from PN 9), so side b sends as
+       0x20 from PN 9 and receives 0x10 from PN 5; key 1 has two: left as it is */
+    if (check_int(c, "pn file: peer loads", 0, load_text(PN_FILE, &p, IBSEC_SIDE_PEER, err, sizeof err))) {
+        check_int(c, "pn peer: ssci", 0x20, p.keys[0].ssci);
+        check_int(c, "pn peer: first PN", 9, (long long)p.keys[0].tx_pn);
+        check_int(c, "pn peer: entry 0", 1, p.peers[0].ssci == 0x10 && p.peers[0].rx.next == 5);
+        check_int(c, "pn peer: key 1 kept", 1, p.keys[1].ssci == 0x10 && p.peers[2].ssci == 0x30);
+        ibsec_engine_free(&p);
+    }
+    ibsec_engine_free(&e);
+}
+
 int main(void)
 {
     check_ctx c;
@@ -295,5 +370,6 @@ int main(void)
     test_round_trip(&c);
     test_good_file(&c);
     test_bad_files(&c);
+    test_pn_file(&c);
     return check_summary(&c);
 }
