@@ -2007,12 +2007,87 @@ static void pn_exhaust(ibsec_rng *r)
     ibsec_engine_free(&e);
 }
 
+/* One engine sealing a whole link (the capture case of #31): management datagrams to
+ * QP0 and QP1, multicast to the permissive DestQP 0xffffff, and data QPs, from many
+ * senders (random SLIDs), PSN sequences independent per flow and colliding across flows,
+ * one in eight packets retransmitted, all in the default partition. The pn nonce seals
+ * and opens every packet; the epsn nonce on the same traffic must refuse packets
+ * (nonce_reuse), which is why the pn nonce exists. */
+#define LINK_PKTS  600u
+#define LINK_FLOWS 12u
+static unsigned link_run(ibsec_rng *r, enum ibsec_nonce nonce, unsigned *refused)
+{
+    static const uint32_t qps[LINK_FLOWS] = { 0, 1, 0xffffffu, 0x10, 0x11, 0x12, 0x20, 0x21,
+                                              0x40, 0x41, 0x7f, 0x80 };
+    ibsec_engine tx, rx;
+    uint8_t key[16], salt[12];
+    uint32_t psn[LINK_FLOWS];
+    pktbuf plain, wire, out, last;
+    bool have_last = false;
+    unsigned delivered = 0;
+    ibsec_rng_bytes(r, key, 16);
+    ibsec_rng_bytes(r, salt, 12);
+    ibsec_ctx_cfg c = make_cfg(IBSEC_SEL_PKEY, 0x7fffu, IBSEC_MODE_STH_AEAD, IBSEC_STH_CODE_96, 0, 0);
+    c.nonce = nonce;
+    for (unsigned i = 0; i < LINK_FLOWS; i++)
+        psn[i] = 100;   /* every flow starts at the same PSN */
+    if (ibsec_engine_init(&tx, 1, 1, 1) != 0 || ibsec_engine_init(&rx, 1, 1, 4) != 0 ||
+        ibsec_key_set_pn(&tx, 0, key, 16, salt, 12, 0xa, 1) != 0 ||
+        ibsec_key_set_pn(&rx, 0, key, 16, salt, 12, 0xb, 1) != 0 ||
+        ibsec_ctx_set(&tx, 0, &c, NULL) != 0 || ibsec_ctx_set(&rx, 0, &c, NULL) != 0 ||
+        ibsec_peers_init(&rx, 1, 64) != 0 || ibsec_peer_set(&rx, 0, 0, 0xa, 1) != 0)
+        exit(2);
+    *refused = 0;   /* (only the pn run opens: the epsn run shows what seal refuses) */
+    for (unsigned i = 0; i < LINK_PKTS; i++) {
+        if (have_last && ibsec_rng_below(r, 8) == 0) {
+            plain = last;
+        } else {
+            unsigned f = ibsec_rng_below(r, LINK_FLOWS);
+            /* QP0 and QP1 carry MADs (UD SEND Only, 256 bytes), the rest random opcodes */
+            int op = f < 2 ? 0x64 : -1;
+            if (!make_plain(r, IBSEC_SHAPE_IB_LOCAL, op, f < 2 ? 256 : -1, qps[f], 0xffff, psn[f]++, &plain))
+                continue;
+            last = plain;
+            have_last = true;
+        }
+        enum ibsec_reason sr = do_seal(&tx, false, &plain, &wire, NULL);
+        if (sr != IBSEC_R_OK) {
+            check_true(&C, nonce == IBSEC_NONCE_EPSN && sr == IBSEC_R_NONCE_REUSE,
+                       "link: only the epsn nonce refuses, with nonce_reuse");
+            (*refused)++;
+            continue;
+        }
+        if (nonce == IBSEC_NONCE_PN &&
+            check_reason("link: the peer opens every sealed packet", IBSEC_R_OK,
+                         do_open(&rx, false, &wire, &out, NULL)) &&
+            check_int(&C, "link: length", (long long)plain.n, (long long)out.n) &&
+            check_bytes(&C, "link: open(seal(p)) == p", plain.b, out.b, plain.n))
+            delivered++;
+    }
+    ibsec_engine_free(&tx);
+    ibsec_engine_free(&rx);
+    return delivered;
+}
+
+static void test_link(ibsec_rng *r)
+{
+    unsigned refused_pn, refused_epsn;
+    unsigned delivered = link_run(r, IBSEC_NONCE_PN, &refused_pn);
+    link_run(r, IBSEC_NONCE_EPSN, &refused_epsn);
+    check_int(&C, "link: pn seals every packet", 0, refused_pn);
+    check_true(&C, refused_epsn > 0, "link: the epsn nonce refuses packets of shared flows");
+    printf("sec: link: one engine, QP0, QP1, 0xffffff and 9 data QPs of one P_Key from random "
+           "SLIDs, %u packets: pn nonce %u sealed and opened; epsn nonce refused %u (nonce_reuse)\n",
+           LINK_PKTS, delivered, refused_epsn);
+}
+
 static void test_pn(ibsec_rng *r)
 {
     pn_run(r, 64, false);
     pn_run(r, 1024, false);
     pn_run(r, 64, true);
     pn_exhaust(r);
+    test_link(r);
 }
 
 int main(int argc, char **argv)
