@@ -171,6 +171,7 @@ static const char *const reason_names[IBSEC_R_COUNT] = {
     [IBSEC_R_UNKNOWN_SENDER]       = "unknown_sender",
     [IBSEC_R_PN_TOO_OLD]           = "pn_too_old",
     [IBSEC_R_PN_EXHAUSTED]         = "pn_exhausted",
+    [IBSEC_R_MGMT_DROPPED]         = "mgmt_dropped",
     [IBSEC_R_NOSPACE]              = "nospace",
 };
 
@@ -226,4 +227,34 @@ enum ibsec_reason ibsec_reason_from_pkt_err(enum ibsec_pkt_err e)
 const char *ibsec_op_name(enum ibsec_op op)
 {
     return op == IBSEC_OP_SEAL ? "seal" : op == IBSEC_OP_OPEN ? "open" : "?";
+}
+
+/* ---- reserved DestQPs (wire-format.md §9.1) ------------------------------------- */
+
+int ibsec_mgmt_class_of(uint32_t destqp)
+{
+    if (destqp == 0)
+        return IBSEC_MGMT_QP0;
+    if (destqp == 1)
+        return IBSEC_MGMT_QP1;
+    if (destqp == IBSEC_QPN_PERMISSIVE)
+        return IBSEC_MGMT_MCAST;
+    return -1;
+}
+
+static const char *const mgmt_names[] = { "context", "bypass", "drop" };
+
+const char *ibsec_mgmt_policy_name(enum ibsec_mgmt_policy p)
+{
+    return (unsigned)p < 3u ? mgmt_names[p] : "?";
+}
+
+int ibsec_mgmt_policy_from_name(const char *s, enum ibsec_mgmt_policy *p)
+{
+    for (unsigned i = 0; i < 3u; i++)
+        if (strcmp(s, mgmt_names[i]) == 0) {
+            *p = (enum ibsec_mgmt_policy)i;
+            return 0;
+        }
+    return -1;
 }

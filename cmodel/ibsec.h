@@ -157,6 +157,7 @@ enum ibsec_reason {
     IBSEC_R_UNKNOWN_SENDER,        /* open, pn nonce: no peer entry for (key slot, SSCI) */
     IBSEC_R_PN_TOO_OLD,            /* open, pn nonce: PN left of the sender's window */
     IBSEC_R_PN_EXHAUSTED,          /* seal, pn nonce: the key slot has sent PN 2^64 - 1 */
+    IBSEC_R_MGMT_DROPPED,          /* DestQP 0, 1 or 0xffffff whose class the engine drops */
     IBSEC_R_NOSPACE,               /* caller's output buffer too small (model only) */
     IBSEC_R_COUNT
 };
@@ -222,6 +223,23 @@ typedef struct ibsec_conn {
     uint64_t seen;       /* bit d: PSN last - d delivered (d < 64) */
 } ibsec_conn;
 
+/* What an engine does with the DestQPs that IBA reserves (wire-format.md §9.1): QP0
+ * (subnet management, SMPs), QP1 (general services, GMPs: SA, CM) and the permissive
+ * DestQP 0xffffff (multicast). */
+enum ibsec_mgmt_class {
+    IBSEC_MGMT_QP0 = 0,
+    IBSEC_MGMT_QP1 = 1,
+    IBSEC_MGMT_MCAST = 2,
+    IBSEC_MGMT_CLASSES
+};
+enum ibsec_mgmt_policy {
+    IBSEC_MGMT_CONTEXT = 0,  /* like any DestQP: the context lookup decides */
+    IBSEC_MGMT_BYPASS,       /* never secured: sent plain, a plain one delivered (ICRC
+                                checked), a secured one refused (no_context) */
+    IBSEC_MGMT_DROP          /* dropped both ways (mgmt_dropped) */
+};
+#define IBSEC_QPN_PERMISSIVE 0xFFFFFFu /* IBA Vol. 1 §10.5: the multicast DestQP */
+
 /* The nonce of a context's packets (wire-format.md §5). */
 enum ibsec_nonce {
     IBSEC_NONCE_EPSN = 0,  /* salt || dir || EPSN: one sender per key and direction,
@@ -281,6 +299,7 @@ typedef struct ibsec_engine {
     ibsec_peer      *peers;
     unsigned         replay_window; /* W of the peers' PN windows (64 .. 4096, 2^n) */
     unsigned         n_conns;      /* duplicate table entries (0: no duplicate status) */
+    enum ibsec_mgmt_policy mgmt[IBSEC_MGMT_CLASSES]; /* QP0, QP1, 0xffffff (§9.1) */
     ibsec_conn      *conns;
     uint64_t         count[IBSEC_OP_COUNT][IBSEC_R_COUNT];
 } ibsec_engine;
@@ -348,6 +367,12 @@ int  ibsec_ctx_set(ibsec_engine *e, unsigned idx, const ibsec_ctx_cfg *cfg, cons
 void ibsec_ctx_clear(ibsec_engine *e, unsigned idx);
 /* Clear a context's sticky alert flag (its alert_count stays). */
 void ibsec_ctx_clear_alert(ibsec_engine *e, unsigned idx);
+
+/* The reserved class of a DestQP (QP0, QP1, 0xffffff), or -1 for any other. */
+int  ibsec_mgmt_class_of(uint32_t destqp);
+/* "context", "bypass", "drop"; and back (0 / -1). */
+const char *ibsec_mgmt_policy_name(enum ibsec_mgmt_policy p);
+int  ibsec_mgmt_policy_from_name(const char *s, enum ibsec_mgmt_policy *p);
 
 /* Context selection (Lee & Kim §5.1, wire-format.md §9): the valid QP context
  * whose QPN equals destqp; else the valid P_Key context whose 15-bit key equals

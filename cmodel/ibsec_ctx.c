@@ -38,6 +38,11 @@ int ibsec_engine_init(ibsec_engine *e, unsigned n_keys, unsigned n_ctx, int lane
     e->allow_plain = false;
     e->mask_mf = false;
     e->replay_window = IBSEC_REPLAY_WINDOW;
+    /* SMPs stay plain: switches and the SM read them, and a directed-route SMP is
+       rewritten hop by hop (IBA Vol. 1 §14.2.2), so no tag would survive */
+    e->mgmt[IBSEC_MGMT_QP0] = IBSEC_MGMT_BYPASS;
+    e->mgmt[IBSEC_MGMT_QP1] = IBSEC_MGMT_CONTEXT;
+    e->mgmt[IBSEC_MGMT_MCAST] = IBSEC_MGMT_CONTEXT;
     return 0;
 }
 

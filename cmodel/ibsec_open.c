@@ -9,7 +9,9 @@
  *   3. parse the whole packet with the STH length that STHSZ gives (ib_pkt.h
  *      errors: lengths, opcode, pad count, ...);
  *   4. VCRC, native only (bad_vcrc);
- *   5. context lookup (Lee & Kim §5.1): no context -> a plain packet passes
+ *   5. DestQP 0, 1, 0xffffff: the engine's policy (drop -> mgmt_dropped; bypass ->
+ *      as without a context, a plain packet passing whatever allow_plain says);
+ *      context lookup (Lee & Kim §5.1): no context -> a plain packet passes
  *      (after its ICRC is checked) only if plain traffic is allowed, anything
  *      else is no_context;
  *   6. the packet's mode equals the context's (mode_mismatch; a plain packet on
@@ -214,9 +216,13 @@ static enum ibsec_reason open_packet(ibsec_engine *e, enum ibsec_link link,
     if (p.has_vcrc && !ibsec_vcrc_ok(out, &p))                                 /* 4 */
         return IBSEC_R_BAD_VCRC;
 
-    vd->ctx = ibsec_ctx_lookup(e, p.bth.destqp, p.bth.pkey);                  /* 5 */
+    int mc = ibsec_mgmt_class_of(p.bth.destqp);                               /* 5 */
+    enum ibsec_mgmt_policy mp = mc < 0 ? IBSEC_MGMT_CONTEXT : e->mgmt[mc];
+    if (mp == IBSEC_MGMT_DROP)
+        return IBSEC_R_MGMT_DROPPED;
+    vd->ctx = mp == IBSEC_MGMT_BYPASS ? -1 : ibsec_ctx_lookup(e, p.bth.destqp, p.bth.pkey);
     if (vd->ctx < 0) {
-        if (sb.mode != IBSEC_MODE_NONE || !e->allow_plain)
+        if (sb.mode != IBSEC_MODE_NONE || (!e->allow_plain && mp != IBSEC_MGMT_BYPASS))
             return IBSEC_R_NO_CONTEXT;
         if (!icrc_ok(out, &p))
             return IBSEC_R_BAD_ICRC;

@@ -4,8 +4,10 @@
  * Steps, each a drop point with its reason:
  *   1. parse the plain packet (ib_pkt.h errors);
  *   2. BTH byte 8 bits 6:0 must be 0 on the plain packet (bad_secmode);
- *   3. select the context (Lee & Kim §5.1): none -> pass with fresh CRCs if
- *      plain traffic is allowed, else no_context; mode none -> pass with fresh CRCs;
+ *   3. DestQP 0, 1, 0xffffff: the engine's policy (bypass -> pass with fresh CRCs,
+ *      drop -> mgmt_dropped); select the context (Lee & Kim §5.1): none -> pass with
+ *      fresh CRCs if plain traffic is allowed, else no_context; mode none -> pass with
+ *      fresh CRCs;
  *   4. the key entry of the context's transmit key phase must be valid (no_key);
  *   5. the nonce: epsn, widen the PSN to the EPSN (sRDMA §4.3): below tx_next ->
  *      nonce_reuse, at 2^63 -> epsn_exhausted; pn, the key slot's next PN
@@ -125,6 +127,14 @@ static enum ibsec_reason seal_packet(ibsec_engine *e, enum ibsec_link link,
     if (out[p.bth_off + IBSEC_BTH_BYTE_RESV7] & IBSEC_SECBITS_MASK)
         return IBSEC_R_BAD_SECMODE;
 
+    int mc = ibsec_mgmt_class_of(p.bth.destqp);
+    enum ibsec_mgmt_policy mp = mc < 0 ? IBSEC_MGMT_CONTEXT : e->mgmt[mc];
+    if (mp == IBSEC_MGMT_DROP)
+        return IBSEC_R_MGMT_DROPPED;
+    if (mp == IBSEC_MGMT_BYPASS) {
+        seal_plain(out, &p);
+        return IBSEC_R_OK;
+    }
     vd->ctx = ibsec_ctx_lookup(e, p.bth.destqp, p.bth.pkey);
     if (vd->ctx < 0) {
         if (!e->allow_plain)

@@ -28,7 +28,7 @@ struct kf_state {
     ibsec_engine *e;
     int           lanes;
     bool          seen_header, seen_side, seen_tables, seen_plain, seen_mask_mf, seen_peers,
-                  seen_dups;
+                  seen_dups, seen_mgmt[IBSEC_MGMT_CLASSES];
     char          side;           /* 'a' or 'b' */
     unsigned     *key_line;       /* line that defined each key (0: none) */
     unsigned     *ctx_line;       /* line that defined each context (0: none) */
@@ -290,6 +290,29 @@ static int kf_peer(struct kf_state *s, char **f, int n, unsigned line)
     return 0;
 }
 
+/* mgmt qp0|qp1|mcast context|bypass|drop (wire-format.md §9.1) */
+static int kf_mgmt(struct kf_state *s, char **f, int n)
+{
+    static const char *const cls[IBSEC_MGMT_CLASSES] = { "qp0", "qp1", "mcast" };
+    enum ibsec_mgmt_policy p;
+    if (!s->seen_tables)
+        return kf_fail(s, "'mgmt' before the 'tables' line");
+    if (n != 3)
+        return kf_fail(s, "expected 'mgmt qp0|qp1|mcast context|bypass|drop'");
+    for (unsigned c = 0; c < IBSEC_MGMT_CLASSES; c++) {
+        if (strcmp(f[1], cls[c]) != 0)
+            continue;
+        if (s->seen_mgmt[c])
+            return kf_fail(s, "second 'mgmt %s' line", cls[c]);
+        if (ibsec_mgmt_policy_from_name(f[2], &p) != 0)
+            return kf_fail(s, "bad policy '%s' (context, bypass or drop)", f[2]);
+        s->e->mgmt[c] = p;
+        s->seen_mgmt[c] = true;
+        return 0;
+    }
+    return kf_fail(s, "bad class '%s' (qp0, qp1 or mcast)", f[1]);
+}
+
 /* dups <n>: entries of the duplicate table (wire-format.md §6.1) */
 static int kf_dups(struct kf_state *s, char **f, int n)
 {
@@ -544,10 +567,12 @@ static int kf_statement(struct kf_state *s, char **f, int n, unsigned line)
         return kf_peer(s, f, n, line);
     if (strcmp(f[0], "dups") == 0)
         return kf_dups(s, f, n);
+    if (strcmp(f[0], "mgmt") == 0)
+        return kf_mgmt(s, f, n);
     if (strcmp(f[0], IBSEC_KEYFILE_MAGIC) == 0)
         return kf_fail(s, "second header line");
     return kf_fail(s, "unknown keyword '%.40s' (side, tables, allow_plain, mask_mf, key, ctx, "
-                      "peers, peer, dups)", f[0]);
+                      "peers, peer, dups, mgmt)", f[0]);
 }
 
 /* One raw line: checks it is text, removes the comment, runs the statement. */
@@ -729,6 +754,16 @@ int ibsec_keyfile_write(FILE *f, const ibsec_engine *e, char side, const char *c
             e->allow_plain ? "on" : "off");
     if (e->mask_mf) /* written only when on: files of engines without it stay as they were */
         fputs("mask_mf on\n", f);
+    {   /* the reserved DestQPs' policies, where they differ from an engine's defaults */
+        static const char *const cls[IBSEC_MGMT_CLASSES] = { "qp0", "qp1", "mcast" };
+        ibsec_engine d;
+        if (ibsec_engine_init(&d, 1, 1, 1) == 0) {
+            for (unsigned c = 0; c < IBSEC_MGMT_CLASSES; c++)
+                if (e->mgmt[c] != d.mgmt[c])
+                    fprintf(f, "mgmt %s %s\n", cls[c], ibsec_mgmt_policy_name(e->mgmt[c]));
+            ibsec_engine_free(&d);
+        }
+    }
     for (unsigned i = 0; i < e->n_keys; i++) {
         const ibsec_key_entry *k = &e->keys[i];
         if (!k->valid)

@@ -254,6 +254,9 @@ static const struct bad_case bad_cases[] = {
     { HDR K0 "peers 2 window 64\npeer 0 key 0 ssci 1 pn 1\npeer 1 key 0 ssci 1 pn 3\n", 7,
       "key 0 and ssci 1 already have one" },
     { HDR "dups 3\n", 4, "expected 'dups <entries>' (1..65536, a power of two)" },
+    { HDR "mgmt qp2 bypass\n", 4, "bad class 'qp2' (qp0, qp1 or mcast)" },
+    { HDR "mgmt qp1 encrypt\n", 4, "bad policy 'encrypt' (context, bypass or drop)" },
+    { HDR "mgmt qp1 drop\nmgmt qp1 bypass\n", 5, "second 'mgmt qp1' line" },
     { HDR K0 K1 "ctx 0 qp 5 mode icrc-mac key 1 a b c d e f g h i j k l m n o p q r s t u v w "
                 "x y z A B C D E\n", 6, "too many fields" },
     { HDR "key 0 aes128 00010203\t\x01 salt 00000000\n", 4, "not a text line (byte 0x01" },
@@ -314,6 +317,7 @@ static void test_good_file(check_ctx *c)
     "# test engine\n"                                                                    \
     "# second comment line\n"                                                            \
     "side a\ntables 4 8\nallow_plain off\n"                                              \
+    "mgmt qp0 context\nmgmt mcast drop\n"                                                \
     "key 0 aes256 000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f salt "  \
     "a0a1a2a3a4a5a6a7a8a9aaab ssci 0x10 pn 5\n"                                          \
     "key 1 aes128 0f0e0d0c0b0a09080706050403020100 salt b0b1b2b3b4b5b6b7b8b9babb ssci 0x10 pn 1\n" \
@@ -346,6 +350,9 @@ static void test_pn_file(check_ctx *c)
     check_int(c, "pn file: entry 2", 1, e.peers[2].valid && e.peers[2].key == 1 &&
                                         e.peers[2].ssci == 0x30 && e.peers[2].rx.next == 7);
     check_int(c, "pn file: duplicate table", 256, e.n_conns);
+    check_int(c, "pn file: mgmt", 1, e.mgmt[IBSEC_MGMT_QP0] == IBSEC_MGMT_CONTEXT &&
+                                     e.mgmt[IBSEC_MGMT_QP1] == IBSEC_MGMT_CONTEXT &&
+                                     e.mgmt[IBSEC_MGMT_MCAST] == IBSEC_MGMT_DROP);
     char *text = write_text(&e, 'a');
     check_true(c, text && strcmp(text, PN_FILE) == 0, "pn file: written back as read");
     if (text && strcmp(text, PN_FILE) != 0)

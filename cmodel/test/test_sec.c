@@ -2076,9 +2076,70 @@ static void test_link(ibsec_rng *r)
     link_run(r, IBSEC_NONCE_EPSN, &refused_epsn);
     check_int(&C, "link: pn seals every packet", 0, refused_pn);
     check_true(&C, refused_epsn > 0, "link: the epsn nonce refuses packets of shared flows");
-    printf("sec: link: one engine, QP0, QP1, 0xffffff and 9 data QPs of one P_Key from random "
-           "SLIDs, %u packets: pn nonce %u sealed and opened; epsn nonce refused %u (nonce_reuse)\n",
+    printf("sec: link: one engine, QP0 (bypassed: plain), QP1, 0xffffff and 9 data QPs of one "
+           "P_Key from random SLIDs, %u packets: pn nonce %u sealed and opened; epsn nonce refused "
+           "%u (nonce_reuse)\n",
            LINK_PKTS, delivered, refused_epsn);
+}
+
+/* The reserved DestQPs (wire-format.md §9.1): per class and policy, what seal and open
+ * do with a packet of a P_Key context that covers it. */
+static void test_mgmt(ibsec_rng *r)
+{
+    static const uint32_t qp[IBSEC_MGMT_CLASSES] = { 0, 1, IBSEC_QPN_PERMISSIVE };
+    uint8_t key[16], salt[4];
+    ibsec_rng_bytes(r, key, 16);
+    ibsec_rng_bytes(r, salt, 4);
+    ibsec_engine d;
+    if (ibsec_engine_init(&d, 1, 1, 1) != 0)
+        exit(2);
+    check_int(&C, "mgmt: defaults QP0 bypass, QP1 and 0xffffff context", 1,
+              d.mgmt[IBSEC_MGMT_QP0] == IBSEC_MGMT_BYPASS && d.mgmt[IBSEC_MGMT_QP1] == IBSEC_MGMT_CONTEXT &&
+              d.mgmt[IBSEC_MGMT_MCAST] == IBSEC_MGMT_CONTEXT && ibsec_mgmt_class_of(2) < 0);
+    ibsec_engine_free(&d);
+    for (unsigned cl = 0; cl < IBSEC_MGMT_CLASSES; cl++) {
+        for (unsigned pol = 0; pol < 3; pol++) {
+            ibsec_engine tx, rx;
+            pktbuf plain, wire, out, other;
+            char what[120];
+            ibsec_ctx_cfg c = make_cfg(IBSEC_SEL_PKEY, 0x7fffu, IBSEC_MODE_ICRC_MAC, 0, 50, 0);
+            if (ibsec_engine_init(&tx, 1, 1, 1) != 0 || ibsec_engine_init(&rx, 1, 1, 1) != 0 ||
+                ibsec_key_set(&tx, 0, key, 16, salt) != 0 || ibsec_key_set(&rx, 0, key, 16, salt) != 0 ||
+                ibsec_ctx_set(&tx, 0, &c, NULL) != 0 || ibsec_ctx_set(&rx, 0, &c, NULL) != 0 ||
+                !make_plain(r, IBSEC_SHAPE_IB_LOCAL, 0x64, 64, qp[cl], 0xffff, 50, &plain) ||
+                !make_plain(r, IBSEC_SHAPE_IB_LOCAL, 0x64, 64, qp[cl], 0xffff, 51, &other))
+                exit(2);
+            ibsec_engine_make_peer(&rx);
+            tx.mgmt[cl] = rx.mgmt[cl] = (enum ibsec_mgmt_policy)pol;
+            snprintf(what, sizeof what, "mgmt: DestQP 0x%x %s", (unsigned)qp[cl],
+                     ibsec_mgmt_policy_name((enum ibsec_mgmt_policy)pol));
+            enum ibsec_reason sr = do_seal(&tx, false, &plain, &wire, NULL);
+            enum ibsec_reason want = pol == IBSEC_MGMT_DROP ? IBSEC_R_MGMT_DROPPED : IBSEC_R_OK;
+            check_reason(what, want, sr);
+            if (sr == IBSEC_R_OK) {
+                layout L;
+                ref_layout(wire.b, wire.n, false, 0, &L);
+                bool secured = (wire.b[L.bth + 8] & 0x7f) != 0;
+                check_int(&C, what, pol == IBSEC_MGMT_CONTEXT, secured);
+                check_reason(what, IBSEC_R_OK, do_open(&rx, false, &wire, &out, NULL));
+                check_bytes(&C, what, plain.b, out.b, plain.n);
+            }
+            /* open: a plain packet (allow_plain off) and a packet sealed by a sender that
+               secures the class */
+            enum ibsec_reason pr = do_open(&rx, false, &other, &out, NULL);
+            check_reason(what, pol == IBSEC_MGMT_DROP ? IBSEC_R_MGMT_DROPPED
+                             : pol == IBSEC_MGMT_BYPASS ? IBSEC_R_OK : IBSEC_R_MODE_MISMATCH, pr);
+            tx.mgmt[cl] = IBSEC_MGMT_CONTEXT;
+            if (do_seal(&tx, false, &other, &wire, NULL) == IBSEC_R_OK)
+                check_reason(what, pol == IBSEC_MGMT_DROP ? IBSEC_R_MGMT_DROPPED
+                                 : pol == IBSEC_MGMT_BYPASS ? IBSEC_R_NO_CONTEXT : IBSEC_R_OK,
+                             do_open(&rx, false, &wire, &out, NULL));
+            else
+                check_failf(&C, "%s: seal with the class secured", what);
+            ibsec_engine_free(&tx);
+            ibsec_engine_free(&rx);
+        }
+    }
 }
 
 static void test_pn(ibsec_rng *r)
@@ -2124,6 +2185,7 @@ int main(int argc, char **argv)
     test_min_frame(&r);
     test_corpus(&r);
     test_pn(&r);
+    test_mgmt(&r);
     EVP_CIPHER_CTX_free(ossl);
     return check_summary(&C);
 }

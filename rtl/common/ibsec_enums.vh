@@ -60,6 +60,7 @@ localparam [5:0] R_NONCE_REUSE          = 6'd33;
 localparam [5:0] R_UNKNOWN_SENDER       = 6'd34;
 localparam [5:0] R_PN_TOO_OLD           = 6'd35;
 localparam [5:0] R_PN_EXHAUSTED         = 6'd36;
+localparam [5:0] R_MGMT_DROPPED         = 6'd37;
 
 // enum ibsec_mode
 localparam [2:0] M_NONE     = 3'd0;   // clear, real ICRC
