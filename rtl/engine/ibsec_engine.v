@@ -170,7 +170,8 @@ wire [DS_W-1:0]         xq_s_data, xq_m_data;
 /* verilator lint_off UNUSEDSIGNAL */
 // the stages read each FIFO's valid and ready, not its count; except CQ: the parse
 // stage admits a packet only when CQ will have room for it (CQ's count), so CQ's
-// s_ready is always high when it writes
+// s_ready is always high when it writes; and IQ: the ingress stage's registered ready
+// keeps room in IQ for every descriptor it writes (IQ's count)
 wire                    cq_s_ready;
 wire [$clog2(IQ_DEPTH):0] iq_count;
 wire [$clog2(CQ_DEPTH):0] cq_count;
@@ -261,7 +262,8 @@ ibsec_ingress #(
     .s_axis_tdata (s_axis_tdata), .s_axis_tkeep (s_axis_tkeep),
     .s_axis_tvalid (s_axis_tvalid), .s_axis_tready (s_axis_tready),
     .s_axis_tlast (s_axis_tlast), .s_axis_tuser (s_axis_tuser),
-    .iq_s_valid (iq_s_valid), .iq_s_ready (iq_s_ready), .iq_s_data (iq_s_data),
+    .iq_s_valid (iq_s_valid), .iq_s_ready (iq_s_ready), .iq_count (iq_count),
+    .iq_s_data (iq_s_data),
     .ring_wr_en (ring_wr_en), .ring_wr_addr (ring_wr_addr), .ring_wr_data (ring_wr_data),
     .wp (wp), .ing_base (ing_base), .ing_early (ing_early), .fp (fp),
     .lp_valid (lp_valid), .lp_pop (lp_pop), .lp_reason (lp_reason), .lp_mode (lp_mode),

@@ -57,8 +57,11 @@ localparam NW = $clog2(W + 1);
 // (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag). CQ: the parse
 // stage pops IQ only while its PARSE_PLACES descriptors in flight and CQ's count (one
 // cycle old) leave room in CQ, so CQ must hold more than those to keep one packet per
-// clock: 16 (the same distributed RAM cells as 8: a TRELLIS_DPR16X4 is 16 words deep)
-localparam IQ_DEPTH = 4;
+// clock: 16 (the same distributed RAM cells as 8: a TRELLIS_DPR16X4 is 16 words deep).
+// IQ: the ingress stage's registered ready keeps a place for the descriptors of the
+// beats in its input register and at its input and for the write on its way, so IQ
+// needs more than 4 for one frame per clock: 8 (the same cells as 4)
+localparam IQ_DEPTH = 8;
 localparam CQ_DEPTH = 16;
 // descriptors inside the parse stage (ibsec_parse): the IQ head register and the four
 // stages of ib_hdr_parse
@@ -85,8 +88,9 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 localparam RQ_DEPTH = 32;
 // open: check results (ibsec_rx_check), one per frame from the end of its arrival to the
 // egress register, which reads them: such a packet is in IQ, the parse stage, CQ, LQ,
-// DQ, CJ or XQ (the places summed in KR_PLACES, 45 at LANES = 1, 61 at 4 and 12; 64 as a
-// power of two), so the results FIFO never overflows and needs no back-pressure
+// DQ, CJ or XQ (the places summed in KR_PLACES: 49 at LANES = 1, 65 at 4 and 12; KR_DEPTH
+// the next power of two, 64 and 128), so the results FIFO never overflows and needs no
+// back-pressure
 localparam KR_PLACES = IQ_DEPTH + PARSE_PLACES + CQ_DEPTH + 1 + DQ_DEPTH + 1 + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
