@@ -1,16 +1,20 @@
 /*
  * ibsec_decide — the packet engine's lookup and decision stage (ibsec_engine): the CQ
- * head and its context lookup registered in LQ, then decided in one cycle in the model's
- * order of checks (docs/wire-format.md §7 seal steps 4-5, §8 open steps 4-10; open
- * without the VCRC and ICRC, which the egress register applies), with the EPSN step of
- * the context table (ibsec_regs), into DQ (docs/packet-engine.md §3).
+ * head through the context lookup's register stages (K1, K2, K3, LQ) and decided on LQ
+ * in one cycle in the model's order of checks (docs/wire-format.md §7 seal steps 4-5, §8
+ * open steps 4-10; open without the VCRC and ICRC, which the egress register applies),
+ * with the EPSN step of the context table (ibsec_regs), into DQ (docs/packet-engine.md §3).
  *
  * Function
- *   lookup   the CQ head enters LQ with the table's answer for it (lk_in_* out, lk_*_now
- *            in), so that the decision starts at registers. The answer stays valid while
- *            cfg_busy stays low (docs/registers.md §4): a cycle with cfg_busy high marks
- *            it stale, and a stale packet is looked up again from its own descriptor (one
- *            cycle, with cfg_busy low) before it is decided
+ *   lookup   the CQ head enters K1, whose selector is the table's lookup request
+ *            (lk_in_* out); the table's three lookup stages (ibsec_ctx_table: compare,
+ *            priority, answer) advance with K1 -> K2 -> K3 -> LQ (lk_ce out), so that
+ *            their answer registers (lk_*_now in) hold the answer for LQ's packet and the
+ *            decision starts at registers. The answer stays valid while cfg_busy stays
+ *            low (docs/registers.md §4): a cycle with cfg_busy high marks every packet in
+ *            the four stages stale, and once it is low the stages rotate (LQ's packet
+ *            back into K1, looked up again) until none is; four rotations restore the
+ *            order
  *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG (ALLOW_PLAIN, MASK_MF)
  *            sampled here, once per packet. Seal: a packet decided before its frame's
  *            end (its late reason, ld_*, not yet out) holds the next decision until it is
@@ -23,8 +27,8 @@
  *            DR's ~1.4 kbit starts at flip-flops. Open: the decision enters DQ directly
  *
  * Latency / throughput
- *   One cycle from CQ head to LQ, one from LQ to DQ (seal: LQ to DR, DR to DQ); one
- *   packet per clock while no command runs (cfg_busy), the EPSN step does not wait
+ *   Four cycles from CQ head to LQ (K1, K2, K3, LQ), one from LQ to DQ (seal: LQ to DR,
+ *   DR to DQ); one packet per clock while no command runs (cfg_busy), the EPSN step does not wait
  *   (ep_wait) and, seal, no decided packet waits for its late reason (ur_valid).
  *
  * Hands on
@@ -47,7 +51,7 @@ module ibsec_decide #(
     clk, rst,
     cq_m_valid, cq_m_ready, cq_m_data,
     cfg_allow_plain, cfg_mask_mf, cfg_busy,
-    lk_in_destqp, lk_in_pkey, lk_hit_now, lk_ctx_now, lk_mode_now, lk_sth_code_now,
+    lk_ce, lk_in_destqp, lk_in_pkey, lk_hit_now, lk_ctx_now, lk_mode_now, lk_sth_code_now,
     lk_dir_now, lk_key_now, lk_key_valid_now, lk_salt_slot, lk_salt,
     dec_pkt, ep_valid, ep_ctx, ep_psn, ep_reason, ep_epsn, ep_wait,
     ld_valid, ld_pop, ld_reason,
@@ -76,9 +80,10 @@ input  wire                 cfg_mask_mf;
 input  wire                 cfg_busy;
 
 /*
- * Context lookup (ibsec_regs): the selector out, the table's answers this cycle in, and
- * the salt of the key slot in LQ
+ * Context lookup (ibsec_regs): K1's selector out, the table's lookup stages advanced with
+ * the pipeline (lk_ce), their answer for LQ's packet in, and the salt of its key slot
  */
+output wire                 lk_ce;
 output wire [23:0]          lk_in_destqp;
 output wire [15:0]          lk_in_pkey;
 input  wire                 lk_hit_now;
@@ -165,35 +170,44 @@ reg                        c_crypted;
 // decided until it is)
 reg                     ur_valid_reg = 1'b0, ur_valid_next;
 reg                     ur_commit_reg, ur_commit_next;   // it committed tx_next
-// lookup answers of the decided packet: registered in LQ (below)
+// lookup answers of the packet in LQ: the table's answer registers (below)
 wire                 lk_hit, lk_dir, lk_key_valid;
 wire [CTX_W-1:0]     lk_ctx;
 wire [2:0]           lk_mode, lk_sth_code;
 wire [KEY_W-1:0]     lk_key;
 
-// ---- lookup register (LQ): the oldest undecided packet and its context lookup ----
-// The CQ head enters LQ with the table's answer for it, so that the decision starts at
-// registers. The answer stays valid while cfg_busy stays low (docs/registers.md §4): a
-// cycle with cfg_busy high marks it stale, and a stale packet is looked up again from
-// its own descriptor (one cycle, with cfg_busy low) before it is decided.
-reg                 lq_valid_reg = 1'b0;
-reg                 lq_stale_reg;
+// ---- lookup pipeline: K1, K2, K3, LQ ----
+// The CQ head enters K1, whose selector (destqp, P_Key) is the table's lookup request;
+// the table's three lookup stages (compare, priority, answer; ibsec_ctx_table) advance
+// with K1 -> K2 -> K3 -> LQ (lk_ce), so that the table's answer registers hold the answer
+// for LQ's packet and the decision starts at registers. The four stages move together
+// (adv): when LQ is empty, its packet is decided, or the pipeline relooks.
+// An answer stays valid while cfg_busy stays low (docs/registers.md §4): a cycle with
+// cfg_busy high marks every packet in the four stages stale. Once cfg_busy is low, the
+// stages rotate (LQ's packet back into K1, a new lookup, K1 -> K2 -> K3 -> LQ) until no
+// packet is stale: four rotations restore the order, each packet looked up again; CQ
+// waits meanwhile and nothing is decided.
+localparam integer LK_N = 4;          // K1, K2, K3, LQ (bit 0 .. bit 3 below)
+reg  [LK_N-1:0]     lk_v_reg = {LK_N{1'b0}};   // a packet in the stage
+reg  [LK_N-1:0]     lk_s_reg;                  // its lookup answer is stale
+reg  [DS_W-1:0]     k1_desc_reg, k2_desc_reg, k3_desc_reg;
 reg  [DS_W-1:0]     lq_desc_reg;
-reg                 lq_hit_reg, lq_dir_reg, lq_key_valid_reg;
-reg  [CTX_W-1:0]    lq_ctx_reg;
-reg  [2:0]          lq_mode_reg, lq_sth_code_reg;
-reg  [KEY_W-1:0]    lq_key_reg;
-wire                lq_relook = lq_valid_reg && lq_stale_reg && !cfg_busy;
-assign              lk_in_destqp = lq_relook ? c_destqp : cq_m_data[DS_DESTQP_LSB +: 24];
-assign              lk_in_pkey   = lq_relook ? c_pkey : cq_m_data[DS_PKEY_LSB +: 16];
-assign lk_hit       = lq_hit_reg;
-assign lk_dir       = lq_dir_reg;
-assign lk_key_valid = lq_key_valid_reg;
-assign lk_ctx       = lq_ctx_reg;
-assign lk_mode      = lq_mode_reg;
-assign lk_sth_code  = lq_sth_code_reg;
-assign lk_key       = lq_key_reg;
-// lk_salt: the register block's salt of slot lq_key_reg, read at the decision (the key
+wire                lq_valid = lk_v_reg[LK_N-1];
+wire                lk_any_stale = |(lk_v_reg & lk_s_reg);
+// rotate: every stage's packet looked up again (registers only)
+wire                lk_relook = lk_any_stale && !cfg_busy;
+reg                 lk_adv;
+assign              lk_ce        = lk_adv;
+assign              lk_in_destqp = k1_desc_reg[DS_DESTQP_LSB +: 24];
+assign              lk_in_pkey   = k1_desc_reg[DS_PKEY_LSB +: 16];
+assign lk_hit       = lk_hit_now;
+assign lk_dir       = lk_dir_now;
+assign lk_key_valid = lk_key_valid_now;
+assign lk_ctx       = lk_ctx_now;
+assign lk_mode      = lk_mode_now;
+assign lk_sth_code  = lk_sth_code_now;
+assign lk_key       = lk_key_now;
+// lk_salt: the register block's salt of slot lk_key, read at the decision (the key
 // table changes only while cfg_busy is high, which makes LQ stale)
 
 // ---- decide (LQ) ----
@@ -207,7 +221,7 @@ assign lk_key       = lq_key_reg;
 // (seal: DR has room, else DQ has; both from registers: DR's valid, DQ's fill level)
 wire        dr_ready;
 wire        dec_room = (OPEN == 0) ? dr_ready : dq_s_ready;
-wire        dec_can = lq_valid_reg && !lq_stale_reg && dec_room && !cfg_busy && !ur_valid_reg;
+wire        dec_can = lq_valid && !lk_any_stale && dec_room && !cfg_busy && !ur_valid_reg;
 // seal: the packet's frame has ended when its late reason is at the head of ld (earlier
 // packets took theirs); a late reject then counts as the parse's, before the lookup
 wire [5:0]  c_reason_now = (OPEN == 0 && ld_valid && ld_reason != R_OK) ? ld_reason : c_reason;
@@ -259,7 +273,7 @@ reg              n_ichk;           // open: the ICRC check applies (a bad ICRC i
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign lk_salt_slot = lq_key_reg;
+assign lk_salt_slot = lk_key;
 assign ep_ctx       = lk_ctx;
 assign ep_psn       = c_psn;
 assign ur_valid     = ur_valid_reg;
@@ -397,42 +411,30 @@ always @* begin
             cm_void       = ur_commit_reg && ld_reason != R_OK;
         end
     end
-    // ---- CQ head into LQ, as the decided packet leaves it ----
-    if (cq_m_valid && (!lq_valid_reg || dec_pkt)) begin
+    // ---- the lookup pipeline advances as the decided packet leaves LQ; the CQ head
+    // enters K1 unless the stages rotate ----
+    lk_adv = lk_relook || !lq_valid || dec_pkt;
+    if (cq_m_valid && lk_adv && !lk_relook) begin
         cq_m_ready = 1'b1;
     end
 
 end
 
-// LQ: a packet enters as the decided one leaves (the two never meet a re-lookup, which
-// needs a stale packet that cannot be decided)
+// the lookup pipeline: K1 takes the CQ head (or, rotating, LQ's packet), the others the
+// stage before; a cycle with cfg_busy high marks every stage stale
 always @(posedge clk) begin
-    if (cq_m_ready) begin
-        lq_desc_reg <= cq_m_data;
-    end
-    if (cq_m_ready || lq_relook) begin
-        lq_hit_reg       <= lk_hit_now;
-        lq_dir_reg       <= lk_dir_now;
-        lq_key_valid_reg <= lk_key_valid_now;
-        lq_ctx_reg       <= lk_ctx_now;
-        lq_mode_reg      <= lk_mode_now;
-        lq_sth_code_reg  <= lk_sth_code_now;
-        lq_key_reg       <= lk_key_now;
-    end
-    if (cq_m_ready) begin
-        lq_stale_reg <= cfg_busy;
-    end else if (lq_relook) begin
-        lq_stale_reg <= 1'b0;
+    if (lk_adv) begin
+        k1_desc_reg <= lk_relook ? lq_desc_reg : cq_m_data;
+        k2_desc_reg <= k1_desc_reg;
+        k3_desc_reg <= k2_desc_reg;
+        lq_desc_reg <= k3_desc_reg;
+        lk_v_reg    <= {lk_v_reg[LK_N-2:0], lk_relook ? lk_v_reg[LK_N-1] : cq_m_ready};
+        lk_s_reg    <= {lk_s_reg[LK_N-2:0], 1'b0} | {LK_N{cfg_busy}};
     end else begin
-        lq_stale_reg <= lq_stale_reg || cfg_busy;
-    end
-    if (cq_m_ready) begin
-        lq_valid_reg <= 1'b1;
-    end else if (dec_pkt) begin
-        lq_valid_reg <= 1'b0;
+        lk_s_reg    <= lk_s_reg | {LK_N{cfg_busy}};
     end
     if (rst) begin
-        lq_valid_reg <= 1'b0;
+        lk_v_reg <= {LK_N{1'b0}};
     end
 end
 
