@@ -15,9 +15,9 @@
  *                    goes on); the late parse at every frame's end; open: the CRC check
  *                    as the frame arrives (ibsec_rx_check)
  *     ibsec_parse    the IQ head registered, through ib_hdr_parse's four stages, into CQ
- *     ibsec_decide   the CQ head through the context lookup's stages (K1 .. LQ); key and EPSN, in the
- *                    model's order of checks (open: without the CRCs), into DQ; seal: the
- *                    wire header edited here
+ *     ibsec_decide   the CQ head through the context lookup's stages (K1 .. LQ); key
+ *                    and EPSN, in the model's order of checks (open: without the CRCs),
+ *                    into DQ; seal: the wire header edited here
  *     ibsec_crypt    the DQ head in CJ with its GCM message prepared; the crypt composer
  *                    and gcm_core; into XQ, with the crypt ring and the tag FIFO
  *     ibsec_egress   the XQ head and its tag in EQ with the tag comparison and the CRC
