@@ -86,12 +86,14 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // CRC results of the egress stream: at most one per packet with a beat in the output
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
+// descriptors inside the decide stage's lookup (ibsec_decide): K1, K2, K3 and LQ
+localparam DECIDE_PLACES = 4;
 // open: check results (ibsec_rx_check), one per frame from the end of its arrival to the
-// egress register, which reads them: such a packet is in IQ, the parse stage, CQ, LQ,
-// DQ, CJ or XQ (the places summed in KR_PLACES: 49 at LANES = 1, 65 at 4 and 12; KR_DEPTH
-// the next power of two, 64 and 128), so the results FIFO never overflows and needs no
-// back-pressure
-localparam KR_PLACES = IQ_DEPTH + PARSE_PLACES + CQ_DEPTH + 1 + DQ_DEPTH + 1 + XQ_DEPTH;
+// egress register, which reads them: such a packet is in IQ, the parse stage, CQ, the
+// decide stage, DQ, CJ or XQ (the places summed in KR_PLACES: 52 at LANES = 1, 68 at 4
+// and 12; KR_DEPTH the next power of two, 64 and 128), so the results FIFO never
+// overflows and needs no back-pressure
+localparam KR_PLACES = IQ_DEPTH + PARSE_PLACES + CQ_DEPTH + DECIDE_PLACES + DQ_DEPTH + 1 + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
 // 2, 0 at LANES = 1, 4, 12). A frame that goes on after it enters IQ with this beat,

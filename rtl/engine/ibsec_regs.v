@@ -38,7 +38,8 @@
  *
  * Latency / throughput
  *   Register writes: ack one cycle after the request is taken; reads: three cycles after.
- *   One request at a time. Lookup, EPSN decision and commit answers: combinational
+ *   One request at a time. Lookup: three register stages advancing with lk_ce, one
+ *   request per lk_ce cycle; EPSN decision and commit answers: combinational
  *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
  *   cycles (plus the gcm_core install time for a key install).
  */
@@ -100,8 +101,10 @@ module ibsec_regs #(
     output wire [255:0]       m_key_data,
 
     /*
-     * Lookup (combinational)
+     * Lookup: the answer (lk_hit .. lk_key_aes256) is the request (lk_destqp, lk_pkey) of
+     * three lk_ce edges earlier (ibsec_ctx_table, "Lookup")
      */
+    input  wire               lk_ce,
     input  wire [23:0]        lk_destqp,
     input  wire [15:0]        lk_pkey,
     output wire               lk_hit,
@@ -378,6 +381,7 @@ ibsec_ctx_table #(
 ) u_ctx (
     .clk(clk),
     .rst(rst),
+    .lk_ce(lk_ce),
     .lk_destqp(lk_destqp),
     .lk_pkey(lk_pkey),
     .lk_hit(lk_hit),
