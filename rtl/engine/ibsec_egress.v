@@ -1,18 +1,27 @@
 /*
  * ibsec_egress — the packet engine's egress stage (ibsec_engine): the XQ head and its tag
- * registered in EQ with the tag comparison and (open) the CRC verdicts, the packet's
- * verdict, status entry and commit, and the egress composer that builds the output frame
- * (docs/packet-engine.md §3, §4).
+ * registered in XH, then in EQ with the tag comparison and (open) the CRC verdicts, the
+ * packet's verdict, status entry and commit, and the egress composer that builds the
+ * output frame (docs/packet-engine.md §3, §4).
  *
  * Function
- *   EQ       XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
- *            icrc-mac, whose tag is needed only in the ICRC field of the packet's last
- *            beat: the late tag) and its frame has ended (its late parse at lp's head;
+ *   XH       XQ's head is registered in XH (its prefetch register) once its tag is out of
+ *            gcm_core (secured modes; not seal icrc-mac, whose tag is needed only in the
+ *            ICRC field of the packet's last beat: the late tag), with the tag (TQ's
+ *            head) and, open, the 16 header bytes from
+ *            hdr_len on (the STH) shifted out of its header, so that EQ's comparisons
+ *            and its header edit start at registers. XH loads when empty or as EQ loads
+ *            from it (one packet per clock)
+ *   EQ       XH's packet enters EQ once its frame has ended (its late parse at lp's head;
  *            open: its CRC check's results, registered from kr's head with their
  *            comparisons in KH, one cycle later), with the tag and, on open,
- *            whether the received tag matches it and whether its VCRC and ICRC are bad,
- *            so that the comparisons end at a register, and the verdict, the commit to
- *            the context table (open: cm_*) and the egress composer's job start at
+ *            whether the received tag differs from it (a flag per 32-bit word of the
+ *            tag, for the words its length covers; their OR is the tag's verdict) and
+ *            whether its VCRC and ICRC are bad, so that the comparisons end at a
+ *            register, and the verdict, the commit to the context table (open: cm_*)
+ *            and the egress composer's job start at registers. The job's geometry (its
+ *            ring base and offsets, the frame's end) is computed from XH into EQ too
+ *            (EQ_J), so that the composer's realignment and read address start at
  *            registers. The late parse's reason comes before every other (it rejects
  *            a frame shorter or longer than its header says), then the VCRC, the
  *            decision's checks, the ICRC, and the tag. Whether a verdict before the
@@ -37,7 +46,7 @@
  *   reported in input order.
  *
  * Latency / throughput
- *   One cycle from XQ head to EQ; the composer's output beats reach m_axis through the
+ *   One cycle from XQ head to XH, one from XH to EQ; the composer's output beats reach m_axis through the
  *   output FIFO at one beat per clock, jobs chaining without a bubble; the CRC fields of
  *   a packet's last beats wait for the CRC engines (a few cycles after its last byte)
  *   and one cycle more for OF. A dropped packet whose message the writer completes while
@@ -245,16 +254,16 @@ reg                        xh_crypted;
 /* verilator lint_on UNUSEDSIGNAL */
 genvar kb;
 
-// ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
-// XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
+// ---- egress register (EQ): XH's packet with its tag and the tag comparison ----
+// XQ's head enters XH (below) once its tag is out of gcm_core (secured modes; not seal
 // icrc-mac, whose tag is needed only in the ICRC field of the packet's last beat: the
-// late tag, below) and, on open, its
-// CRC check's results are out (the head of ibsec_rx_check's results FIFO, one per frame
-// in packet order, popped for every packet), together with the tag and, on open,
-// whether the received tag matches it and whether its VCRC and ICRC are bad, so that
-// the comparisons (and the received tag's byte shift out of the header) end at a
-// register, and the egress decision, the commit to the context table and the egress
-// composer's job start at registers. EQ takes the next packet as its packet leaves (one packet per clock).
+// late tag, below), and XH's packet enters EQ once its late parse and, on open, its CRC
+// check's results are out (the head of ibsec_rx_check's results FIFO, one per frame in
+// packet order, popped for every packet, registered in KH), together with the tag and,
+// on open, whether the received tag differs from it (per 32-bit word) and whether its
+// VCRC and ICRC are bad, so that the comparisons end at a register, and the egress
+// decision, the commit to the context table and the egress composer's job start at
+// registers. EQ takes the next packet as its packet leaves (one packet per clock).
 reg                 eq_valid_reg = 1'b0;
 reg  [DS_W-1:0]     eq_desc_reg;
 reg  [127:0]        eq_tag_reg;
