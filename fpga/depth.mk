@@ -20,8 +20,9 @@ DEPTH_CEILINGS := fpga/depth_ceilings.txt
 DEPTH_RUNS     ?= ib_hdr_parse:0:parse ib_hdr_edit:0:hdr ib_hdr_mask:0:hdr \
                   ibsec_compose:1:block ibsec_regs:0:tables-seal ibsec_regs:0:tables-open \
                   ibsec_rx_check:1:check ibsec_parse:1:stage-open ibsec_decide:1:stage-seal \
-                  ibsec_decide:1:stage-open ibsec_ingress:1:stage-open ibsec_egress:1:stage-seal \
-                  ibsec_egress:1:stage-open ibsec_seal:1:fpga ibsec_open:1:fpga
+                  ibsec_decide:1:stage-open ibsec_ingress:1:stage-seal ibsec_ingress:1:stage-open \
+                  ibsec_egress:1:stage-seal ibsec_egress:1:stage-open gcm_core:1:bram \
+                  ibsec_seal:1:fpga ibsec_open:1:fpga
 # the self-test's probe: one step (within the target) and eight (far above it)
 FPGA_VARIANT_probe1 := STEPS=1
 FPGA_VARIANT_probe8 := STEPS=8

@@ -112,7 +112,7 @@ class Reg:
         if self.writable and self.readable:
             return "RW, staged" if self.staged else "RW"
         if self.writable:
-            return "W"
+            return "W, staged" if self.staged else "W"
         return "RO"
 
     def words(self):

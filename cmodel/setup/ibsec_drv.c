@@ -85,7 +85,8 @@ static int alloc_ctx(ibsec_drv_engine *e)
     return -1;
 }
 
-/* Overwrite KEY_DATA0..7 and KEY_SALT with zeros (§3.5: staging reads back). */
+/* Overwrite KEY_DATA0..7 and KEY_SALT with zeros (§3.5: the block clears them when an
+ * install completes, not when a command is refused). */
 static void zero_key_staging(ibsec_drv_engine *e)
 {
     for (unsigned i = 0; i < 8; i++)

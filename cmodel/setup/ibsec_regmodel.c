@@ -45,6 +45,9 @@ static void key_cmd(ibsec_regmodel *m, uint32_t w)
         salt[i] = (uint8_t)(m->key_salt >> (24 - 8 * i));
     ibsec_key_set(m->e, slot, key, IBSEC_GET(w, IBSEC_KEY_CMD_AES256) ? 32 : 16, salt);
     OPENSSL_cleanse(key, sizeof key);
+    /* the block clears its staging when an install completes (keys are write-only) */
+    OPENSSL_cleanse(m->key_data, sizeof m->key_data);
+    m->key_salt = 0;
     set_err(m, 0);
 }
 
@@ -190,7 +193,7 @@ uint32_t ibsec_regmodel_read(void *vm, uint32_t addr)
 
     addr &= 0xFFCu;
     if (addr >= IBSEC_REG_KEY_DATA(0) && addr <= IBSEC_REG_KEY_DATA(7))
-        return m->key_data[(addr - IBSEC_REG_KEY_DATA(0)) / 4];
+        return 0; /* write-only: key material never reads back */
     if (addr >= IBSEC_REG_CTX_RD_CFG && addr <= IBSEC_REG_CTX_RD_ALERT_THRESH)
         return m->rd[(addr - IBSEC_REG_CTX_RD_CFG) / 4];
     if (addr >= IBSEC_REG_CNT_LO(0) && addr < IBSEC_REG_CNT_LO(IBSEC_REG_CNT_LO_COUNT)) {
@@ -211,7 +214,7 @@ uint32_t ibsec_regmodel_read(void *vm, uint32_t addr)
         return IBSEC_SET(IBSEC_CAPS_KEY_SLOTS, m->e->n_keys) | IBSEC_SET(IBSEC_CAPS_CTX_SLOTS, m->e->n_ctx);
     case IBSEC_REG_CONFIG:          return m->config;
     case IBSEC_REG_STATUS:          return m->status;
-    case IBSEC_REG_KEY_SALT:        return m->key_salt;
+    case IBSEC_REG_KEY_SALT:        return 0; /* write-only */
     case IBSEC_REG_KEY_VALID:       return key_bitmap(m, false);
     case IBSEC_REG_KEY_AES256:      return key_bitmap(m, true);
     case IBSEC_REG_CTX_MATCH:       return m->ctx_match;

@@ -41,6 +41,15 @@
  *   last beat, starts at once. job_side is held with the job and shown on act_side while
  *   it runs, for the consumer's issue_ok (e.g. the ring base it reads).
  *
+ * Registered ahead
+ *   The running job's region boundaries are kept relative to the next beat's first byte
+ *   (rem_*: boundary - 16 * LANES * index), with flags for that beat (above 0, at least
+ *   W; for crc_end also at least 0, at most W, 1..5 below 0; for aad_end the lanes
+ *   starting below it), computed a beat ahead: from the job's geometry as it is taken
+ *   (held in J with the job), from the relative position as a beat issues. The issued
+ *   beat's masks (prefix masks of the low bits, chosen by the flags) and CRC controls
+ *   are a few gates behind registers.
+ *
  * Latency / throughput
  *   Job taken into an idle composer -> first beat on tap: 2 cycles (job register, ring
  *   read). Then one beat per clock while issue_ok stays high, across job boundaries:
@@ -158,33 +167,93 @@ localparam AIW = (NAB > 1) ? $clog2(NAB) : 1;
 localparam NW = $clog2(W + 1);
 // ICRC + VCRC field bytes (IBA Vol. 1 §7.8: 4 + 2)
 localparam [13:0] FLD_BYTES = 14'd6;
+// positions relative to the next beat's first byte (rem_*, below): 15-bit two's
+// complement, a 13-bit length minus a 14-bit beat position
+localparam [14:0] W15 = {1'b0, W14};
+localparam [13:0] W2_14 = W14 << 1;
+// the flags of a position relative to a beat (FL_W bits, fl_* below): above 0, at least W
+localparam FL_W = 2;
+// and of crc_end (FC_W bits, fc_*): above 0, at least W, at least 0, at most W, 1..5
+// below 0
+localparam FC_W = 5;
 // a job as one word: front, front_len, aux0, aux1, dst_off, dst_end, total_end, aad_end,
-// crc_end, tag, side, then its realignment (shift r, first ring beat, last_a)
+// crc_end, tag, side, then its realignment (shift r, first ring beat, last_a) and the
+// flags of its first beat (front_len, dst_off, dst_end, total_end, crc_end, aad_end)
 localparam JOB_W = 8 * FRONT_BYTES + 8 + 2 * 8 * AUX_BYTES + 5 * 13 + TAG_W + SIDE_W
-                   + NW + AW + 1;
+                   + NW + AW + 1 + 4 * FL_W + FC_W + LANES;
 
 // ----------------------------------------------------------------------------
 // Functions
 // ----------------------------------------------------------------------------
-// bytes of the beat starting at base that lie below the position x (0..W)
-function [NW-1:0] bytes_below;
-    input [13:0] x;
-    input [13:0] base;
-    begin
-        if (x <= base)
-            bytes_below = {NW{1'b0}};
-        else if (x - base >= W14)
-            bytes_below = W[NW-1:0];
-        else
-            bytes_below = x[NW-1:0] - base[NW-1:0];
-    end
-endfunction
-
 // prefix mask of n bytes (n = 0..W)
 function [W-1:0] prefix;
     input [NW-1:0] n;
     begin
         prefix = ~({W{1'b1}} << n);
+    end
+endfunction
+
+// comparisons of a relative position (15-bit two's complement) with a constant k >= 0
+function rgt;
+    input [14:0] r;
+    input [13:0] k;
+    begin
+        rgt = !r[14] && (r[13:0] > k);
+    end
+endfunction
+function rge;
+    input [14:0] r;
+    input [13:0] k;
+    begin
+        rge = !r[14] && (r[13:0] >= k);
+    end
+endfunction
+
+// the bytes of a beat below a position from the position's flags (above 0, at least W)
+// and its low bits (the distance when 0 < distance < W): bytes_below, from registers
+// (bytes_below(x, base) with x - base of these flags and low bits)
+function [NW-1:0] fl_count;
+    input [FL_W-1:0] fl;
+    input [NW-1:0] lo;
+    begin
+        fl_count = fl[0] ? W[NW-1:0] : fl[1] ? lo : {NW{1'b0}};
+    end
+endfunction
+function [W-1:0] fl_mask;
+    input [FL_W-1:0] fl;
+    input [NW-1:0] lo;
+    begin
+        fl_mask = fl[0] ? {W{1'b1}} : fl[1] ? prefix(lo) : {W{1'b0}};
+    end
+endfunction
+
+// the flags of a length for a job's first beat (position 0), and of a relative position
+// r for the beat after the one it is relative to (r - W)
+function [FL_W-1:0] fl_job;
+    input [12:0] len;
+    begin
+        fl_job = {len != 13'd0, {1'b0, len} >= W15[13:0]};
+    end
+endfunction
+function [FL_W-1:0] fl_step;
+    input [14:0] r;
+    begin
+        fl_step = {rgt(r, W14), rge(r, W2_14)};
+    end
+endfunction
+// crc_end's: {above 0, at least W, at least 0, at most W, 1..5 below 0}
+function [FC_W-1:0] fc_job;
+    input [12:0] len;
+    begin
+        fc_job = {len != 13'd0, {1'b0, len} >= W15[13:0], 1'b1, {1'b0, len} <= W15[13:0],
+                  1'b0};
+    end
+endfunction
+function [FC_W-1:0] fc_step;
+    input [14:0] r;
+    begin
+        fc_step = {rgt(r, W14), rge(r, W2_14), rge(r, W14), !rgt(r, W2_14),
+                   rgt(r, W14 - FLD_BYTES) && !rge(r, W14)};
     end
 endfunction
 
@@ -200,19 +269,29 @@ reg [JOB_W-1:0]           j_word_reg, j_word_next;
 reg                       active_reg, active_next;
 reg [SIDE_W-1:0]          side_reg, side_next;
 reg [8*FRONT_BYTES-1:0]   front_reg, front_next;
-reg [7:0]                 front_len_reg, front_len_next;
 reg [8*AUX_BYTES-1:0]     aux0_reg, aux0_next;
 reg [8*AUX_BYTES-1:0]     aux1_reg, aux1_next;
-reg [12:0]                dst_off_reg, dst_off_next;
-reg [12:0]                dst_end_reg, dst_end_next;
-reg [12:0]                total_end_reg, total_end_next;
-reg [12:0]                aad_end_reg, aad_end_next;
-reg [12:0]                crc_end_reg, crc_end_next;
 reg [TAG_W-1:0]           tag_reg, tag_next;
 reg [NW-1:0]              shift_reg, shift_next;      // r
 reg [AW-1:0]              ra_reg, ra_next;            // ring beat k + q
-reg [13:0]                base_a_reg, base_a_next;    // position of the next beat
-reg [8:0]                 index_a_reg, index_a_next;  // its index
+reg [8:0]                 index_a_reg, index_a_next;  // the next beat's index
+// The job's positions relative to the next beat's first byte (position - 16 * LANES *
+// index), and their flags for that beat, kept a beat ahead (from the job's geometry on a
+// load, from the relative position on an issue) so that the next beat's masks and CRC
+// controls come from registers with a few gates: front_len (f), dst_off (d), dst_end
+// (s), total_end (t), crc_end (c), aad_end (a; its flags: lane i starts below it)
+reg [14:0]                rem_f_reg, rem_f_next;
+reg [14:0]                rem_d_reg, rem_d_next;
+reg [14:0]                rem_s_reg, rem_s_next;
+reg [14:0]                rem_t_reg, rem_t_next;
+reg [14:0]                rem_c_reg, rem_c_next;
+reg [14:0]                rem_a_reg, rem_a_next;
+reg [FL_W-1:0]            fl_f_reg, fl_f_next;
+reg [FL_W-1:0]            fl_d_reg, fl_d_next;
+reg [FL_W-1:0]            fl_s_reg, fl_s_next;
+reg [FL_W-1:0]            fl_t_reg, fl_t_next;
+reg [FC_W-1:0]            fc_reg, fc_next;
+reg [LANES-1:0]           fa_reg, fa_next;
 // the next beat is the job's last: base_a + W >= total_end, kept as a register (from the
 // job's geometry on a load, one beat ahead on an issue) so that no compare lies between
 // the registers and the issue, job_ready and load decisions
@@ -246,8 +325,17 @@ wire [13:0]   q_beat = q_b - BIAS_BEATS14;
 wire          issue = active_reg && issue_ok;
 wire          last_a = last_a_reg;
 // last_a of the beat after this one, and of a new job's first beat
-wire          last_a_after = base_a_reg + 2 * W14 >= {1'b0, total_end_reg};
+wire          last_a_after = !rgt(rem_t_reg, W2_14);
 wire          last_a_job   = W14 >= {1'b0, job_total_end};
+// the lanes starting below aad_end: of a new job's first beat, of the beat after this one
+reg [LANES-1:0] fa_job, fa_step;
+integer li;
+always @* begin
+    for (li = 0; li < LANES; li = li + 1) begin
+        fa_job[li]  = {1'b0, job_aad_end} > 14'd16 * li[13:0];
+        fa_step[li] = rgt(rem_a_reg, W14 + 14'd16 * li[13:0]);
+    end
+end
 // A job is taken whenever none waits (job_ready, a register: the producer's handshake
 // never depends on issue_ok). The running job's place is free when none runs or its
 // last beat issues now; it is then loaded from J, or straight from the input when J is
@@ -257,7 +345,9 @@ wire          free = !active_reg || (issue && last_a);
 // the input job as a word, and the word a load takes (J's when a job waits)
 wire [JOB_W-1:0] job_word = {job_front, job_front_len, job_aux0, job_aux1, job_dst_off,
                              job_dst_end, job_total_end, job_aad_end, job_crc_end, job_tag,
-                             job_side, r_b[NW-1:0], job_base + q_beat[AW-1:0], last_a_job};
+                             job_side, r_b[NW-1:0], job_base + q_beat[AW-1:0], last_a_job,
+                             fl_job({5'd0, job_front_len}), fl_job(job_dst_off), fl_job(job_dst_end),
+                             fl_job(job_total_end), fc_job(job_crc_end), fa_job};
 wire [JOB_W-1:0] load_word = jv_reg ? j_word_reg : job_word;
 wire [8*FRONT_BYTES-1:0] lw_front;
 wire [7:0]               lw_front_len;
@@ -268,8 +358,12 @@ wire [SIDE_W-1:0]        lw_side;
 wire [NW-1:0]            lw_shift;
 wire [AW-1:0]            lw_ra;
 wire                     lw_last;
+wire [FL_W-1:0]          lw_fl_f, lw_fl_d, lw_fl_s, lw_fl_t;
+wire [FC_W-1:0]          lw_fc;
+wire [LANES-1:0]         lw_fa;
 assign {lw_front, lw_front_len, lw_aux0, lw_aux1, lw_dst_off, lw_dst_end, lw_total_end,
-        lw_aad_end, lw_crc_end, lw_tag, lw_side, lw_shift, lw_ra, lw_last} = load_word;
+        lw_aad_end, lw_crc_end, lw_tag, lw_side, lw_shift, lw_ra, lw_last, lw_fl_f, lw_fl_d,
+        lw_fl_s, lw_fl_t, lw_fc, lw_fa} = load_word;
 wire          take = job_valid && !jv_reg;
 wire          load_j = jv_reg && free;
 wire          load_in = take && free;
@@ -307,24 +401,21 @@ wire [DW-1:0] aux0_a = ({23'd0, index_a_reg} < NAB) ? aux0_word[index_a_reg[AIW-
 wire [DW-1:0] aux1_a = ({23'd0, index_a_reg} < NAB) ? aux1_word[index_a_reg[AIW-1:0]]
                                                     : {DW{1'b0}};
 
-// masks of the beat issued now
-wire [W-1:0]  mf_a   = prefix(bytes_below({6'd0, front_len_reg}, base_a_reg));
-wire [W-1:0]  md_a   = prefix(bytes_below({1'b0, dst_off_reg}, base_a_reg));
-wire [W-1:0]  ms_a   = prefix(bytes_below({1'b0, dst_end_reg}, base_a_reg)) & ~md_a;
-wire [W-1:0]  keep_a = mf_a | (prefix(bytes_below({1'b0, total_end_reg}, base_a_reg)) & ~md_a);
-wire [13:0]   crc14  = {1'b0, crc_end_reg};
-wire          fld0_a = (crc14 >= base_a_reg) && (crc14 < base_a_reg + W14);
-wire          fld1_a = (crc14 < base_a_reg) && (crc14 + FLD_BYTES > base_a_reg);
-/* verilator lint_off UNUSEDSIGNAL */ // the distances are below W (lsh) and 6 (rsh)
-wire [13:0]   lsh_a  = crc14 - base_a_reg;
-wire [13:0]   rsh_a  = base_a_reg - crc14;
-/* verilator lint_on UNUSEDSIGNAL */
-reg [LANES-1:0] user_a;
-integer li;
-always @* begin
-    for (li = 0; li < LANES; li = li + 1)
-        user_a[li] = (base_a_reg + 14'd16 * li[13:0]) < {1'b0, aad_end_reg};
-end
+// masks of the beat issued now, from the flags and low bits of the relative positions
+wire [W-1:0]  mf_a   = fl_mask(fl_f_reg, rem_f_reg[NW-1:0]);
+wire [W-1:0]  md_a   = fl_mask(fl_d_reg, rem_d_reg[NW-1:0]);
+wire [W-1:0]  ms_a   = fl_mask(fl_s_reg, rem_s_reg[NW-1:0]) & ~md_a;
+wire [W-1:0]  keep_a = mf_a | (fl_mask(fl_t_reg, rem_t_reg[NW-1:0]) & ~md_a);
+// crc_end's flags: above 0 (the beat holds covered bytes), at least W, at least 0, at
+// most W, 1..5 below 0 (the beat holds the rest of the ICRC + VCRC fields)
+wire          c_gt0 = fc_reg[4];
+wire          c_gew = fc_reg[3];
+wire          c_ge0 = fc_reg[2];
+wire          c_lew = fc_reg[1];
+wire          c_f1  = fc_reg[0];
+wire          fld0_a = c_ge0 && !c_gew;
+wire          fld1_a = c_f1;
+wire [2:0]    rsh_a  = 3'd0 - rem_c_reg[2:0];
 
 // stage B: the realigned ring bytes
 wire [2*DW-1:0] window = {rd_hi, rd_lo};
@@ -375,19 +466,24 @@ assign tap_tag       = b_tag_reg;
 always @* begin
     active_next    = active_reg;
     front_next     = front_reg;
-    front_len_next = front_len_reg;
     aux0_next      = aux0_reg;
     aux1_next      = aux1_reg;
-    dst_off_next   = dst_off_reg;
-    dst_end_next   = dst_end_reg;
-    total_end_next = total_end_reg;
-    aad_end_next   = aad_end_reg;
-    crc_end_next   = crc_end_reg;
     tag_next       = tag_reg;
     shift_next     = shift_reg;
     ra_next        = ra_reg;
-    base_a_next    = base_a_reg;
     index_a_next   = index_a_reg;
+    rem_f_next     = rem_f_reg;
+    rem_d_next     = rem_d_reg;
+    rem_s_next     = rem_s_reg;
+    rem_t_next     = rem_t_reg;
+    rem_c_next     = rem_c_reg;
+    rem_a_next     = rem_a_reg;
+    fl_f_next      = fl_f_reg;
+    fl_d_next      = fl_d_reg;
+    fl_s_next      = fl_s_reg;
+    fl_t_next      = fl_t_reg;
+    fc_next        = fc_reg;
+    fa_next        = fa_reg;
     last_a_next    = last_a_reg;
     side_next      = side_reg;
     jv_next        = jv_reg;
@@ -395,8 +491,19 @@ always @* begin
 
     if (issue) begin
         ra_next      = ra_reg + 1'b1;
-        base_a_next  = base_a_reg + W14;
         index_a_next = index_a_reg + 1'b1;
+        rem_f_next   = rem_f_reg - W15;
+        rem_d_next   = rem_d_reg - W15;
+        rem_s_next   = rem_s_reg - W15;
+        rem_t_next   = rem_t_reg - W15;
+        rem_c_next   = rem_c_reg - W15;
+        rem_a_next   = rem_a_reg - W15;
+        fl_f_next    = fl_step(rem_f_reg);
+        fl_d_next    = fl_step(rem_d_reg);
+        fl_s_next    = fl_step(rem_s_reg);
+        fl_t_next    = fl_step(rem_t_reg);
+        fc_next      = fc_step(rem_c_reg);
+        fa_next      = fa_step;
         last_a_next  = last_a_after;
         if (last_a)
             active_next = 1'b0;
@@ -404,20 +511,25 @@ always @* begin
     if (load) begin
         active_next    = 1'b1;
         front_next     = lw_front;
-        front_len_next = lw_front_len;
         aux0_next      = lw_aux0;
         aux1_next      = lw_aux1;
-        dst_off_next   = lw_dst_off;
-        dst_end_next   = lw_dst_end;
-        total_end_next = lw_total_end;
-        aad_end_next   = lw_aad_end;
-        crc_end_next   = lw_crc_end;
+        rem_f_next     = {7'd0, lw_front_len};
+        rem_d_next     = {2'd0, lw_dst_off};
+        rem_s_next     = {2'd0, lw_dst_end};
+        rem_t_next     = {2'd0, lw_total_end};
+        rem_c_next     = {2'd0, lw_crc_end};
+        rem_a_next     = {2'd0, lw_aad_end};
+        fl_f_next      = lw_fl_f;
+        fl_d_next      = lw_fl_d;
+        fl_s_next      = lw_fl_s;
+        fl_t_next      = lw_fl_t;
+        fc_next        = lw_fc;
+        fa_next        = lw_fa;
         tag_next       = lw_tag;
         side_next      = lw_side;
         shift_next     = lw_shift;
         ra_next        = lw_ra;
         last_a_next    = lw_last;
-        base_a_next    = 14'd0;
         index_a_next   = 9'd0;
     end
     if (load_j)
@@ -431,19 +543,24 @@ end
 always @(posedge clk) begin
     active_reg    <= active_next;
     front_reg     <= front_next;
-    front_len_reg <= front_len_next;
     aux0_reg      <= aux0_next;
     aux1_reg      <= aux1_next;
-    dst_off_reg   <= dst_off_next;
-    dst_end_reg   <= dst_end_next;
-    total_end_reg <= total_end_next;
-    aad_end_reg   <= aad_end_next;
-    crc_end_reg   <= crc_end_next;
     tag_reg       <= tag_next;
     shift_reg     <= shift_next;
     ra_reg        <= ra_next;
-    base_a_reg    <= base_a_next;
     index_a_reg   <= index_a_next;
+    rem_f_reg     <= rem_f_next;
+    rem_d_reg     <= rem_d_next;
+    rem_s_reg     <= rem_s_next;
+    rem_t_reg     <= rem_t_next;
+    rem_c_reg     <= rem_c_next;
+    rem_a_reg     <= rem_a_next;
+    fl_f_reg      <= fl_f_next;
+    fl_d_reg      <= fl_d_next;
+    fl_s_reg      <= fl_s_next;
+    fl_t_reg      <= fl_t_next;
+    fc_reg        <= fc_next;
+    fa_reg        <= fa_next;
     last_a_reg    <= last_a_next;
     side_reg      <= side_next;
     jv_reg        <= jv_next;
@@ -456,18 +573,18 @@ always @(posedge clk) begin
         b_mf_reg        <= mf_a;
         b_ms_reg        <= ms_a;
         b_keep_reg      <= keep_a;
-        b_user_reg      <= user_a;
+        b_user_reg      <= fa_reg;
         b_front_reg     <= front_a;
         b_aux0_reg      <= aux0_a;
         b_aux1_reg      <= aux1_a;
         b_shift_reg     <= shift_reg;
-        b_crc_valid_reg <= base_a_reg < crc14;
-        b_crc_last_reg  <= (base_a_reg < crc14) && (crc14 <= base_a_reg + W14);
-        b_crc_end_reg   <= bytes_below(crc14, base_a_reg);
+        b_crc_valid_reg <= c_gt0;
+        b_crc_last_reg  <= c_gt0 && c_lew;
+        b_crc_end_reg   <= fl_count({c_gt0, c_gew}, rem_c_reg[NW-1:0]);
         b_fld0_reg      <= fld0_a;
         b_fld1_reg      <= fld1_a;
-        b_lsh_reg       <= lsh_a[NW-1:0];
-        b_rsh_reg       <= rsh_a[2:0];
+        b_lsh_reg       <= rem_c_reg[NW-1:0];
+        b_rsh_reg       <= rsh_a;
         b_tag_reg       <= tag_reg;
     end
 

@@ -12,10 +12,12 @@
  *   64), not by the distance below rx_next as the model's, so that the window slides
  *   without a shift; the read-back turns it into the model's order.
  *
- *   lookup (combinational): the valid QP context whose QPN equals lk_destqp, else the valid
- *   P_Key context whose 15-bit key equals lk_pkey & 0x7FFF (ibsec_ctx_lookup). Selectors are
- *   unique among valid contexts (a duplicate write is refused), so the hit vector is one-hot
- *   and its index is the OR of the indices that hit. The answer includes the valid and
+ *   lookup (three register stages, lk_ce): the valid QP context whose QPN equals lk_destqp,
+ *   else the valid P_Key context whose 15-bit key equals lk_pkey & 0x7FFF
+ *   (ibsec_ctx_lookup): the compare of every context registered, then the priority (QP
+ *   first) registered as a one-hot vector, then the answer selected by it and registered.
+ *   Selectors are unique among valid contexts (a duplicate write is refused), so each
+ *   kind's hit vector is one-hot. The answer includes the valid and
  *   AES-256 bits of the context's key slot, from a per-context copy of the key table's
  *   bits (kt_*_next, loaded at the same edges as the table itself).
  *
@@ -61,7 +63,9 @@
  *   a 24-bit compare and the bitmap's masks, the masked write).
  *
  * Latency / throughput
- *   lookup, decision and commit answers are combinational; state changes at the next edge,
+ *   lookup: the answer (lk_hit .. lk_key_aes256) is the request (lk_destqp, lk_pkey) of
+ *   three lk_ce edges earlier; one request per lk_ce cycle.
+ *   Decision and commit answers are combinational; state changes at the next edge,
  *   but a passing commit's window update (rx_next, bitmap) at the end of the third cycle
  *   after the commit. One decision and one commit per clock, back to back on one context.
  *   Read-back (rd_*): two register stages, the outputs are the context rd_idx named two
@@ -98,12 +102,13 @@ module ibsec_ctx_table #(
     input  wire                 rst,
 
     /*
-     * Lookup (combinational)
+     * Lookup: three register stages advancing with lk_ce (see "Lookup")
      */
+    input  wire                 lk_ce,
     input  wire [23:0]          lk_destqp,
     input  wire [15:0]          lk_pkey,
-    output reg                  lk_hit,
-    output reg  [CTX_W-1:0]     lk_ctx,
+    output wire                 lk_hit,
+    output wire [CTX_W-1:0]     lk_ctx,
     output wire [2:0]           lk_mode,
     output wire [2:0]           lk_sth_code,
     output wire                 lk_dir,
@@ -500,56 +505,82 @@ assign rd_alert       = rr_alert_reg;
 assign rd_alert_count = rr_alert_cnt_reg;
 
 // ----------------------------------------------------------------------------
-// Lookup: QP contexts first, then P_Key contexts (wire-format.md §9)
+// Lookup: QP contexts first, then P_Key contexts (wire-format.md §9), in three register
+// stages that advance together with lk_ce (the datapath's stages beside them):
+//   LC (lkc_*): each context's selector compared with the request (lk_destqp, lk_pkey,
+//               which the datapath holds in a register), one hit bit per context and kind;
+//   LP (lkp_*): the priority: the QP hits if any, else the P_Key hits, one-hot (selectors
+//               are unique among valid contexts of a kind, a duplicate write is refused);
+//   LA (lka_*): the answer, an AND-OR of the contexts' fields over the one-hot vector.
+// The answer at LA is the request presented three lk_ce edges earlier, read from the table
+// as it was at those edges: the table changes only while cfg_busy is high, and the
+// datapath looks a packet up again when cfg_busy rose while it was in these stages.
 // ----------------------------------------------------------------------------
-reg [CTX_SLOTS-1:0] hit_qp;
-reg [CTX_SLOTS-1:0] hit_pk;
-reg [CTX_W-1:0]     idx_qp;
-reg [CTX_W-1:0]     idx_pk;
-reg [CTX_SLOTS-1:0] hit_one;   // the selected context, one-hot (or none)
-reg [2:0]           lk_mode_sel, lk_sth_sel;
-reg [7:0]           lk_key_sel;
-reg                 lk_dir_sel;
-reg                 lk_kvalid_sel, lk_kaes_sel;
+reg [CTX_SLOTS-1:0] lkc_qp_reg, lkc_pk_reg;
+reg [CTX_SLOTS-1:0] lkp_one_reg;     // the selected context, one-hot (or none)
+reg                 lka_hit_reg;
+reg [CTX_W-1:0]     lka_ctx_reg;
+reg [2:0]           lka_mode_reg, lka_sth_reg;
+reg [7:0]           lka_key_reg;
+reg                 lka_dir_reg, lka_kvalid_reg, lka_kaes_reg;
+reg [CTX_SLOTS-1:0] lkc_qp_next, lkc_pk_next;
+reg [CTX_W-1:0]     lka_ctx_next;
+reg [2:0]           lka_mode_next, lka_sth_next;
+reg [7:0]           lka_key_next;
+reg                 lka_dir_next, lka_kvalid_next, lka_kaes_next;
 integer li;
 
 always @* begin
-    idx_qp = {CTX_W{1'b0}};
-    idx_pk = {CTX_W{1'b0}};
     for (li = 0; li < CTX_SLOTS; li = li + 1) begin
-        hit_qp[li] = valid_reg[li] && !sel_reg[li] && match_reg[li*24 +: 24] == lk_destqp;
+        lkc_qp_next[li] = valid_reg[li] && !sel_reg[li] && match_reg[li*24 +: 24] == lk_destqp;
         // P_Key bit 15 (membership) is not part of the selector
-        hit_pk[li] = valid_reg[li] && sel_reg[li] && match_reg[li*24 +: 24] == {9'd0, lk_pkey[14:0]};
-        if (hit_qp[li]) idx_qp = idx_qp | li[CTX_W-1:0];
-        if (hit_pk[li]) idx_pk = idx_pk | li[CTX_W-1:0];
+        lkc_pk_next[li] = valid_reg[li] && sel_reg[li]
+                          && match_reg[li*24 +: 24] == {9'd0, lk_pkey[14:0]};
     end
-    lk_hit  = |hit_qp || |hit_pk;
-    lk_ctx  = |hit_qp ? idx_qp : idx_pk;
-    hit_one = |hit_qp ? hit_qp : hit_pk;
-    lk_mode_sel = 3'd0;
-    lk_sth_sel  = 3'd0;
-    lk_key_sel  = 8'd0;
-    lk_dir_sel  = 1'b0;
-    lk_kvalid_sel = 1'b0;
-    lk_kaes_sel   = 1'b0;
+    lka_ctx_next    = {CTX_W{1'b0}};
+    lka_mode_next   = 3'd0;
+    lka_sth_next    = 3'd0;
+    lka_key_next    = 8'd0;
+    lka_dir_next    = 1'b0;
+    lka_kvalid_next = 1'b0;
+    lka_kaes_next   = 1'b0;
     for (li = 0; li < CTX_SLOTS; li = li + 1) begin
-        if (hit_one[li]) begin
-            lk_mode_sel = lk_mode_sel | mode_reg[li*3 +: 3];
-            lk_sth_sel  = lk_sth_sel | sth_reg[li*3 +: 3];
-            lk_key_sel  = lk_key_sel | key_reg[li*8 +: 8];
-            lk_dir_sel  = lk_dir_sel | dir_reg[li];
-            lk_kvalid_sel = lk_kvalid_sel | kvalid_reg[li];
-            lk_kaes_sel   = lk_kaes_sel | kaes_reg[li];
+        if (lkp_one_reg[li]) begin
+            lka_ctx_next    = lka_ctx_next | li[CTX_W-1:0];
+            lka_mode_next   = lka_mode_next | mode_reg[li*3 +: 3];
+            lka_sth_next    = lka_sth_next | sth_reg[li*3 +: 3];
+            lka_key_next    = lka_key_next | key_reg[li*8 +: 8];
+            lka_dir_next    = lka_dir_next | dir_reg[li];
+            lka_kvalid_next = lka_kvalid_next | kvalid_reg[li];
+            lka_kaes_next   = lka_kaes_next | kaes_reg[li];
         end
     end
 end
 
-assign lk_mode     = lk_mode_sel;
-assign lk_sth_code = lk_sth_sel;
-assign lk_dir      = lk_dir_sel;
-assign lk_key      = lk_key_sel;
-assign lk_key_valid  = lk_kvalid_sel;
-assign lk_key_aes256 = lk_kaes_sel;
+always @(posedge clk) begin
+    if (lk_ce) begin
+        lkc_qp_reg     <= lkc_qp_next;
+        lkc_pk_reg     <= lkc_pk_next;
+        lkp_one_reg    <= |lkc_qp_reg ? lkc_qp_reg : lkc_pk_reg;
+        lka_hit_reg    <= |lkp_one_reg;
+        lka_ctx_reg    <= lka_ctx_next;
+        lka_mode_reg   <= lka_mode_next;
+        lka_sth_reg    <= lka_sth_next;
+        lka_key_reg    <= lka_key_next;
+        lka_dir_reg    <= lka_dir_next;
+        lka_kvalid_reg <= lka_kvalid_next;
+        lka_kaes_reg   <= lka_kaes_next;
+    end
+end
+
+assign lk_hit        = lka_hit_reg;
+assign lk_ctx        = lka_ctx_reg;
+assign lk_mode       = lka_mode_reg;
+assign lk_sth_code   = lka_sth_reg;
+assign lk_dir        = lka_dir_reg;
+assign lk_key        = lka_key_reg;
+assign lk_key_valid  = lka_kvalid_reg;
+assign lk_key_aes256 = lka_kaes_reg;
 
 // ----------------------------------------------------------------------------
 // Key attributes: kvalid_reg / kaes_reg of a context are the key table's bits of its key

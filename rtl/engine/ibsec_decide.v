@@ -1,30 +1,39 @@
 /*
  * ibsec_decide — the packet engine's lookup and decision stage (ibsec_engine): the CQ
- * head and its context lookup registered in LQ, then decided in one cycle in the model's
- * order of checks (docs/wire-format.md §7 seal steps 4-5, §8 open steps 4-10; open
- * without the VCRC and ICRC, which the egress register applies), with the EPSN step of
- * the context table (ibsec_regs), into DQ (docs/packet-engine.md §3).
+ * head through the context lookup's register stages (K1, K2, K3, LQ) and decided on LQ
+ * in one cycle in the model's order of checks (docs/wire-format.md §7 seal steps 4-5, §8
+ * open steps 4-10; open without the VCRC and ICRC, which the egress register applies),
+ * with the EPSN step of the context table (ibsec_regs), into DQ (docs/packet-engine.md §3).
  *
  * Function
- *   lookup   the CQ head enters LQ with the table's answer for it (lk_in_* out, lk_*_now
- *            in), so that the decision starts at registers. The answer stays valid while
- *            cfg_busy stays low (docs/registers.md §4): a cycle with cfg_busy high marks
- *            it stale, and a stale packet is looked up again from its own descriptor (one
- *            cycle, with cfg_busy low) before it is decided
+ *   lookup   the CQ head enters K1, whose selector is the table's lookup request
+ *            (lk_in_* out); the table's three lookup stages (ibsec_ctx_table: compare,
+ *            priority, answer) advance with K1 -> K2 -> K3 -> LQ (lk_ce out), so that
+ *            their answer registers (lk_*_now in) hold the answer for LQ's packet and the
+ *            decision starts at registers. The answer stays valid while cfg_busy stays
+ *            low (docs/registers.md §4): a cycle with cfg_busy high marks every packet in
+ *            the four stages stale, and once it is low the stages rotate (LQ's packet
+ *            back into K1, looked up again) until none is; four rotations restore the
+ *            order
  *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG (ALLOW_PLAIN, MASK_MF)
- *            sampled here, once per packet. Seal: a packet decided before its frame's
- *            end (its late reason, ld_*, not yet out) holds the next decision until it is
- *            known, and a late reject takes its tx_next commit back (cm_valid, cm_void)
- *   DR       seal: the decision is registered in DR, whose header window is ib_hdr_edit's
- *            register stage (the wire header's new lengths and checksum, from LQ's header
- *            and the lookup's mode), and goes from DR into DQ with the edited header. DR
- *            takes a packet when it is empty or its packet enters DQ (dr_ready, from
- *            registers only), so that the decision ends at registers and the enable of
- *            DR's ~1.4 kbit starts at flip-flops. Open: the decision enters DQ directly
+ *            sampled here, once per packet. Seal: the late reason of every frame comes
+ *            from LD's head registered here (LH, one cycle behind LD); a packet decided
+ *            before its frame's end (its late reason not yet in LH) holds the next
+ *            decision until it is known, and a late reject takes its tx_next commit back
+ *            (cm_valid, cm_void)
+ *   DR       seal: the decision's raw answers (the reason before the lookup, the lookup's
+ *            and the EPSN step's answers, CONFIG) are registered in DR, whose header
+ *            window is ib_hdr_edit's register stage (the wire header's new lengths and
+ *            checksum, from LQ's header and the lookup's mode); the verdict (reason,
+ *            apply mode, E, ...) is made from DR's registers on the way into DQ, so that
+ *            the decision's cycle only decides whether the packet goes. DR takes a
+ *            packet when it is empty or its packet enters DQ (dr_ready, from registers
+ *            only), so that the enable of DR's ~1.4 kbit starts at flip-flops. Open: the
+ *            verdict enters DQ directly
  *
  * Latency / throughput
- *   One cycle from CQ head to LQ, one from LQ to DQ (seal: LQ to DR, DR to DQ); one
- *   packet per clock while no command runs (cfg_busy), the EPSN step does not wait
+ *   Four cycles from CQ head to LQ (K1, K2, K3, LQ), one from LQ to DQ (seal: LQ to DR,
+ *   DR to DQ); one packet per clock while no command runs (cfg_busy), the EPSN step does not wait
  *   (ep_wait) and, seal, no decided packet waits for its late reason (ur_valid).
  *
  * Hands on
@@ -47,7 +56,7 @@ module ibsec_decide #(
     clk, rst,
     cq_m_valid, cq_m_ready, cq_m_data,
     cfg_allow_plain, cfg_mask_mf, cfg_busy,
-    lk_in_destqp, lk_in_pkey, lk_hit_now, lk_ctx_now, lk_mode_now, lk_sth_code_now,
+    lk_ce, lk_in_destqp, lk_in_pkey, lk_hit_now, lk_ctx_now, lk_mode_now, lk_sth_code_now,
     lk_dir_now, lk_key_now, lk_key_valid_now, lk_salt_slot, lk_salt,
     dec_pkt, ep_valid, ep_ctx, ep_psn, ep_reason, ep_epsn, ep_wait,
     ld_valid, ld_pop, ld_reason,
@@ -76,9 +85,10 @@ input  wire                 cfg_mask_mf;
 input  wire                 cfg_busy;
 
 /*
- * Context lookup (ibsec_regs): the selector out, the table's answers this cycle in, and
- * the salt of the key slot in LQ
+ * Context lookup (ibsec_regs): K1's selector out, the table's lookup stages advanced with
+ * the pipeline (lk_ce), their answer for LQ's packet in, and the salt of its key slot
  */
+output wire                 lk_ce;
 output wire [23:0]          lk_in_destqp;
 output wire [15:0]          lk_in_pkey;
 input  wire                 lk_hit_now;
@@ -107,7 +117,7 @@ input  wire                 ep_wait;
  * reject (a void commit), and a decided packet still waiting for its late reason
  */
 input  wire                 ld_valid;
-output reg                  ld_pop;
+output wire                 ld_pop;
 input  wire [5:0]           ld_reason;
 output reg                  cm_valid;
 output reg                  cm_void;
@@ -165,35 +175,48 @@ reg                        c_crypted;
 // decided until it is)
 reg                     ur_valid_reg = 1'b0, ur_valid_next;
 reg                     ur_commit_reg, ur_commit_next;   // it committed tx_next
-// lookup answers of the decided packet: registered in LQ (below)
+// lookup answers of the packet in LQ: the table's answer registers (below)
 wire                 lk_hit, lk_dir, lk_key_valid;
 wire [CTX_W-1:0]     lk_ctx;
 wire [2:0]           lk_mode, lk_sth_code;
 wire [KEY_W-1:0]     lk_key;
 
-// ---- lookup register (LQ): the oldest undecided packet and its context lookup ----
-// The CQ head enters LQ with the table's answer for it, so that the decision starts at
-// registers. The answer stays valid while cfg_busy stays low (docs/registers.md §4): a
-// cycle with cfg_busy high marks it stale, and a stale packet is looked up again from
-// its own descriptor (one cycle, with cfg_busy low) before it is decided.
-reg                 lq_valid_reg = 1'b0;
-reg                 lq_stale_reg;
+// ---- lookup pipeline: K1, K2, K3, LQ ----
+// The CQ head enters K1, whose selector (destqp, P_Key) is the table's lookup request;
+// the table's three lookup stages (compare, priority, answer; ibsec_ctx_table) advance
+// with K1 -> K2 -> K3 -> LQ (lk_ce), so that the table's answer registers hold the answer
+// for LQ's packet and the decision starts at registers. The four stages move together
+// (adv): when LQ is empty, its packet is decided, or the pipeline relooks.
+// An answer stays valid while cfg_busy stays low (docs/registers.md §4): a cycle with
+// cfg_busy high marks every packet in the four stages stale. Once cfg_busy is low, the
+// stages rotate (LQ's packet back into K1, a new lookup, K1 -> K2 -> K3 -> LQ) until no
+// packet is stale: four rotations restore the order, each packet looked up again; CQ
+// waits meanwhile and nothing is decided.
+localparam integer LK_N = 4;          // K1, K2, K3, LQ (bit 0 .. bit 3 below)
+reg  [LK_N-1:0]     lk_v_reg = {LK_N{1'b0}};   // a packet in the stage
+reg  [LK_N-1:0]     lk_s_reg;                  // its lookup answer is stale
+reg  [DS_W-1:0]     k1_desc_reg, k2_desc_reg, k3_desc_reg;
 reg  [DS_W-1:0]     lq_desc_reg;
-reg                 lq_hit_reg, lq_dir_reg, lq_key_valid_reg;
-reg  [CTX_W-1:0]    lq_ctx_reg;
-reg  [2:0]          lq_mode_reg, lq_sth_code_reg;
-reg  [KEY_W-1:0]    lq_key_reg;
-wire                lq_relook = lq_valid_reg && lq_stale_reg && !cfg_busy;
-assign              lk_in_destqp = lq_relook ? c_destqp : cq_m_data[DS_DESTQP_LSB +: 24];
-assign              lk_in_pkey   = lq_relook ? c_pkey : cq_m_data[DS_PKEY_LSB +: 16];
-assign lk_hit       = lq_hit_reg;
-assign lk_dir       = lq_dir_reg;
-assign lk_key_valid = lq_key_valid_reg;
-assign lk_ctx       = lq_ctx_reg;
-assign lk_mode      = lq_mode_reg;
-assign lk_sth_code  = lq_sth_code_reg;
-assign lk_key       = lq_key_reg;
-// lk_salt: the register block's salt of slot lq_key_reg, read at the decision (the key
+reg                 lq_rok_reg;                // LQ's parse reason is ok (R_OK)
+// the parse reason's place in a descriptor word: the decision's first field, right below
+// the check flag, which lies right below P_Key (ibsec_engine_defs.vh)
+localparam integer  DS_REASON_LSB = DS_PKEY_LSB - 1 - 6;
+wire                lq_valid = lk_v_reg[LK_N-1];
+wire                lk_any_stale = |(lk_v_reg & lk_s_reg);
+// rotate: every stage's packet looked up again (registers only)
+wire                lk_relook = lk_any_stale && !cfg_busy;
+reg                 lk_adv;
+assign              lk_ce        = lk_adv;
+assign              lk_in_destqp = k1_desc_reg[DS_DESTQP_LSB +: 24];
+assign              lk_in_pkey   = k1_desc_reg[DS_PKEY_LSB +: 16];
+assign lk_hit       = lk_hit_now;
+assign lk_dir       = lk_dir_now;
+assign lk_key_valid = lk_key_valid_now;
+assign lk_ctx       = lk_ctx_now;
+assign lk_mode      = lk_mode_now;
+assign lk_sth_code  = lk_sth_code_now;
+assign lk_key       = lk_key_now;
+// lk_salt: the register block's salt of slot lk_key, read at the decision (the key
 // table changes only while cfg_busy is high, which makes LQ stale)
 
 // ---- decide (LQ) ----
@@ -207,13 +230,34 @@ assign lk_key       = lq_key_reg;
 // (seal: DR has room, else DQ has; both from registers: DR's valid, DQ's fill level)
 wire        dr_ready;
 wire        dec_room = (OPEN == 0) ? dr_ready : dq_s_ready;
-wire        dec_can = lq_valid_reg && !lq_stale_reg && dec_room && !cfg_busy && !ur_valid_reg;
-// seal: the packet's frame has ended when its late reason is at the head of ld (earlier
-// packets took theirs); a late reject then counts as the parse's, before the lookup
-wire [5:0]  c_reason_now = (OPEN == 0 && ld_valid && ld_reason != R_OK) ? ld_reason : c_reason;
+wire        dec_can = lq_valid && !lk_any_stale && dec_room && !cfg_busy && !ur_valid_reg;
+// seal: LD's head registered (LH), so that the late reason the decision reads starts at
+// flip-flops: LH takes LD's head when it is empty or the decision takes its reason
+// (lh_pop), one cycle behind LD
+reg         lh_valid_reg = 1'b0;
+reg  [5:0]  lh_reason_reg;
+reg         lh_bad_reg;      // LH's reason is a reject
+reg         lh_pop;
+assign ld_pop = ld_valid && (!lh_valid_reg || lh_pop);
+always @(posedge clk) begin
+    if (!lh_valid_reg || lh_pop) begin
+        lh_valid_reg  <= ld_valid;
+        lh_reason_reg <= ld_reason;
+        lh_bad_reg    <= ld_reason != R_OK;
+    end
+    if (rst) begin
+        lh_valid_reg <= 1'b0;
+    end
+end
+// seal: the packet's frame has ended when its late reason is in LH (earlier packets took
+// theirs); a late reject then counts as the parse's, before the lookup
+wire        lh_reject    = OPEN == 0 && lh_valid_reg && lh_bad_reg;
+wire [5:0]  c_reason_now = lh_reject ? lh_reason_reg : c_reason;
+// c_reason_now == R_OK, from LQ's registered flag of its parse reason
+wire        c_ok_now     = lq_rok_reg && !lh_reject;
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
-wire reach_ep = (c_reason_now == R_OK) &&
+wire reach_ep = c_ok_now &&
                 lk_hit &&
                 !(OPEN != 0 && c_pmode != lk_mode) &&
                 !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
@@ -259,7 +303,7 @@ reg              n_ichk;           // open: the ICRC check applies (a bad ICRC i
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign lk_salt_slot = lq_key_reg;
+assign lk_salt_slot = lk_key;
 assign ep_ctx       = lk_ctx;
 assign ep_psn       = c_psn;
 assign ur_valid     = ur_valid_reg;
@@ -271,11 +315,25 @@ always @* begin
     c_crypted} = lq_desc_reg;
 end
 
+// the decision's raw answers: the reason before the lookup (c_reason_now), the lookup's
+// answer, the EPSN step's, CONFIG; seal: registered in DR with the decision, and the
+// verdict (n_*) made from DR's registers on the way into DQ (so the decision's cycle only
+// registers them); open: this cycle's, into DQ
+localparam integer PASS_W = 1 + 2 * RAW + PR_W + 1;   // descriptor fields passed through
+wire [PASS_W-1:0]  x_pass;
+wire [5:0]         x_rnow, x_ep_reason;
+wire               x_hit, x_dir, x_kvalid, x_allow, x_mf;
+wire [CTX_W-1:0]   x_ctx;
+wire [2:0]         x_mode, x_code, x_smode;
+wire [KEY_W-1:0]   x_key;
+wire [31:0]        x_salt;
+wire [62:0]        x_epsn;
+
 // the decided descriptor below its header window: the decision, MASK_MF in effect,
 // whether a bad ICRC decides the verdict
-wire [DS_W-8*CAP_BYTES-1:0] dec_lo = {lq_desc_reg[DS_W-8*CAP_BYTES-1 -: 1 + 2*RAW + PR_W + 1],
+wire [DS_W-8*CAP_BYTES-1:0] dec_lo = {x_pass,
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
-                    n_epsn, cfg_mask_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
+                    n_epsn, x_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 
 // ---- decided register (DR, seal) -> DQ ----
 // Seal: the decided packet waits one cycle in DR while its header is edited (ib_hdr_edit's
@@ -287,16 +345,53 @@ generate
     if (OPEN == 0) begin : g_dr
         reg                                 dr_valid_reg = 1'b0;
         reg  [8*(CAP_BYTES-HDR_BYTES)-1:0]  dr_hdr_hi_reg;
-        reg  [DS_W-8*CAP_BYTES-1:0]         dr_lo_reg;
+        reg  [PASS_W-1:0]                   dr_pass_reg;
+        reg  [5:0]                          dr_rnow_reg, dr_ep_reason_reg;
+        reg                                 dr_hit_reg, dr_dir_reg, dr_kvalid_reg;
+        reg                                 dr_allow_reg, dr_mf_reg;
+        reg  [CTX_W-1:0]                    dr_ctx_reg;
+        reg  [2:0]                          dr_mode_reg, dr_code_reg, dr_smode_reg;
+        reg  [KEY_W-1:0]                    dr_key_reg;
+        reg  [31:0]                         dr_salt_reg;
+        reg  [62:0]                         dr_epsn_reg;
         assign dr_ready   = !dr_valid_reg || dq_s_ready;
         assign dr_valid   = dr_valid_reg;
         assign dq_s_valid = dr_valid_reg;
-        assign dq_s_data  = {dr_hdr_hi_reg, c_edit, dr_lo_reg};
+        assign dq_s_data  = {dr_hdr_hi_reg, c_edit, dec_lo};
+        assign x_pass      = dr_pass_reg;
+        assign x_rnow      = dr_rnow_reg;
+        assign x_ep_reason = dr_ep_reason_reg;
+        assign x_hit       = dr_hit_reg;
+        assign x_dir       = dr_dir_reg;
+        assign x_kvalid    = dr_kvalid_reg;
+        assign x_allow     = dr_allow_reg;
+        assign x_mf        = dr_mf_reg;
+        assign x_ctx       = dr_ctx_reg;
+        assign x_mode      = dr_mode_reg;
+        assign x_code      = dr_code_reg;
+        assign x_smode     = dr_smode_reg;
+        assign x_key       = dr_key_reg;
+        assign x_salt      = dr_salt_reg;
+        assign x_epsn      = dr_epsn_reg;
         always @(posedge clk) begin
             if (dr_ready) begin
-                dr_valid_reg  <= dec_pkt;
-                dr_hdr_hi_reg <= c_hdr[8*CAP_BYTES-1:8*HDR_BYTES];
-                dr_lo_reg     <= dec_lo;
+                dr_valid_reg     <= dec_pkt;
+                dr_hdr_hi_reg    <= c_hdr[8*CAP_BYTES-1:8*HDR_BYTES];
+                dr_pass_reg      <= lq_desc_reg[DS_W-8*CAP_BYTES-1 -: PASS_W];
+                dr_rnow_reg      <= c_reason_now;
+                dr_ep_reason_reg <= ep_reason;
+                dr_hit_reg       <= lk_hit;
+                dr_dir_reg       <= lk_dir;
+                dr_kvalid_reg    <= lk_key_valid;
+                dr_allow_reg     <= cfg_allow_plain;
+                dr_mf_reg        <= cfg_mask_mf;
+                dr_ctx_reg       <= lk_ctx;
+                dr_mode_reg      <= lk_mode;
+                dr_code_reg      <= lk_sth_code;
+                dr_smode_reg     <= c_smode;
+                dr_key_reg       <= lk_key;
+                dr_salt_reg      <= lk_salt;
+                dr_epsn_reg      <= ep_epsn;
             end
             if (rst) begin
                 dr_valid_reg <= 1'b0;
@@ -307,26 +402,33 @@ generate
         assign dr_valid   = 1'b0;
         assign dq_s_valid = dec_pkt;
         assign dq_s_data  = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit, dec_lo};
+        assign x_pass      = lq_desc_reg[DS_W-8*CAP_BYTES-1 -: PASS_W];
+        assign x_rnow      = c_reason_now;
+        assign x_ep_reason = ep_reason;
+        assign x_hit       = lk_hit;
+        assign x_dir       = lk_dir;
+        assign x_kvalid    = lk_key_valid;
+        assign x_allow     = cfg_allow_plain;
+        assign x_mf        = cfg_mask_mf;
+        assign x_ctx       = lk_ctx;
+        assign x_mode      = lk_mode;
+        assign x_code      = lk_sth_code;
+        assign x_smode     = c_smode;
+        assign x_key       = lk_key;
+        assign x_salt      = lk_salt;
+        assign x_epsn      = ep_epsn;
     end
 endgenerate
 
 // ----------------------------------------------------------------------------
 // Control
 // ----------------------------------------------------------------------------
+// the verdict from the raw answers (x_*), in the model's order of checks
 always @* begin
-    ur_valid_next  = ur_valid_reg;
-    ur_commit_next = ur_commit_reg;
-    cq_m_ready     = 1'b0;
-    ld_pop         = 1'b0;
-    dec_pkt        = 1'b0;
-    cm_valid       = 1'b0;
-    cm_void        = 1'b0;
-
-    // ---- decide ----
-    n_reason = c_reason_now;
+    n_reason = x_rnow;
     n_hit    = 1'b0;
     n_ctx    = {CTX_W{1'b0}};
-    n_smode  = c_smode;
+    n_smode  = x_smode;
     n_apply  = M_NONE;
     n_code   = 3'd0;
     n_key    = {KEY_W{1'b0}};
@@ -334,105 +436,102 @@ always @* begin
     n_dir    = 1'b0;
     n_epsn   = 63'd0;
     n_ichk   = 1'b0;
-    if (dec_can) begin
-        dec_pkt = 1'b1;
-        if (c_reason_now != R_OK) begin
-            // parse error: no lookup
-        end else if (!lk_hit) begin
-            if ((OPEN != 0 && c_pmode != M_NONE) || !cfg_allow_plain)
-                n_reason = R_NO_CONTEXT;
-            else
-                n_ichk = OPEN != 0;
-        end else begin
-            n_hit  = 1'b1;
-            n_ctx  = lk_ctx;
-            n_key  = lk_key;
-            n_salt = lk_salt;
-            n_dir  = (OPEN != 0) ? !lk_dir : lk_dir;  // the sender's direction
-            n_code = lk_sth_code;
-            if (OPEN == 0)
-                n_smode = lk_mode;
-            if (OPEN != 0 && c_pmode != lk_mode)
-                n_reason = R_MODE_MISMATCH;
-            else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code)
-                n_reason = R_STH_SIZE_MISMATCH;
-            else if (lk_mode == M_NONE) begin
-                // plain context (open: its ICRC decides, at egress)
-                n_ichk = OPEN != 0;
-            end else if (!lk_key_valid)
-                n_reason = R_NO_KEY;
-            else begin
-                // open: the model checks the ICRC here, unless the tag is in its field;
-                // the egress register applies the check
-                n_ichk = OPEN != 0 && lk_mode != M_ICRC_MAC;
-                if (ep_wait) begin
-                    // an earlier packet on the context is in flight: retry
-                    dec_pkt = 1'b0;
-                end else if (ep_reason != R_OK) begin
-                    n_reason = ep_reason;
-                end else begin
-                    n_epsn  = ep_epsn;
-                    n_apply = lk_mode;
-                end
+    if (x_rnow != R_OK) begin
+        // parse error: no lookup
+    end else if (!x_hit) begin
+        if ((OPEN != 0 && c_pmode != M_NONE) || !x_allow)
+            n_reason = R_NO_CONTEXT;
+        else
+            n_ichk = OPEN != 0;
+    end else begin
+        n_hit  = 1'b1;
+        n_ctx  = x_ctx;
+        n_key  = x_key;
+        n_salt = x_salt;
+        n_dir  = (OPEN != 0) ? !x_dir : x_dir;  // the sender's direction
+        n_code = x_code;
+        if (OPEN == 0)
+            n_smode = x_mode;
+        if (OPEN != 0 && c_pmode != x_mode)
+            n_reason = R_MODE_MISMATCH;
+        else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != x_code)
+            n_reason = R_STH_SIZE_MISMATCH;
+        else if (x_mode == M_NONE) begin
+            // plain context (open: its ICRC decides, at egress)
+            n_ichk = OPEN != 0;
+        end else if (!x_kvalid)
+            n_reason = R_NO_KEY;
+        else begin
+            // open: the model checks the ICRC here, unless the tag is in its field;
+            // the egress register applies the check
+            n_ichk = OPEN != 0 && x_mode != M_ICRC_MAC;
+            if (x_ep_reason != R_OK) begin
+                n_reason = x_ep_reason;
+            end else begin
+                n_epsn  = x_epsn;
+                n_apply = x_mode;
             end
         end
     end
-    // seal: every decided packet takes its frame's late reason from ld, at its decision
+end
+
+always @* begin
+    ur_valid_next  = ur_valid_reg;
+    ur_commit_next = ur_commit_reg;
+    cq_m_ready     = 1'b0;
+    lh_pop         = 1'b0;
+    cm_valid       = 1'b0;
+    cm_void        = 1'b0;
+
+    // ---- decide ----
+    // a packet on the EPSN step waits while the step does (an earlier packet on the
+    // context is in flight: retry)
+    dec_pkt = dec_can && !(reach_ep && ep_wait);
+    // seal: every decided packet takes its frame's late reason from LH, at its decision
     // when the frame has ended, else when it ends; until then it is unresolved and no
     // other packet is decided, and a late reject takes its tx_next commit back (a seal
     // void: the model never consumed that EPSN) before the next decision
     if (OPEN == 0) begin
         if (dec_pkt) begin
-            if (ld_valid) begin
-                ld_pop = 1'b1;
+            if (lh_valid_reg) begin
+                lh_pop = 1'b1;
             end else begin
                 ur_valid_next  = 1'b1;
                 ur_commit_next = ep_valid && ep_reason == R_OK;
             end
         end
-        if (ur_valid_reg && ld_valid) begin
-            ld_pop        = 1'b1;
+        if (ur_valid_reg && lh_valid_reg) begin
+            lh_pop        = 1'b1;
             ur_valid_next = 1'b0;
-            cm_valid      = ur_commit_reg && ld_reason != R_OK;
-            cm_void       = ur_commit_reg && ld_reason != R_OK;
+            cm_valid      = ur_commit_reg && lh_bad_reg;
+            cm_void       = ur_commit_reg && lh_bad_reg;
         end
     end
-    // ---- CQ head into LQ, as the decided packet leaves it ----
-    if (cq_m_valid && (!lq_valid_reg || dec_pkt)) begin
+    // ---- the lookup pipeline advances as the decided packet leaves LQ; the CQ head
+    // enters K1 unless the stages rotate ----
+    lk_adv = lk_relook || !lq_valid || dec_pkt;
+    if (cq_m_valid && lk_adv && !lk_relook) begin
         cq_m_ready = 1'b1;
     end
 
 end
 
-// LQ: a packet enters as the decided one leaves (the two never meet a re-lookup, which
-// needs a stale packet that cannot be decided)
+// the lookup pipeline: K1 takes the CQ head (or, rotating, LQ's packet), the others the
+// stage before; a cycle with cfg_busy high marks every stage stale
 always @(posedge clk) begin
-    if (cq_m_ready) begin
-        lq_desc_reg <= cq_m_data;
-    end
-    if (cq_m_ready || lq_relook) begin
-        lq_hit_reg       <= lk_hit_now;
-        lq_dir_reg       <= lk_dir_now;
-        lq_key_valid_reg <= lk_key_valid_now;
-        lq_ctx_reg       <= lk_ctx_now;
-        lq_mode_reg      <= lk_mode_now;
-        lq_sth_code_reg  <= lk_sth_code_now;
-        lq_key_reg       <= lk_key_now;
-    end
-    if (cq_m_ready) begin
-        lq_stale_reg <= cfg_busy;
-    end else if (lq_relook) begin
-        lq_stale_reg <= 1'b0;
+    if (lk_adv) begin
+        k1_desc_reg <= lk_relook ? lq_desc_reg : cq_m_data;
+        k2_desc_reg <= k1_desc_reg;
+        k3_desc_reg <= k2_desc_reg;
+        lq_desc_reg <= k3_desc_reg;
+        lq_rok_reg  <= k3_desc_reg[DS_REASON_LSB +: 6] == R_OK;
+        lk_v_reg    <= {lk_v_reg[LK_N-2:0], lk_relook ? lk_v_reg[LK_N-1] : cq_m_ready};
+        lk_s_reg    <= {lk_s_reg[LK_N-2:0], 1'b0} | {LK_N{cfg_busy}};
     end else begin
-        lq_stale_reg <= lq_stale_reg || cfg_busy;
-    end
-    if (cq_m_ready) begin
-        lq_valid_reg <= 1'b1;
-    end else if (dec_pkt) begin
-        lq_valid_reg <= 1'b0;
+        lk_s_reg    <= lk_s_reg | {LK_N{cfg_busy}};
     end
     if (rst) begin
-        lq_valid_reg <= 1'b0;
+        lk_v_reg <= {LK_N{1'b0}};
     end
 end
 

@@ -1,18 +1,27 @@
 /*
  * ibsec_egress — the packet engine's egress stage (ibsec_engine): the XQ head and its tag
- * registered in EQ with the tag comparison and (open) the CRC verdicts, the packet's
- * verdict, status entry and commit, and the egress composer that builds the output frame
- * (docs/packet-engine.md §3, §4).
+ * registered in XH, then in EQ with the tag comparison and (open) the CRC verdicts, the
+ * packet's verdict, status entry and commit, and the egress composer that builds the
+ * output frame (docs/packet-engine.md §3, §4).
  *
  * Function
- *   EQ       XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
- *            icrc-mac, whose tag is needed only in the ICRC field of the packet's last
- *            beat: the late tag) and its frame has ended (its late parse at lp's head;
+ *   XH       XQ's head is registered in XH (its prefetch register) once its tag is out of
+ *            gcm_core (secured modes; not seal icrc-mac, whose tag is needed only in the
+ *            ICRC field of the packet's last beat: the late tag), with the tag (TQ's
+ *            head) and, open, the 16 header bytes from
+ *            hdr_len on (the STH) shifted out of its header, so that EQ's comparisons
+ *            and its header edit start at registers. XH loads when empty or as EQ loads
+ *            from it (one packet per clock)
+ *   EQ       XH's packet enters EQ once its frame has ended (its late parse at lp's head;
  *            open: its CRC check's results, registered from kr's head with their
  *            comparisons in KH, one cycle later), with the tag and, on open,
- *            whether the received tag matches it and whether its VCRC and ICRC are bad,
- *            so that the comparisons end at a register, and the verdict, the commit to
- *            the context table (open: cm_*) and the egress composer's job start at
+ *            whether the received tag differs from it (a flag per 32-bit word of the
+ *            tag, for the words its length covers; their OR is the tag's verdict) and
+ *            whether its VCRC and ICRC are bad, so that the comparisons end at a
+ *            register, and the verdict, the commit to the context table (open: cm_*)
+ *            and the egress composer's job start at registers. The job's geometry (its
+ *            ring base and offsets, the frame's end) is computed from XH into EQ too
+ *            (EQ_J), so that the composer's realignment and read address start at
  *            registers. The late parse's reason comes before every other (it rejects
  *            a frame shorter or longer than its header says), then the VCRC, the
  *            decision's checks, the ICRC, and the tag. Whether a verdict before the
@@ -37,7 +46,7 @@
  *   reported in input order.
  *
  * Latency / throughput
- *   One cycle from XQ head to EQ; the composer's output beats reach m_axis through the
+ *   One cycle from XQ head to XH, one from XH to EQ; the composer's output beats reach m_axis through the
  *   output FIFO at one beat per clock, jobs chaining without a bubble; the CRC fields of
  *   a packet's last beats wait for the CRC engines (a few cycles after its last byte)
  *   and one cycle more for OF. A dropped packet whose message the writer completes while
@@ -245,23 +254,24 @@ reg                        xh_crypted;
 /* verilator lint_on UNUSEDSIGNAL */
 genvar kb;
 
-// ---- egress register (EQ): the XQ head with its tag and the tag comparison ----
-// XQ's head enters EQ once its tag is out of gcm_core (secured modes; not seal
+// ---- egress register (EQ): XH's packet with its tag and the tag comparison ----
+// XQ's head enters XH (below) once its tag is out of gcm_core (secured modes; not seal
 // icrc-mac, whose tag is needed only in the ICRC field of the packet's last beat: the
-// late tag, below) and, on open, its
-// CRC check's results are out (the head of ibsec_rx_check's results FIFO, one per frame
-// in packet order, popped for every packet), together with the tag and, on open,
-// whether the received tag matches it and whether its VCRC and ICRC are bad, so that
-// the comparisons (and the received tag's byte shift out of the header) end at a
-// register, and the egress decision, the commit to the context table and the egress
-// composer's job start at registers. EQ takes the next packet as its packet leaves (one packet per clock).
+// late tag, below), and XH's packet enters EQ once its late parse and, on open, its CRC
+// check's results are out (the head of ibsec_rx_check's results FIFO, one per frame in
+// packet order, popped for every packet, registered in KH), together with the tag and,
+// on open, whether the received tag differs from it (per 32-bit word) and whether its
+// VCRC and ICRC are bad, so that the comparisons end at a register, and the egress
+// decision, the commit to the context table and the egress composer's job start at
+// registers. EQ takes the next packet as its packet leaves (one packet per clock).
 reg                 eq_valid_reg = 1'b0;
 reg  [DS_W-1:0]     eq_desc_reg;
 reg  [127:0]        eq_tag_reg;
-reg                 eq_match_reg;
+reg  [3:0]          eq_fail_reg;        // open: a tag word compared differs (x_fail, below)
+reg                 eq_drop0_reg;       // a verdict before the tag's is not ok, or
+                                        // eq_fail_reg[0] (x_drop, below)
 reg                 eq_vbad_reg, eq_ibad_reg;
 reg                 eq_lbad_reg;        // the late parse rejects the frame
-reg                 eq_bad_reg;         // a verdict before the tag's is not ok
 reg                 eq_noep_reg;        // the late parse or a CRC drops it (x_no_ep)
 reg                 eq_md_reg;          // its message is all written (x_msg_done), see below
 reg  [5:0]          eq_lreason_reg;     // its reason
@@ -277,16 +287,30 @@ reg                 kh_i0bad_reg;       // the ICRC (MASK_MF clear) differs from
 reg                 kh_i1bad_reg;       // the ICRC (MASK_MF set) differs from the received
 reg  [31:0]         kh_rx32_reg;        // the received ICRC field (icrc-mac: the tag's bytes)
 wire                eq_load;
+// XH, the XQ head registered ahead of EQ (one packet, loaded when empty or as EQ loads
+// from it), with its tag from TQ's head and (open) the received tag taken out of its
+// header, so that EQ's comparisons start at registers
+reg                 xh_valid_reg = 1'b0;
+reg  [DS_W-1:0]     xh_desc_reg;
+reg  [127:0]        xh_tag_reg;
+reg  [127:0]        xh_rx_reg;          // open: the 16 header bytes from hdr_len on (the STH)
+wire                xh_load;
 wire                kh_load = (OPEN != 0) && kr_valid && (!kh_valid_reg || eq_load);
+// the XQ head's fields XH's load reads (the descriptor's layout: ibsec_engine_defs.vh)
+wire                q_crypted = xq_m_data[0];
+wire [2:0]          q_apply   = xq_m_data[DS_APPLY_LSB +: 3];
+wire [6:1]          q_hdr_len = xq_m_data[DS_HDR_LEN_LSB+1 +: 6];   // (even)
+wire [8*CAP_BYTES-1:0] q_hdr  = xq_m_data[DS_W-1 -: 8*CAP_BYTES];
 // seal icrc-mac: the egress stream starts before the tag is out (the late tag)
-wire                xh_late = (OPEN == 0) && xh_crypted && xh_apply == M_ICRC_MAC;
-wire                xh_have_tag = !xh_crypted || xh_late || tq_m_valid;
+wire                q_late = (OPEN == 0) && q_crypted && q_apply == M_ICRC_MAC;
+wire                q_have_tag = !q_crypted || q_late || tq_m_valid;
 // the frame has ended: its late parse (and, open, check results) at their FIFOs' heads
 wire                xh_have_chk = ((OPEN == 0) || kh_valid_reg) && lp_valid;
-// the XQ head as EQ takes it, with the input ring beats the late parse counted
-wire [DS_W-1:0]     xh_word = {xq_m_data[DS_W-1:DS_NB_LSB+RAW], lp_nb, xq_m_data[DS_NB_LSB-1:0]};
-assign              eq_load = xq_m_valid && xh_have_tag && xh_have_chk
-                              && (!eq_valid_reg || eq_take);
+// the XH packet as EQ takes it, with the input ring beats the late parse counted
+wire [DS_W-1:0]     xh_word = {xh_desc_reg[DS_W-1:DS_NB_LSB+RAW], lp_nb,
+                               xh_desc_reg[DS_NB_LSB-1:0]};
+assign              eq_load = xh_valid_reg && xh_have_chk && (!eq_valid_reg || eq_take);
+assign              xh_load = xq_m_valid && q_have_tag && (!xh_valid_reg || eq_load);
 // open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
 // decision says the model checks it, with the MASK_MF value the decision sampled)
 wire [15:0]         k_vext;
@@ -296,7 +320,7 @@ wire                xh_ibad = (OPEN != 0) && xh_chk && xh_ichk &&
                               (xh_mf ? kh_i1bad_reg : kh_i0bad_reg);
 // the verdict before the tag's (the late parse, the CRCs, the decision): not ok
 wire                xh_bad = (lp_reason != R_OK) || xh_vbad || xh_ibad || (xh_reason != R_OK);
-wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
+wire [127:0]        xh_tag = xh_tag_reg;
 // the received tag: the ICRC field (icrc-mac) or the STH behind the headers. The STH is
 // 12 or 16 bytes: the 16 bytes from hdr_len on are the candidates. hdr_len is even for
 // every parsed header (LRH 8, GRH 40, BTH 12, ETHs of multiples of 4; Ethernet 14,
@@ -308,45 +332,59 @@ wire [127:0]        xh_tag = tag_to_stream(tq_m_data);
 /* verilator lint_off UNUSEDSIGNAL */
 // only the window (the low 32 bytes) of the block shift is read, and only the low
 // 16 bytes of the halfword shift
-wire [8*CAP_BYTES-1:0] xh_sth_blk = xh_hdr[8*CAP_BYTES-1:0] >> (128 * xh_hdr_len[6:4]);
-wire [255:0] xh_from_sth = xh_sth_blk[255:0] >> (16 * xh_hdr_len[3:1]);
+// (taken out of the XQ head into XH, xh_rx_reg)
+wire [8*CAP_BYTES-1:0] q_sth_blk = q_hdr >> (128 * q_hdr_len[6:4]);
+wire [255:0] q_from_sth = q_sth_blk[255:0] >> (16 * q_hdr_len[3:1]);
 /* verilator lint_on UNUSEDSIGNAL */
-wire [127:0] xh_rx_tag = (xh_apply == M_ICRC_MAC) ? {96'd0, kh_rx32_reg} : xh_from_sth[127:0];
-wire [4:0]   xh_tag_len = (xh_apply == M_ICRC_MAC) ? ICRC_MAC_TAG_LEN
-                        : (xh_code == 3'd1) ? STH96_LEN[4:0] : STH128_LEN[4:0];
-reg          xh_match;
-integer      ti;
-always @* begin
-    xh_match = 1'b1;
-    for (ti = 0; ti < 16; ti = ti + 1)
-        if (ti < xh_tag_len && xh_tag[8*ti +: 8] != xh_rx_tag[8*ti +: 8])
-            xh_match = 1'b0;
-end
+// The comparison in two registered steps: a flag per 32-bit word of the tag into EQ (the
+// received tag's words from XH, or icrc-mac's 4 bytes from KH), their OR out of EQ. The
+// tag's length picks the words: icrc-mac 4 bytes (ICRC_MAC_TAG_LEN, word 0), STH code 1
+// 12 bytes (STH96_LEN, words 0..2), else 16 (STH128_LEN, words 0..3)
+wire         xh_mac = xh_apply == M_ICRC_MAC;
+wire         xh_s96 = xh_code == 3'd1;
+wire [3:0]   xh_ne;
+assign xh_ne[0] = xh_mac ? (xh_tag[31:0] != kh_rx32_reg) : (xh_tag[31:0] != xh_rx_reg[31:0]);
+assign xh_ne[1] = !xh_mac && (xh_tag[63:32] != xh_rx_reg[63:32]);
+assign xh_ne[2] = !xh_mac && (xh_tag[95:64] != xh_rx_reg[95:64]);
+assign xh_ne[3] = !xh_mac && !xh_s96 && (xh_tag[127:96] != xh_rx_reg[127:96]);
+// the packet is checked against its tag (open, crypted, not dropped before the tag)
+wire         xh_tag_chk = (OPEN != 0) && xh_crypted &&
+                          !((lp_reason != R_OK) || xh_vbad || xh_ibad);
+wire [3:0]   xh_fail = {4{xh_tag_chk}} & xh_ne;
 
 // ---- egress stage (EQ) ----
 /* verilator lint_off UNUSEDSIGNAL */ // seal's output header (open edits the XQ head's)
 wire [8*HDR_BYTES-1:0] x_win = x_hdr[8*HDR_BYTES-1:0];
 /* verilator lint_on UNUSEDSIGNAL */
-wire [6:0]   x_sth_out = (OPEN == 0 && mode_has_sth(x_apply)) ? sth_bytes(x_code) : 7'd0;
 wire [8*HDR_BYTES-1:0] x_edit;
 /* verilator lint_off UNUSEDSIGNAL */
 // egress needs the length of H (to find the payload in the crypt ring) and the
 // per-bit variant mask; H itself and the per-byte mask are the crypt / check stages'
 wire [8*HDR_BYTES-1:0] x_aad;
 wire [HDR_BYTES-1:0]   x_variant;
-/* verilator lint_on UNUSEDSIGNAL */
+// (H's length: EQ_J has it from XH)
 wire [6:0]   x_aad_len;
+/* verilator lint_on UNUSEDSIGNAL */
 wire [8*HDR_BYTES-1:0] x_ones;
 wire [127:0] x_tag = eq_tag_reg;
 wire         x_enc = mode_encrypts(x_apply);
-wire [12:0]  x_aad_blk = round16({6'd0, x_aad_len});
-wire [12:0]  x_pp_src = {6'd0, x_hdr_len} + {6'd0, x_sth_len};
-wire [12:0]  x_trailer = x_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
-wire [12:0]  x_pp_off = {6'd0, x_hdr_len} + {6'd0, x_sth_out};
-wire [12:0]  x_icrc_off = x_pp_off + x_pp_len;
-/* verilator lint_off UNUSEDSIGNAL */ // the verdict of the tag: open only
-wire         x_match = eq_match_reg;
-/* verilator lint_on UNUSEDSIGNAL */
+// the egress job's geometry, computed from XH as EQ loads (EQ_J) so that the composer's
+// job (its ring offsets, the read address) starts at registers: the ring base, the
+// source offset (encrypted: the payload behind H, rounded up to a block in the crypt
+// ring; else behind headers and STH in the input ring), the payload's offset in the
+// output (headers and the STH written), the ICRC field's offset, the frame's end
+wire         xh_enc = mode_encrypts(xh_apply);
+// H: the headers, RoCEv2's Ethernet header (14 bytes) replaced by an LRH (8), as
+// ib_hdr_mask counts it
+wire [6:0]   xh_aad_len = xh_shape[1] ? xh_hdr_len - 7'd6 : xh_hdr_len;
+wire [6:0]   xh_sth_out = (OPEN == 0 && mode_has_sth(xh_apply)) ? sth_bytes(xh_code) : 7'd0;
+wire [12:0]  xh_trailer = xh_link ? ICRC_LEN : (ICRC_LEN + VCRC_LEN);
+wire [12:0]  xh_pp_off  = {6'd0, xh_hdr_len} + {6'd0, xh_sth_out};
+wire [12:0]  xh_pp_tr   = xh_pp_len + xh_trailer;
+reg  [RAW-1:0] eq_jbase_reg;
+reg  [12:0]  eq_src_off_reg, eq_pp_off_reg, eq_icrc_off_reg, eq_end_reg;
+wire [12:0]  x_pp_off   = eq_pp_off_reg;
+wire [12:0]  x_icrc_off = eq_icrc_off_reg;
 // the late parse's and (open) the CRC verdicts in the model's order (the decision's
 // comment in ibsec_decide; the parse comes first, its late reason before every other); a packet
 // they drop was never checked against its tag in the model, nor reached its EPSN step
@@ -357,8 +395,9 @@ wire         x_ibad = eq_ibad_reg;
 wire         x_no_ep = eq_noep_reg;
 wire [5:0]   x_verdict = x_lbad ? eq_lreason_reg : x_vbad ? R_BAD_VCRC :
                          x_ibad ? R_BAD_ICRC : x_reason;
-wire         x_fail = (OPEN != 0) && x_crypted && !x_no_ep && !x_match;
-wire         x_drop = eq_bad_reg || x_fail;     // (x_verdict != R_OK) || x_fail
+// (the tag differs in a word it covers: a crypted packet on open checked against it)
+wire         x_fail = |eq_fail_reg;
+wire         x_drop = eq_drop0_reg || (|eq_fail_reg[3:1]);  // (x_verdict != R_OK) || x_fail
 wire         ez_job_ready, ez_idle;
 wire         ez_job_valid = eq_valid_reg && !x_drop;
 wire         ez_take = ez_job_valid && ez_job_ready;
@@ -534,7 +573,7 @@ assign st_epsn    = st_epsn_reg;
 assign st_alert   = st_alert_reg;
 assign fp       = fp_reg;
 assign cf       = cf_reg;
-assign eq_valid = eq_valid_reg;
+assign eq_valid = eq_valid_reg || xh_valid_reg;
 
 always @* begin
     {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
@@ -546,7 +585,7 @@ always @* begin
     {xh_hdr, xh_link, xh_base, xh_nb, xh_shape, xh_bth_off, xh_hdr_len, xh_sth_len,
     xh_pp_len, xh_pkt_end, xh_pmode, xh_sthsz, xh_psn, xh_destqp, xh_pkey, xh_chk,
     xh_reason, xh_hit, xh_ctx, xh_smode, xh_apply, xh_code, xh_key, xh_salt, xh_dir,
-    xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xq_m_data;
+    xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xh_desc_reg;
 end
 
 // ----------------------------------------------------------------------------
@@ -616,8 +655,8 @@ ibsec_compose #(
     .job_valid (ez_job_valid), .job_ready (ez_job_ready),
     .job_front (x_front), .job_front_len (x_pp_off[7:0]),
     .job_aux0 (x_ones), .job_aux1 ({8*HDR_BYTES{1'b0}}),
-    .job_base (x_enc ? x_cbase : x_base), .job_src_off (x_enc ? x_aad_blk : x_pp_src),
-    .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (x_icrc_off + x_trailer),
+    .job_base (eq_jbase_reg), .job_src_off (eq_src_off_reg),
+    .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (eq_end_reg),
     .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
     .job_side (ez_side_in), .act_side (ez_side),
     .idle (ez_idle), .issue_ok ((oq_count <= OQ_ROOM_MAX) && ez_behind),
@@ -773,8 +812,8 @@ always @* begin
     cm_void        = 1'b0;
 
     // ---- egress: XQ head and its tag into EQ; verify (open), status, start the output ----
-    xq_m_ready = eq_load;
-    tq_m_ready = eq_load && xh_crypted && !xh_late;
+    xq_m_ready = xh_load;
+    tq_m_ready = xh_load && q_crypted && !q_late;
     kr_pop     = kh_load;
     lp_pop     = eq_load;
     if (x_go) begin
@@ -811,16 +850,33 @@ always @(posedge clk) begin
     if (eq_load) begin
         eq_desc_reg    <= xh_word;
         eq_tag_reg     <= xh_tag;
-        eq_match_reg   <= xh_match;
+        eq_fail_reg    <= xh_fail;
+        eq_drop0_reg   <= xh_bad || xh_fail[0];
+        eq_jbase_reg   <= xh_enc ? xh_cbase : xh_base;
+        eq_src_off_reg <= xh_enc ? round16({6'd0, xh_aad_len})
+                                 : {6'd0, xh_hdr_len} + {6'd0, xh_sth_len};
+        eq_pp_off_reg  <= xh_pp_off;
+        eq_icrc_off_reg <= xh_pp_off + xh_pp_len;
+        eq_end_reg     <= xh_pp_off + xh_pp_tr;
         eq_vbad_reg    <= xh_vbad;
         eq_ibad_reg    <= xh_ibad;
         eq_lbad_reg    <= lp_reason != R_OK;
-        eq_bad_reg     <= xh_bad;
         eq_noep_reg    <= (lp_reason != R_OK) || xh_vbad || xh_ibad;
         eq_lreason_reg <= lp_reason;
         eq_lmode_reg   <= lp_mode;
     end
     eq_md_reg <= eq_load ? xh_md_now : x_md_now;
+    // XH: the XQ head, its tag and (open) the received tag out of its header
+    if (xh_load) begin
+        xh_desc_reg <= xq_m_data;
+        xh_tag_reg  <= tag_to_stream(tq_m_data);
+        xh_rx_reg   <= q_from_sth[127:0];
+    end
+    if (xh_load) begin
+        xh_valid_reg <= 1'b1;
+    end else if (eq_load) begin
+        xh_valid_reg <= 1'b0;
+    end
     if (kh_load) begin
         kh_vext_reg  <= k_vext;
         kh_rxv_reg   <= kr_rx[47:32];
@@ -840,6 +896,7 @@ always @(posedge clk) begin
     end
     if (rst) begin
         eq_valid_reg <= 1'b0;
+        xh_valid_reg <= 1'b0;
         kh_valid_reg <= 1'b0;
     end
 end

@@ -15,9 +15,9 @@
  *                    goes on); the late parse at every frame's end; open: the CRC check
  *                    as the frame arrives (ibsec_rx_check)
  *     ibsec_parse    the IQ head registered, through ib_hdr_parse's four stages, into CQ
- *     ibsec_decide   the CQ head's context lookup registered in LQ; key and EPSN, in the
- *                    model's order of checks (open: without the CRCs), into DQ; seal: the
- *                    wire header edited here
+ *     ibsec_decide   the CQ head through the context lookup's stages (K1 .. LQ); key
+ *                    and EPSN, in the model's order of checks (open: without the CRCs),
+ *                    into DQ; seal: the wire header edited here
  *     ibsec_crypt    the DQ head in CJ with its GCM message prepared; the crypt composer
  *                    and gcm_core; into XQ, with the crypt ring and the tag FIFO
  *     ibsec_egress   the XQ head and its tag in EQ with the tag comparison and the CRC
@@ -170,7 +170,8 @@ wire [DS_W-1:0]         xq_s_data, xq_m_data;
 /* verilator lint_off UNUSEDSIGNAL */
 // the stages read each FIFO's valid and ready, not its count; except CQ: the parse
 // stage admits a packet only when CQ will have room for it (CQ's count), so CQ's
-// s_ready is always high when it writes
+// s_ready is always high when it writes; and IQ: the ingress stage's registered ready
+// keeps room in IQ for every descriptor it writes (IQ's count)
 wire                    cq_s_ready;
 wire [$clog2(IQ_DEPTH):0] iq_count;
 wire [$clog2(CQ_DEPTH):0] cq_count;
@@ -219,7 +220,8 @@ wire                    cfg_allow_plain, cfg_mask_mf, cfg_busy;
 wire                    key_valid, key_ready, key_aes256;
 wire [KEY_W-1:0]        key_slot;
 wire [255:0]            key_data;
-// the context lookup of the packet entering LQ or looked up again in it
+// the context lookup: the request of decide's K1, the table's answer for LQ's packet
+wire                    lk_ce;
 wire [23:0]             lk_in_destqp;
 wire [15:0]             lk_in_pkey;
 wire                    lk_hit_now, lk_dir_now, lk_key_valid_now;
@@ -261,7 +263,8 @@ ibsec_ingress #(
     .s_axis_tdata (s_axis_tdata), .s_axis_tkeep (s_axis_tkeep),
     .s_axis_tvalid (s_axis_tvalid), .s_axis_tready (s_axis_tready),
     .s_axis_tlast (s_axis_tlast), .s_axis_tuser (s_axis_tuser),
-    .iq_s_valid (iq_s_valid), .iq_s_ready (iq_s_ready), .iq_s_data (iq_s_data),
+    .iq_s_valid (iq_s_valid), .iq_s_ready (iq_s_ready), .iq_count (iq_count),
+    .iq_s_data (iq_s_data),
     .ring_wr_en (ring_wr_en), .ring_wr_addr (ring_wr_addr), .ring_wr_data (ring_wr_data),
     .wp (wp), .ing_base (ing_base), .ing_early (ing_early), .fp (fp),
     .lp_valid (lp_valid), .lp_pop (lp_pop), .lp_reason (lp_reason), .lp_mode (lp_mode),
@@ -284,7 +287,7 @@ ibsec_decide #(
     .clk (clk), .rst (rst),
     .cq_m_valid (cq_m_valid), .cq_m_ready (cq_m_ready), .cq_m_data (cq_m_data),
     .cfg_allow_plain (cfg_allow_plain), .cfg_mask_mf (cfg_mask_mf), .cfg_busy (cfg_busy),
-    .lk_in_destqp (lk_in_destqp), .lk_in_pkey (lk_in_pkey), .lk_hit_now (lk_hit_now),
+    .lk_ce (lk_ce), .lk_in_destqp (lk_in_destqp), .lk_in_pkey (lk_in_pkey), .lk_hit_now (lk_hit_now),
     .lk_ctx_now (lk_ctx_now), .lk_mode_now (lk_mode_now),
     .lk_sth_code_now (lk_sth_code_now), .lk_dir_now (lk_dir_now), .lk_key_now (lk_key_now),
     .lk_key_valid_now (lk_key_valid_now), .lk_salt_slot (lk_salt_slot), .lk_salt (lk_salt),
@@ -391,6 +394,7 @@ ibsec_regs #(
     .m_key_slot      (key_slot),
     .m_key_aes256    (key_aes256),
     .m_key_data      (key_data),
+    .lk_ce           (lk_ce),
     .lk_destqp       (lk_in_destqp),
     .lk_pkey         (lk_in_pkey),
     .lk_hit          (lk_hit_now),

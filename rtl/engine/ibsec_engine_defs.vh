@@ -57,14 +57,25 @@ localparam NW = $clog2(W + 1);
 // (DQ), crypt -> egress (XQ, which covers gcm_core's latency to the tag). CQ: the parse
 // stage pops IQ only while its PARSE_PLACES descriptors in flight and CQ's count (one
 // cycle old) leave room in CQ, so CQ must hold more than those to keep one packet per
-// clock: 16 (the same distributed RAM cells as 8: a TRELLIS_DPR16X4 is 16 words deep)
-localparam IQ_DEPTH = 4;
+// clock: 16 (the same distributed RAM cells as 8: a TRELLIS_DPR16X4 is 16 words deep).
+// IQ: the ingress stage's registered ready keeps a place for the descriptors of the
+// beats in its input register and at its input and for the write on its way, so IQ
+// needs more than 4 for one frame per clock: 8 (the same cells as 4)
+localparam IQ_DEPTH = 8;
 localparam CQ_DEPTH = 16;
 // descriptors inside the parse stage (ibsec_parse): the IQ head register and the four
 // stages of ib_hdr_parse
 localparam PARSE_PLACES = 5;
 localparam DQ_DEPTH = 2;
-localparam XQ_DEPTH = 16;
+// XQ holds a packet from the hand-over of its message to gcm_core until its tag is out
+// (AES_LATENCY + the GHASH tail: 28 + about 10 cycles with the block RAM S-boxes) and
+// its egress register takes it, so the link side keeps one beat per clock only while XQ
+// holds the packets of that time: frames of N beats need about 40 / N places. 16 cover
+// the 5-beat frames of 64-byte payloads at LANES = 1; at LANES = 4 a 64-byte payload is
+// 2 beats, and with 16 places the seal GCM modes reached 73-78 % of the beats, with 32
+// all of them (engine bench, 64-byte payloads). Kept at 16 at LANES = 1, whose area is
+// the one that must shrink.
+localparam XQ_DEPTH = (LANES == 1) ? 16 : 32;
 // gcm_core input FIFO and output FIFO: a beat is issued while two places are free (the
 // beat on the composer's tap and the one issued now); the output FIFO also covers the
 // CRC latency, so that the egress stream does not stop at the patched tail of a packet
@@ -75,11 +86,14 @@ localparam [$clog2(OQ_DEPTH):0] OQ_ROOM_MAX = OQ_DEPTH - 2;
 // CRC results of the egress stream: at most one per packet with a beat in the output
 // FIFO or on the composer's tap
 localparam RQ_DEPTH = 32;
+// descriptors inside the decide stage's lookup (ibsec_decide): K1, K2, K3 and LQ
+localparam DECIDE_PLACES = 4;
 // open: check results (ibsec_rx_check), one per frame from the end of its arrival to the
-// egress register, which reads them: such a packet is in IQ, the parse stage, CQ, LQ,
-// DQ, CJ or XQ (the places summed in KR_PLACES, 45; 64 as a power of two), so the
-// results FIFO never overflows and needs no back-pressure
-localparam KR_PLACES = IQ_DEPTH + PARSE_PLACES + CQ_DEPTH + 1 + DQ_DEPTH + 1 + XQ_DEPTH;
+// egress register, which reads them: such a packet is in IQ, the parse stage, CQ, the
+// decide stage, DQ, CJ or XQ (the places summed in KR_PLACES: 52 at LANES = 1, 68 at 4
+// and 12; KR_DEPTH the next power of two, 64 and 128), so the results FIFO never
+// overflows and needs no back-pressure
+localparam KR_PLACES = IQ_DEPTH + PARSE_PLACES + CQ_DEPTH + DECIDE_PLACES + DQ_DEPTH + 1 + XQ_DEPTH;
 localparam KR_DEPTH = 1 << $clog2(KR_PLACES);
 // the beat that completes the header register (frame bytes 0 .. CAP_BYTES - 1; 8,
 // 2, 0 at LANES = 1, 4, 12). A frame that goes on after it enters IQ with this beat,
@@ -98,9 +112,9 @@ localparam [8:0] CAP_BEAT = CAP_BEATS_IN[8:0];
 // cover frames of 4 beats (64-byte payloads at LANES = 1), 16 places frames of 2 beats
 // (64-byte payloads at LANES = 4, 256-byte at LANES = 12, which reached 67-70 % of the
 // beats with 8). Kept at 8 at LANES = 1, whose area is the one that must shrink; DQ + XQ
-// (18 places) hold every packet in flight. A frame decided from its early descriptor
-// (CAP_BEAT) also stays for the rest of its arrival, N - CAP_BEAT - 1 beats, so about
-// (N - CAP_BEAT + 24) / N packets of N beats are in flight: at most 2.6, 6.5 and 13 at
+// (18 places, 34 at LANES = 4 and 12) hold every packet in flight. A frame decided from
+// its early descriptor (CAP_BEAT) also stays for the rest of its arrival, N - CAP_BEAT - 1
+// beats, so about (N - CAP_BEAT + 24) / N packets of N beats are in flight: at most 2.6, 6.5 and 13 at
 // LANES = 1, 4 and 12 (N = 10, 4 and 2), within INFLIGHT.
 localparam INFLIGHT = (LANES == 1) ? 8 : 16;
 

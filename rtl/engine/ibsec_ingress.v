@@ -5,25 +5,49 @@
  *
  * Function
  *   Every input beat is written into the input ring (the write port ring_wr_*; the
- *   crypt and egress stages hold the ring's copies), while the frame's first CAP_BYTES bytes fill a header register and its length is
- *   counted. A descriptor goes into IQ (iq_s_*: header register, frame length, link, ring
- *   base and beats) once per frame: at CAP_BEAT, the beat that completes the header
- *   register, with the length the header implies (the early descriptor), for a frame that
- *   goes on; at its last beat for a shorter one. At every frame's end the header register
- *   and the length counted are parsed again (the late parse, ib_hdr_parse: its first
- *   stage takes them in the cycle after the last beat, its result comes four cycles
- *   later, the stored beats carried beside it); its reason, the mode BTH byte 8 names and the frame's stored
+ *   crypt and egress stages hold the ring's copies), while the frame's first CAP_BYTES
+ *   bytes fill a header register and its length is counted. A descriptor goes into IQ
+ *   (iq_s_*: header register, frame length, link, ring base and beats) once per frame:
+ *   for CAP_BEAT, the beat that completes the header register, with the length the
+ *   header implies (the early descriptor), for a frame that goes on; for its last beat
+ *   for a shorter one. At every frame's end the header register and the length counted
+ *   are parsed again (the late parse, ib_hdr_parse: its first stage takes them in the
+ *   cycle after the last beat is taken in from I1, its result comes four cycles later,
+ *   the stored beats carried beside it); its reason, the mode BTH byte 8 names and the frame's stored
  *   beats go into the late FIFO (lp_*, read by the egress register) and, on seal, its
  *   reason into a second FIFO for the decision (ld_*). On open, ibsec_rx_check computes
  *   the frame's ICRC (without and with the MASK_MF variant bits), VCRC and received CRC
  *   fields as it arrives (kr_*, read by the egress register).
- *   s_axis_tready is low while IQ is full or the input ring has no free beat (the
- *   egress stage frees beats: fp).
+ *
+ * What is registered (make depth-check, ibsec_ingress:1:stage-seal / stage-open)
+ *   - Every accepted beat first goes into the input register I1, with what the beat
+ *     alone gives: its byte count (tkeep), the sums of the lengths its header fields
+ *     imply (below) and whether its Ethertype is IPv4 or IPv6. The ring write, the
+ *     header register and the length counter work on I1, so no count or sum lies
+ *     between the input port and them. (ibsec_rx_check takes the accepted beats at the
+ *     input: it has input registers of its own.)
+ *   - s_axis_tready is a register, set for the next cycle while IQ can take one more
+ *     descriptor (its count, the write on its way, the descriptors of the beats in I1
+ *     and at the input) and the input ring two more beats, so that the input's enable
+ *     is one gate from flip-flops.
+ *   - The beat's index within the header register is kept one-hot (wsel) and whether
+ *     it is stored in the ring (in_store) as a flag, so no counter compare selects.
+ *   - The IQ write comes in the cycle after the beat (in I1) that makes it, entirely
+ *     from registers: the header, length counted, link and ring base as the ingress
+ *     registers hold them after that beat (the next frame's first beat may be in I1 in
+ *     the same cycle: it changes them only at the cycle's end), the stored beats, and
+ *     the implied length picked by a registered select from the registered sums.
+ *   - The late parse's result is registered once more before the late FIFOs' write
+ *     (its reason is the parser's last stage, a chain of checks), and the late FIFOs
+ *     have registered heads (sync_fifo OUT_REG = 1: lp_*, ld_* from flip-flops).
  *
  * Latency / throughput
- *   One beat per clock. The early descriptor is in IQ in the cycle after CAP_BEAT; the
- *   late parse's result in its FIFO six cycles after the last beat; the check results
- *   10-14 cycles after it (ibsec_rx_check).
+ *   One beat per clock, frames back to back (IQ_DEPTH = 8 covers the places the
+ *   registered ready keeps). A beat accepted in cycle t is in I1 in t + 1; the frame's
+ *   descriptor (for beat CAP_BEAT, or the last beat of a shorter frame) is written into
+ *   IQ in t + 2 and is at IQ's head in t + 3. The late parse's result is at its FIFOs'
+ *   head eight cycles after the last beat's acceptance; the check results 11-15 cycles
+ *   after the beat before the ICRC field (ibsec_rx_check).
  *
  * Hands on
  *   IQ descriptors to ibsec_parse; the input ring's write port and the arriving frame's
@@ -44,7 +68,7 @@ module ibsec_ingress #(
 ) (
     clk, rst,
     s_axis_tdata, s_axis_tkeep, s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser,
-    iq_s_valid, iq_s_ready, iq_s_data,
+    iq_s_valid, iq_s_ready, iq_count, iq_s_data,
     ring_wr_en, ring_wr_addr, ring_wr_data, wp, ing_base, ing_early, fp,
     lp_valid, lp_pop, lp_reason, lp_mode, lp_nb, ld_valid, ld_pop, ld_reason,
     kr_valid, kr_pop, kr_icrc0, kr_icrc1, kr_vcrc, kr_rx
@@ -67,10 +91,15 @@ input  wire                 s_axis_tlast;
 input  wire                 s_axis_tuser;
 
 /*
- * IQ write side: one descriptor per frame
+ * IQ write side: one descriptor per frame, written from registers; IQ's fill level,
+ * from which s_axis_tready keeps room for every descriptor on its way (IQ never refuses
+ * one, so its s_ready is not read)
  */
-output reg                  iq_s_valid;
+output wire                 iq_s_valid;
+/* verilator lint_off UNUSEDSIGNAL */
 input  wire                 iq_s_ready;
+/* verilator lint_on UNUSEDSIGNAL */
+input  wire [$clog2(IQ_DEPTH):0] iq_count;
 output wire [IQ_W-1:0]      iq_s_data;
 
 /*
@@ -114,27 +143,62 @@ output wire [47:0]          kr_rx;
 // ----------------------------------------------------------------------------
 // Registers
 // ----------------------------------------------------------------------------
+// the input register (I1): every accepted beat, and what is computed from the beat alone
+// (its byte count, the sums of the implied lengths, the Ethertype's IP version), so that
+// no adder lies between the input port and the ingress registers
+// (the header register reads a beat's first KEPT_BYTES bytes)
+localparam KEPT_BYTES = (W < CAP_BYTES) ? W : CAP_BYTES;
+reg                     i1_valid_reg = 1'b0;
+reg [DW-1:0]            i1_data_reg;
+reg [KEPT_BYTES-1:0]    i1_keep_reg;
+reg                     i1_last_reg;
+reg                     i1_user_reg;
+reg [NW-1:0]            i1_count_reg;
+reg [LEN_W-1:0]         i1_native_reg, i1_v4_reg, i1_v6_reg;
+reg                     i1_etv4_reg, i1_etv6_reg;
 reg [8*CAP_BYTES-1:0]   ing_hdr_reg, ing_hdr_next;
 reg [LEN_W-1:0]         ing_len_reg, ing_len_next;
 reg                     ing_link_reg, ing_link_next;
 reg [RAW-1:0]           ing_base_reg, ing_base_next;
 reg [8:0]               wbeat_reg, wbeat_next;
-// the arriving frame's early descriptor is in IQ (it went in at CAP_BEAT)
+// the next beat's index, one-hot up to CAP_BEAT (bit k: it is beat k of its frame; no
+// bit set past CAP_BEAT), so that the header register's byte selects and the early
+// push start at a flip-flop
+reg [CAP_BEATS_IN:0]    wsel_reg, wsel_next;
+localparam [CAP_BEATS_IN:0] WSEL_FIRST = 1;   // beat 0
+// the next beat is stored in the input ring (its index is below BUF_BEATS)
+reg                     in_store_reg, in_store_next;
+// the lengths the header implies (below), each summed with the beat that brings its
+// field, and whether the Ethertype (frame bytes 12-13) is IPv4 or IPv6
+reg [LEN_W-1:0]         impl_native_reg, impl_native_next;
+reg [LEN_W-1:0]         impl_v4_reg, impl_v4_next;
+reg [LEN_W-1:0]         impl_v6_reg, impl_v6_next;
+reg                     ing_v4_reg, ing_v4_next;
+reg                     ing_v6_reg, ing_v6_next;
+// the arriving frame's early descriptor is in IQ (it went in with beat CAP_BEAT)
 reg                     ing_early_reg, ing_early_next;
-// input ring: write pointer and free pointer (one bit more than the address: full/empty)
 // input ring: write pointer (one bit more than the address: full/empty against fp)
 reg [RAW:0]             wp_reg, wp_next;
+// s_axis_tready, registered: IQ and the ring have room for a beat in the next cycle
+reg                     in_ready_reg = 1'b0;
+// the IQ write of a frame's descriptor, in the cycle after the beat that makes it: its
+// valid, which length it carries (IQL_*) and its stored beats; the header, length
+// counted, link and ring base are the ingress registers of that cycle
+reg                     iqw_valid_reg = 1'b0, iqw_valid_next;
+reg [1:0]               iqw_len_sel_reg, iqw_len_sel_next;
+reg [RAW-1:0]           iqw_nb_reg, iqw_nb_next;
 
 // ----------------------------------------------------------------------------
 // Wires
 // ----------------------------------------------------------------------------
-wire in_beat = s_axis_tvalid && s_axis_tready;
+wire in_acc   = s_axis_tvalid && in_ready_reg;   // a beat accepted at the input
+wire in_beat  = i1_valid_reg;                    // the beat in I1, taken in
+wire in_first = wsel_reg[0];
 
 // the input beat's bytes that can fall into the header register (the first KEPT_BYTES),
 // those outside tkeep as zero, and the beat's byte count
-localparam KEPT_BYTES = (W < CAP_BYTES) ? W : CAP_BYTES;
 wire [8*KEPT_BYTES-1:0] in_kept_data;
-wire [NW-1:0] in_keep_count = keep_count(s_axis_tkeep);
+wire [NW-1:0] in_keep_count = i1_count_reg;
 // the ingress header register after an input beat: the beat's bytes where they fall
 // into frame bytes 0 .. CAP_BYTES - 1, the rest cleared on a first beat, else kept
 wire [8*CAP_BYTES-1:0] ing_hdr_cap;
@@ -143,63 +207,99 @@ wire [8*CAP_BYTES-1:0] ing_hdr_cap;
 genvar kb;
 generate
     for (kb = 0; kb < KEPT_BYTES; kb = kb + 1) begin : g_kept
-        assign in_kept_data[8*kb +: 8] = s_axis_tdata[8*kb +: 8] & {8{s_axis_tkeep[kb]}};
+        assign in_kept_data[8*kb +: 8] = i1_data_reg[8*kb +: 8] & {8{i1_keep_reg[kb]}};
     end
     for (kb = 0; kb * W < CAP_BYTES; kb = kb + 1) begin : g_cap
         // header bytes kb*W .. kb*W + CB - 1 come from input beat kb
         localparam CB = (CAP_BYTES - kb * W < W) ? CAP_BYTES - kb * W : W;
-        localparam [8:0] KB9 = kb;
-        assign ing_hdr_cap[8*W*kb +: 8*CB] = (wbeat_reg == KB9) ? in_kept_data[8*CB-1:0] :
-                                             (wbeat_reg == 9'd0) ? {8*CB{1'b0}} :
+        assign ing_hdr_cap[8*W*kb +: 8*CB] = wsel_reg[kb] ? in_kept_data[8*CB-1:0] :
+                                             in_first     ? {8*CB{1'b0}} :
                                              ing_hdr_reg[8*W*kb +: 8*CB];
     end
 endgenerate
 
-// the frame length the header implies, from the header register after this beat;
-// the length ib_hdr_parse's checks accept (native: 4 x LRH.PktLen + the VCRC, IBA Vol. 1
-// §7.7.8; RoCEv2: the end of the IP packet, IPv4 Total Length + 14 or IPv6 Payload
-// Length + 14 + 40, Ethernet padding behind it). Any other header gets the bytes so far:
-// the parse rejects it whatever the length, and the late parse names the reason.
+// The frame length the header implies (the early descriptor's); the length
+// ib_hdr_parse's checks accept (native: 4 x LRH.PktLen + the VCRC, IBA Vol. 1 §7.7.8;
+// RoCEv2: the end of the IP packet, IPv4 Total Length + 14 or IPv6 Payload Length + 14 +
+// 40, Ethernet padding behind it). Any other header gets the bytes so far: the parse
+// rejects it whatever the length, and the late parse names the reason. Each sum is taken
+// from the input beat that brings its field (LRH bytes 4-5 in the first beat; the IP
+// length fields, frame bytes 16-19, in beat IPLEN_BEAT, which is at or before CAP_BEAT)
+// into a register, and the IQ write picks one of them by a select also registered.
 localparam [LEN_W-1:0] IMPL_VCRC = 2;         // VCRC bytes behind the ICRC (native)
 localparam [LEN_W-1:0] IMPL_V4   = 14;        // Ethernet header before IPv4
 localparam [LEN_W-1:0] IMPL_V6   = 14 + 40;   // Ethernet and IPv6 headers
 localparam [15:0] ETYPE_IPV4 = 16'h0800;
 localparam [15:0] ETYPE_IPV6 = 16'h86DD;
-wire [15:0]      impl_etype = {ing_hdr_cap[8*12 +: 8], ing_hdr_cap[8*13 +: 8]};
-wire [LEN_W-1:0] impl_native = {{(LEN_W-13){1'b0}}, ing_hdr_cap[8*4 +: 3], ing_hdr_cap[8*5 +: 8],
+localparam IPLEN_BEAT = 16 / W;               // the beat holding frame bytes 16-19
+localparam IPLEN_OFF  = 16 % W;               // and where they start in it
+// the IQ write's length: the length counted, or one the header implies
+localparam [1:0] IQL_COUNT  = 2'd0;
+localparam [1:0] IQL_NATIVE = 2'd1;
+localparam [1:0] IQL_V4     = 2'd2;
+localparam [1:0] IQL_V6     = 2'd3;
+// (from the input port, into I1)
+// (the first ACC_BYTES bytes of the beat, which hold every field read here)
+localparam ACC_BYTES = (W < 20) ? W : 20;
+/* verilator lint_off UNUSEDSIGNAL */ // only the length fields and the Ethertype are read
+wire [8*ACC_BYTES-1:0] acc_kept;
+/* verilator lint_on UNUSEDSIGNAL */
+generate
+    for (kb = 0; kb < ACC_BYTES; kb = kb + 1) begin : g_acc_kept
+        assign acc_kept[8*kb +: 8] = s_axis_tdata[8*kb +: 8] & {8{s_axis_tkeep[kb]}};
+    end
+endgenerate
+wire [15:0]      acc_etype   = {acc_kept[8*12 +: 8], acc_kept[8*13 +: 8]};
+wire [LEN_W-1:0] acc_native  = {{(LEN_W-13){1'b0}}, acc_kept[8*4 +: 3], acc_kept[8*5 +: 8],
                                 2'b00} + IMPL_VCRC;   // LRH bytes 4-5 bits 10:0
-wire [LEN_W-1:0] impl_v4 = {{(LEN_W-16){1'b0}}, ing_hdr_cap[8*16 +: 8], ing_hdr_cap[8*17 +: 8]}
-                           + IMPL_V4;                 // IPv4 bytes 2-3
-wire [LEN_W-1:0] impl_v6 = {{(LEN_W-16){1'b0}}, ing_hdr_cap[8*18 +: 8], ing_hdr_cap[8*19 +: 8]}
-                           + IMPL_V6;                 // IPv6 bytes 4-5
-wire [LEN_W-1:0] ing_impl_len = !ing_link_next          ? impl_native :
-                                impl_etype == ETYPE_IPV4 ? impl_v4 :
-                                impl_etype == ETYPE_IPV6 ? impl_v6 : ing_len_next;
+wire [LEN_W-1:0] acc_v4      = {{(LEN_W-16){1'b0}}, acc_kept[8*IPLEN_OFF +: 8],
+                                acc_kept[8*(IPLEN_OFF+1) +: 8]} + IMPL_V4;  // IPv4 bytes 2-3
+wire [LEN_W-1:0] acc_v6      = {{(LEN_W-16){1'b0}}, acc_kept[8*(IPLEN_OFF+2) +: 8],
+                                acc_kept[8*(IPLEN_OFF+3) +: 8]} + IMPL_V6;  // IPv6 bytes 4-5
+// the frame length after this beat, saturated at 2^LEN_W - 1 (ib_hdr_parse's
+// frame_len): LEN_MAX is all ones, so the sum's carry says it is exceeded
+wire [LEN_W:0]   len_sum     = {1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, in_keep_count};
 // this beat completes the header register of a frame that goes on
-wire ing_early_push = !ing_early_reg && wbeat_reg == CAP_BEAT && !s_axis_tlast;
+wire ing_early_push = !ing_early_reg && wsel_reg[CAP_BEATS_IN] && !i1_last_reg;
 
+// the ring beats in use, and the IQ places held (descriptors in IQ, the one being
+// written, the one this beat makes), for the registered ready
 wire [RAW:0] in_used = wp_reg - fp;
-wire         in_store = {23'd0, wbeat_reg} < BUF_BEATS;
+localparam IQ_CW = $clog2(IQ_DEPTH) + 2;
+wire [IQ_CW-1:0] iq_held = {1'b0, iq_count} + {{(IQ_CW-1){1'b0}}, iqw_valid_reg}
+                           + {{(IQ_CW-1){1'b0}}, iqw_valid_next}
+                           + {{(IQ_CW-1){1'b0}}, in_acc};
+localparam [IQ_CW-1:0] IQ_PLACES = IQ_DEPTH;
 /* verilator lint_off UNUSEDSIGNAL */ // a stored beat index is below BUF_BEATS < RING
 wire [RAW+8:0] wbeat_x = {{RAW{1'b0}}, wbeat_reg};
 /* verilator lint_on UNUSEDSIGNAL */
-assign s_axis_tready = iq_s_ready && (!in_store || in_used < RING_BEATS);
+wire [RAW-1:0] in_nb = in_store_reg ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
+assign s_axis_tready = in_ready_reg;
 
 // ----------------------------------------------------------------------------
 // Port assignments
 // ----------------------------------------------------------------------------
-assign ring_wr_en   = in_beat && in_store;
+assign ring_wr_en   = in_beat && in_store_reg;
 assign ring_wr_addr = wp_reg[RAW-1:0];
-assign ring_wr_data = s_axis_tdata;
+assign ring_wr_data = i1_data_reg;
 assign wp         = wp_reg;
 assign ing_base   = ing_base_reg;
 assign ing_early  = ing_early_reg;
 
-// ingress -> IQ: the frame with this beat (an early descriptor has the length its header
-// implies; the stored beats that count are the late parse's, at egress)
-assign iq_s_data = {ing_hdr_next, ing_early_push ? ing_impl_len : ing_len_next, ing_link_next,
-                    (wbeat_reg == 9'd0) ? wp_reg[RAW-1:0] : ing_base_reg,
-                    in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R};
+// ingress -> IQ, in the cycle after the beat: the frame as the registers hold it after
+// that beat (an early descriptor has the length its header implies; the stored beats
+// that count are the late parse's, at egress)
+reg [LEN_W-1:0] iqw_len;
+always @* begin
+    case (iqw_len_sel_reg)
+        IQL_NATIVE: iqw_len = impl_native_reg;
+        IQL_V4:     iqw_len = impl_v4_reg;
+        IQL_V6:     iqw_len = impl_v6_reg;
+        default:    iqw_len = ing_len_reg;
+    endcase
+end
+assign iq_s_valid = iqw_valid_reg;
+assign iq_s_data  = {ing_hdr_reg, iqw_len, ing_link_reg, ing_base_reg, iqw_nb_reg};
 
 // ----------------------------------------------------------------------------
 // Submodules: the CRC check (open) and the late parse
@@ -212,7 +312,7 @@ generate
         // frame, popped by the egress register for every packet
         ibsec_rx_check #(.LANES (LANES), .DEPTH (KR_DEPTH)) rx_check (
             .clk (clk), .rst (rst),
-            .in_valid (in_beat), .in_data (s_axis_tdata), .in_last (s_axis_tlast),
+            .in_valid (in_acc), .in_data (s_axis_tdata), .in_last (s_axis_tlast),
             .in_user (s_axis_tuser),
             .m_valid (kr_valid), .m_ready (kr_pop), .m_icrc0 (kr_icrc0),
             .m_icrc1 (kr_icrc1), .m_vcrc (kr_vcrc), .m_rx (kr_rx)
@@ -241,6 +341,12 @@ reg            lt_pend_reg = 1'b0;    // the frame ended in the last cycle
 reg  [RAW-1:0] lt_nb_reg;
 // the stored beats beside the parser's four stages
 reg  [RAW-1:0] lt_nb1_reg, lt_nb2_reg, lt_nb3_reg, lt_nb4_reg;
+// the late FIFOs' write, registered behind the parser's results (whose reason is the
+// parser's last stage, a chain of checks): valid, reason, mode, stored beats
+reg            lw_valid_reg = 1'b0;
+reg  [5:0]     lw_reason_reg;
+reg  [2:0]     lw_mode_reg;
+reg  [RAW-1:0] lw_nb_reg;
 wire           lt_valid;              // the parser's result of a frame
 wire [5:0]     lt_reason;
 wire [2:0]     lt_mode;
@@ -259,9 +365,9 @@ wire           lt_s_ready;            // as deep as the check FIFO: never full
 wire [$clog2(KR_DEPTH):0] lt_count;
 /* verilator lint_on UNUSEDSIGNAL */
 always @(posedge clk) begin
-    lt_pend_reg <= in_beat && s_axis_tlast;
-    if (in_beat && s_axis_tlast)
-        lt_nb_reg <= in_store ? wbeat_x[RAW-1:0] + 1'b1 : BUF_BEATS_R;
+    lt_pend_reg <= in_beat && i1_last_reg;
+    if (in_beat && i1_last_reg)
+        lt_nb_reg <= in_nb;
     lt_nb1_reg <= lt_nb_reg;
     lt_nb2_reg <= lt_nb1_reg;
     lt_nb3_reg <= lt_nb2_reg;
@@ -297,11 +403,19 @@ ib_hdr_parse #(
     .sthsz     (lt_sthsz),
     .mode      (lt_mode)
 );
+always @(posedge clk) begin
+    lw_valid_reg  <= lt_valid;
+    lw_reason_reg <= lt_reason;
+    lw_mode_reg   <= lt_mode;
+    lw_nb_reg     <= lt_nb4_reg;
+    if (rst)
+        lw_valid_reg <= 1'b0;
+end
 // one entry per frame, popped by the egress register (lp_pop)
-sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH)) lt (
+sync_fifo #(.WIDTH (6 + 3 + RAW), .DEPTH (KR_DEPTH), .OUT_REG (1)) lt (
     .clk (clk), .rst (rst),
-    .s_valid (lt_valid), .s_ready (lt_s_ready),
-    .s_data ({lt_reason, lt_mode, lt_nb4_reg}),
+    .s_valid (lw_valid_reg), .s_ready (lt_s_ready),
+    .s_data ({lw_reason_reg, lw_mode_reg, lw_nb_reg}),
     .m_valid (lp_valid), .m_ready (lp_pop), .m_data ({lp_reason, lp_mode, lp_nb}),
     .count (lt_count)
 );
@@ -312,9 +426,9 @@ generate
         wire                      ld_s_ready;   // as deep as the late FIFO
         wire [$clog2(KR_DEPTH):0] ld_count;
         /* verilator lint_on UNUSEDSIGNAL */
-        sync_fifo #(.WIDTH (6), .DEPTH (KR_DEPTH)) ld (
+        sync_fifo #(.WIDTH (6), .DEPTH (KR_DEPTH), .OUT_REG (1)) ld (
             .clk (clk), .rst (rst),
-            .s_valid (lt_valid), .s_ready (ld_s_ready), .s_data (lt_reason),
+            .s_valid (lw_valid_reg), .s_ready (ld_s_ready), .s_data (lw_reason_reg),
             .m_valid (ld_valid), .m_ready (ld_pop), .m_data (ld_reason),
             .count (ld_count)
         );
@@ -328,58 +442,126 @@ endgenerate
 // Control
 // ----------------------------------------------------------------------------
 always @* begin
-    ing_hdr_next   = ing_hdr_reg;
-    ing_len_next   = ing_len_reg;
-    ing_link_next  = ing_link_reg;
-    ing_base_next  = ing_base_reg;
-    wbeat_next     = wbeat_reg;
-    ing_early_next = ing_early_reg;
-    wp_next        = wp_reg;
-    iq_s_valid     = 1'b0;
+    ing_hdr_next     = ing_hdr_reg;
+    ing_len_next     = ing_len_reg;
+    ing_link_next    = ing_link_reg;
+    ing_base_next    = ing_base_reg;
+    wbeat_next       = wbeat_reg;
+    wsel_next        = wsel_reg;
+    in_store_next    = in_store_reg;
+    impl_native_next = impl_native_reg;
+    impl_v4_next     = impl_v4_reg;
+    impl_v6_next     = impl_v6_reg;
+    ing_v4_next      = ing_v4_reg;
+    ing_v6_next      = ing_v6_reg;
+    ing_early_next   = ing_early_reg;
+    wp_next          = wp_reg;
+    iqw_valid_next   = 1'b0;
+    iqw_len_sel_next = IQL_COUNT;
+    iqw_nb_next      = in_nb;
 
     // ---- ingress: the frame into the input ring, its header and length beside it ----
     if (in_beat) begin
-        if (wbeat_reg == 9'd0) begin
-            ing_link_next = s_axis_tuser;
-            ing_base_next = wp_reg[RAW-1:0];
+        if (in_first) begin
+            ing_link_next    = i1_user_reg;
+            ing_base_next    = wp_reg[RAW-1:0];
+            impl_native_next = i1_native_reg;
+            ing_v4_next      = i1_etv4_reg;
+            ing_v6_next      = i1_etv6_reg;
+        end
+        if (wsel_reg[IPLEN_BEAT]) begin
+            impl_v4_next = i1_v4_reg;
+            impl_v6_next = i1_v6_reg;
         end
         // header register: frame bytes 0 .. CAP_BYTES - 1
         ing_hdr_next = ing_hdr_cap;
         // frame length, saturated at 2^LEN_W - 1 (ib_hdr_parse's frame_len)
-        if (wbeat_reg == 9'd0)
+        if (in_first)
             ing_len_next = {{(LEN_W-NW){1'b0}}, in_keep_count};
-        else if ({1'b0, ing_len_reg} + {{(LEN_W+1-NW){1'b0}}, in_keep_count} > {1'b0, LEN_MAX})
+        else if (len_sum[LEN_W])
             ing_len_next = LEN_MAX;
         else
-            ing_len_next = ing_len_reg + {{(LEN_W-NW){1'b0}}, in_keep_count};
-        if (in_store)
+            ing_len_next = len_sum[LEN_W-1:0];
+        if (in_store_reg)
             wp_next = wp_reg + 1'b1;
         if (wbeat_reg != 9'h1ff)
             wbeat_next = wbeat_reg + 1'b1;
-        if (s_axis_tlast) begin
+        wsel_next = wsel_reg << 1;
+        // the beat after this one is stored while its index (this one's + 1) is below
+        // BUF_BEATS
+        in_store_next = in_store_reg && ({23'd0, wbeat_reg} < BUF_BEATS - 1);
+        if (i1_last_reg) begin
             wbeat_next     = 9'd0;
-            iq_s_valid     = !ing_early_reg;
+            wsel_next      = WSEL_FIRST;
+            in_store_next  = 1'b1;
+            iqw_valid_next = !ing_early_reg;
             ing_early_next = 1'b0;
         end else if (ing_early_push) begin
-            iq_s_valid     = 1'b1;
-            ing_early_next = 1'b1;
+            iqw_valid_next   = 1'b1;
+            iqw_len_sel_next = !ing_link_next ? IQL_NATIVE :
+                               ing_v4_next    ? IQL_V4 :
+                               ing_v6_next    ? IQL_V6 : IQL_COUNT;
+            ing_early_next   = 1'b1;
         end
     end
+
+end
+
+// s_axis_tready for the next cycle. IQ: every beat may make a descriptor, so the places
+// held (IQ's count, which a pop only lowers; the write of this cycle; the one of the beat
+// in I1; the one of the beat accepted now) must leave one free. Ring: the beat in I1 is
+// written in this cycle and the one accepted now in the next, so the ring must hold two
+// beats more than now (fp, which the egress stage moves, only frees beats). Beats past
+// BUF_BEATS are not stored but wait for the same room: the frames before an over-long
+// one free theirs without it, and it stores at most BUF_BEATS < RING_BEATS - 2.
+localparam [RAW:0] RING_ROOM = RING_BEATS - 2;
+wire in_ready_next = (iq_held < IQ_PLACES) && (in_used < RING_ROOM);
+
+always @(posedge clk) begin
+    // I1: loaded every cycle, valid for an accepted beat
+    i1_valid_reg <= in_acc;
+    i1_data_reg  <= s_axis_tdata;
+    i1_keep_reg  <= s_axis_tkeep[KEPT_BYTES-1:0];
+    i1_last_reg  <= s_axis_tlast;
+    i1_user_reg  <= s_axis_tuser;
+    i1_count_reg <= keep_count(s_axis_tkeep);
+    i1_native_reg <= acc_native;
+    i1_v4_reg    <= acc_v4;
+    i1_v6_reg    <= acc_v6;
+    i1_etv4_reg  <= (acc_etype == ETYPE_IPV4);
+    i1_etv6_reg  <= (acc_etype == ETYPE_IPV6);
+    if (rst)
+        i1_valid_reg <= 1'b0;
 end
 
 always @(posedge clk) begin
-    ing_hdr_reg    <= ing_hdr_next;
-    ing_len_reg    <= ing_len_next;
-    ing_link_reg   <= ing_link_next;
-    ing_base_reg   <= ing_base_next;
-    wbeat_reg      <= wbeat_next;
-    ing_early_reg  <= ing_early_next;
-    wp_reg         <= wp_next;
+    ing_hdr_reg     <= ing_hdr_next;
+    ing_len_reg     <= ing_len_next;
+    ing_link_reg    <= ing_link_next;
+    ing_base_reg    <= ing_base_next;
+    wbeat_reg       <= wbeat_next;
+    wsel_reg        <= wsel_next;
+    in_store_reg    <= in_store_next;
+    impl_native_reg <= impl_native_next;
+    impl_v4_reg     <= impl_v4_next;
+    impl_v6_reg     <= impl_v6_next;
+    ing_v4_reg      <= ing_v4_next;
+    ing_v6_reg      <= ing_v6_next;
+    ing_early_reg   <= ing_early_next;
+    wp_reg          <= wp_next;
+    in_ready_reg    <= in_ready_next;
+    iqw_valid_reg   <= iqw_valid_next;
+    iqw_len_sel_reg <= iqw_len_sel_next;
+    iqw_nb_reg      <= iqw_nb_next;
 
     if (rst) begin
         wbeat_reg     <= 9'd0;
+        wsel_reg      <= WSEL_FIRST;
+        in_store_reg  <= 1'b1;
         ing_early_reg <= 1'b0;
         wp_reg        <= {(RAW+1){1'b0}};
+        in_ready_reg  <= 1'b0;
+        iqw_valid_reg <= 1'b0;
     end
 end
 

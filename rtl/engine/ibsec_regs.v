@@ -38,7 +38,8 @@
  *
  * Latency / throughput
  *   Register writes: ack one cycle after the request is taken; reads: three cycles after.
- *   One request at a time. Lookup, EPSN decision and commit answers: combinational
+ *   One request at a time. Lookup: three register stages advancing with lk_ce, one
+ *   request per lk_ce cycle; EPSN decision and commit answers: combinational
  *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
  *   cycles (plus the gcm_core install time for a key install).
  */
@@ -100,8 +101,10 @@ module ibsec_regs #(
     output wire [255:0]       m_key_data,
 
     /*
-     * Lookup (combinational)
+     * Lookup: the answer (lk_hit .. lk_key_aes256) is the request (lk_destqp, lk_pkey) of
+     * three lk_ce edges earlier (ibsec_ctx_table, "Lookup")
      */
+    input  wire               lk_ce,
     input  wire [23:0]        lk_destqp,
     input  wire [15:0]        lk_pkey,
     output wire               lk_hit,
@@ -167,34 +170,32 @@ localparam integer RS_STATUS       = 4;
 localparam integer RS_DECIDED      = 5;    // DECIDED_LO (latches the HI word)
 localparam integer RS_CMD_DECIDED  = 6;    // CMD_DECIDED_LO (latches the HI word)
 localparam integer RS_HI           = 7;    // DECIDED_HI, CMD_DECIDED_HI, CNT_HI: the latch
-localparam integer RS_KEY_SALT     = 8;
-localparam integer RS_KEY_CMD      = 9;
-localparam integer RS_KEY_VALID    = 10;
-localparam integer RS_KEY_AES256   = 11;
-localparam integer RS_CTX_MATCH    = 12;
-localparam integer RS_CTX_CFG      = 13;
-localparam integer RS_CTX_TX_LO    = 14;
-localparam integer RS_CTX_TX_HI    = 15;
-localparam integer RS_CTX_RX_LO    = 16;
-localparam integer RS_CTX_RX_HI    = 17;
-localparam integer RS_CTX_THRESH   = 18;
-localparam integer RS_CTX_CMD      = 19;
-localparam integer RS_RD_CFG       = 20;
-localparam integer RS_RD_MATCH     = 21;
-localparam integer RS_RD_TX_LO     = 22;
-localparam integer RS_RD_TX_HI     = 23;
-localparam integer RS_RD_RX_LO     = 24;
-localparam integer RS_RD_RX_HI     = 25;
-localparam integer RS_RD_BM_LO     = 26;
-localparam integer RS_RD_BM_HI     = 27;
-localparam integer RS_RD_FAIL      = 28;
-localparam integer RS_RD_ALERT     = 29;
-localparam integer RS_RD_ALERT_CNT = 30;
-localparam integer RS_RD_THRESH    = 31;
-localparam integer RS_KEY          = 32;   // KEY_DATA 0..7: 32..39
-localparam integer RS_ALERT        = 40;   // ALERT_SUMMARY 0..7: 40..47
-localparam integer RS_CNT          = 48;   // CNT_LO(r) (latches the HI word)
-localparam integer RS_N            = 49;
+localparam integer RS_KEY_CMD      = 8;
+localparam integer RS_KEY_VALID    = 9;
+localparam integer RS_KEY_AES256   = 10;
+localparam integer RS_CTX_MATCH    = 11;
+localparam integer RS_CTX_CFG      = 12;
+localparam integer RS_CTX_TX_LO    = 13;
+localparam integer RS_CTX_TX_HI    = 14;
+localparam integer RS_CTX_RX_LO    = 15;
+localparam integer RS_CTX_RX_HI    = 16;
+localparam integer RS_CTX_THRESH   = 17;
+localparam integer RS_CTX_CMD      = 18;
+localparam integer RS_RD_CFG       = 19;
+localparam integer RS_RD_MATCH     = 20;
+localparam integer RS_RD_TX_LO     = 21;
+localparam integer RS_RD_TX_HI     = 22;
+localparam integer RS_RD_RX_LO     = 23;
+localparam integer RS_RD_RX_HI     = 24;
+localparam integer RS_RD_BM_LO     = 25;
+localparam integer RS_RD_BM_HI     = 26;
+localparam integer RS_RD_FAIL      = 27;
+localparam integer RS_RD_ALERT     = 28;
+localparam integer RS_RD_ALERT_CNT = 29;
+localparam integer RS_RD_THRESH    = 30;
+localparam integer RS_ALERT        = 31;   // ALERT_SUMMARY 0..7: 31..38
+localparam integer RS_CNT          = 39;   // CNT_LO(r) (latches the HI word)
+localparam integer RS_N            = 40;
 
 // register stages of ibsec_ctx_table's read-back (rd_*)
 localparam [1:0] RD_LAT = 2'd2;
@@ -380,6 +381,7 @@ ibsec_ctx_table #(
 ) u_ctx (
     .clk(clk),
     .rst(rst),
+    .lk_ce(lk_ce),
     .lk_destqp(lk_destqp),
     .lk_pkey(lk_pkey),
     .lk_hit(lk_hit),
@@ -496,9 +498,6 @@ always @* begin
         end
     end else if (ibsec_in_alert_summary(reg_addr)) begin
         rsel_dec[RS_ALERT + {29'd0, ibsec_idx_alert_summary(reg_addr)}] = 1'b1;
-    end else if (ibsec_in_key_data(reg_addr)) begin
-        // KEY_DATA i holds key bytes 4i..4i+3
-        rsel_dec[RS_KEY + {29'd0, ibsec_idx_key_data(reg_addr)}] = 1'b1;
     end else begin
         case (baddr)
             IBSEC_REG_ID:                  rsel_dec[RS_ID] = 1'b1;
@@ -510,7 +509,6 @@ always @* begin
             IBSEC_REG_DECIDED_HI:          rsel_dec[RS_HI] = 1'b1;
             IBSEC_REG_CMD_DECIDED_LO:      rsel_dec[RS_CMD_DECIDED] = 1'b1;
             IBSEC_REG_CMD_DECIDED_HI:      rsel_dec[RS_HI] = 1'b1;
-            IBSEC_REG_KEY_SALT:            rsel_dec[RS_KEY_SALT] = 1'b1;
             IBSEC_REG_KEY_CMD:             rsel_dec[RS_KEY_CMD] = 1'b1;
             IBSEC_REG_KEY_VALID:           rsel_dec[RS_KEY_VALID] = 1'b1;
             IBSEC_REG_KEY_AES256:          rsel_dec[RS_KEY_AES256] = 1'b1;
@@ -562,7 +560,6 @@ always @* begin
             | ({32{rsel_reg[RS_DECIDED]}}      & decided_reg[31:0])
             | ({32{rsel_reg[RS_CMD_DECIDED]}}  & cmd_decided_reg[31:0])
             | ({32{rsel_reg[RS_HI]}}           & hi_latch_reg)
-            | ({32{rsel_reg[RS_KEY_SALT]}}     & key_salt_reg)
             | ({32{rsel_reg[RS_KEY_CMD]}}      & key_cmd_reg)
             | ({32{rsel_reg[RS_KEY_VALID]}}    & {{(32-KEY_SLOTS){1'b0}}, key_valid_reg})
             | ({32{rsel_reg[RS_KEY_AES256]}}   & {{(32-KEY_SLOTS){1'b0}}, key_aes256_reg & key_valid_reg})
@@ -587,9 +584,9 @@ always @* begin
             | ({32{rsel_reg[RS_RD_ALERT_CNT]}} & snap_alert_cnt_reg)
             | ({32{rsel_reg[RS_RD_THRESH]}}    & snap_thresh_reg);
     for (rk = 0; rk < 8; rk = rk + 1) begin
-        // KEY_DATA i is key_data_reg[255-32i -: 32]; ALERT_SUMMARY i is contexts 32i..32i+31
-        r1_word = r1_word | ({32{rsel_reg[RS_KEY + rk]}} & key_data_reg[(7-rk)*32 +: 32])
-                          | ({32{rsel_reg[RS_ALERT + rk]}} & alert_words[rk*32 +: 32]);
+        // ALERT_SUMMARY i is contexts 32i..32i+31 (KEY_DATA and KEY_SALT are write-only:
+        // no read source, they read as 0)
+        r1_word = r1_word | ({32{rsel_reg[RS_ALERT + rk]}} & alert_words[rk*32 +: 32]);
     end
     r1_hi = ({32{rsel_reg[RS_DECIDED]}} & decided_reg[63:32])
           | ({32{rsel_reg[RS_CMD_DECIDED]}} & cmd_decided_reg[63:32]);
@@ -762,6 +759,10 @@ always @* begin
                         key_slot_salt_next[kw*32 +: 32] = key_salt_reg;
                     end
                 end
+                // the key is in gcm_core and the salt in the slot: no copy stays in
+                // the staging registers (docs/registers.md §4, keys are write-only)
+                key_data_next = 256'd0;
+                key_salt_next = 32'd0;
                 state_next = S_IDLE;
             end
         end

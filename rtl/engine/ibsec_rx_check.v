@@ -33,14 +33,16 @@
  *
  * Latency / throughput
  *   One beat per clock at every LANES, frames back to back. A frame's result is at the
- *   FIFO's head 3 + ICRC_LATENCY cycles (LANES = 1: 10, 4: 12, 12: 14) after the input
+ *   FIFO's head 4 + ICRC_LATENCY cycles (LANES = 1: 11, 4: 13, 12: 15) after the input
  *   beat holding the last byte before its ICRC field, provided its last beat has come
  *   (the received fields are complete with it). Two register stages before the CRC
  *   engines: S1 learns the shape and the covered end from the header fields and computes
  *   the end's distance from the beat (one adder from a field or a register); S2 decides
- *   from that distance the beat's covered bytes and picks the received fields. Alone at
- *   LANES = 1 this routes at 117.5 MHz; with both in one stage it routed at 60.9 MHz, 27
- *   levels (docs/fpga.md).
+ *   from that distance the beat's covered bytes and picks the received fields. Behind
+ *   them the result FIFOs are written from registers: the CRC engines' results and the
+ *   received fields each pass one more register, so that neither the engines' last
+ *   combining nor S2's field select reaches the FIFOs' memory. (With S1 and S2 in one
+ *   stage it routed at 60.9 MHz, 27 levels, docs/fpga.md.)
  *
  * Byte order
  *   AXI4-Stream: byte j of a beat at [8*j +: 8].
@@ -366,15 +368,32 @@ wire [$clog2(DEPTH):0]  kc_count, kx_count;
 /* verilator lint_on UNUSEDSIGNAL */
 wire                    kc_m_valid, kx_m_valid;
 
-sync_fifo #(.WIDTH (80), .DEPTH (DEPTH)) kc (
+// the FIFO writes from registers: the CRC results (the engines' last stage: the lanes'
+// CRCs combined) and the received fields (S2's field bytes, selected by the offset), each
+// one cycle behind
+reg                     kc_w_valid_reg = 1'b0;
+reg  [79:0]             kc_w_data_reg;
+reg                     kx_w_valid_reg = 1'b0;
+always @(posedge clk) begin
+    kc_w_valid_reg <= icrc0_valid && icrc1_valid && vcrc_valid;
+    kc_w_data_reg  <= {icrc0, icrc1, vcrc};
+    kx_w_valid_reg <= s2_valid_reg && s2_last_reg;
+    if (rst) begin
+        kc_w_valid_reg <= 1'b0;
+        kx_w_valid_reg <= 1'b0;
+    end
+end
+
+sync_fifo #(.WIDTH (80), .DEPTH (DEPTH), .OUT_REG (1)) kc (
     .clk (clk), .rst (rst),
-    .s_valid (icrc0_valid && icrc1_valid && vcrc_valid), .s_ready (kc_s_ready), .s_data ({icrc0, icrc1, vcrc}),
+    .s_valid (kc_w_valid_reg), .s_ready (kc_s_ready), .s_data (kc_w_data_reg),
     .m_valid (kc_m_valid), .m_ready (m_ready && m_valid), .m_data ({m_icrc0, m_icrc1, m_vcrc}),
     .count (kc_count)
 );
-sync_fifo #(.WIDTH (48), .DEPTH (DEPTH)) kx (
+// (g_rx_reg holds the frame's fields after its last beat: S2 registers rx_now there)
+sync_fifo #(.WIDTH (48), .DEPTH (DEPTH), .OUT_REG (1)) kx (
     .clk (clk), .rst (rst),
-    .s_valid (s2_valid_reg && s2_last_reg), .s_ready (kx_s_ready), .s_data (rx_now),
+    .s_valid (kx_w_valid_reg), .s_ready (kx_s_ready), .s_data (g_rx_reg),
     .m_valid (kx_m_valid), .m_ready (m_ready && m_valid), .m_data (m_rx), .count (kx_count)
 );
 assign m_valid = kc_m_valid && kx_m_valid;

@@ -906,15 +906,26 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
     c->key_len = tb_chance(&B.rng, 50) ? 32 : 16;
     tb_rand_bytes(&B.rng, c->key, c->key_len);
     tb_rand_bytes(&B.rng, c->salt, sizeof c->salt);
-    if (c->install)
+    /* one install in eight writes KEY_CMD alone: the block cleared KEY_DATA and KEY_SALT
+       when the previous install (the configuration's at least) completed, so the slot
+       gets the all-zero key and salt; a block that kept them would install the last
+       key again, and the packets would show it */
+    bool staged = c->install && tb_chance(&B.rng, 12);
+    if (staged) {
+        memset(c->key, 0, sizeof c->key);
+        memset(c->salt, 0, sizeof c->salt);
+        tb_regs_key_install_staged(&P->regs, c->slot, c->key_len, &c->res);
+    } else if (c->install) {
         tb_regs_key_install(&P->regs, c->slot, c->key, c->key_len, c->salt, &c->res);
-    else
+    } else {
         tb_regs_key_clear(&P->regs, c->slot, &c->res);
+    }
     cfg_apply_change(&P->cfg, c);
     if (P->inst == DUT_OPEN) /* endpoint A seals the open instance's traffic with it */
         tb_gen_set_key(gen, c->slot, c->key, c->install ? c->key_len : 0, c->salt);
     note("%s: key slot %u %s (AES-%zu) at cycle %lu\n", P->name, c->slot,
-         c->install ? "replaced" : "cleared", 8 * c->key_len, B.cycle);
+         staged ? "replaced from the cleared staging (zero key)" : c->install ? "replaced" : "cleared",
+         8 * c->key_len, B.cycle);
 }
 
 /* Write a new CONFIG (ALLOW_PLAIN, MASK_MF: the fields the engine samples per packet, at

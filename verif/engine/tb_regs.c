@@ -128,6 +128,17 @@ void tb_regs_key_install(struct tb_regs *r, unsigned slot, const uint8_t *key, s
     finish_cmd(r, res);
 }
 
+/* KEY_CMD install alone, with whatever KEY_DATA and KEY_SALT hold: after an install the
+ * block has cleared them (docs/registers.md §3.5), so this installs the all-zero key and
+ * salt of key_len bytes. */
+void tb_regs_key_install_staged(struct tb_regs *r, unsigned slot, size_t key_len,
+                                struct tb_cmd_result *res)
+{
+    cmd_write(r, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) | IBSEC_SET(IBSEC_KEY_CMD_AES256, key_len == 32) |
+                              IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_INSTALL), res);
+    finish_cmd(r, res);
+}
+
 void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *res)
 {
     cmd_write(r, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) | IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_CLEAR), res);

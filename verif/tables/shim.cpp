@@ -17,6 +17,7 @@ extern "C" void dut_set(const tb_in *in)
     sim.top->reg_wdata = in->reg_wdata;
     sim.top->pipe_busy = in->pipe_busy ? 1 : 0;
     sim.top->m_key_ready = in->m_key_ready ? 1 : 0;
+    sim.top->lk_ce = in->lk_ce ? 1 : 0;
     sim.top->lk_destqp = in->lk_destqp & 0xFFFFFFu;
     sim.top->lk_pkey = in->lk_pkey & 0xFFFFu;
     sim.top->lk_salt_slot = in->lk_salt_slot;

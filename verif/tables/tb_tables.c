@@ -7,8 +7,10 @@
  * rx_commit, and the alert rule of docs/wire-format.md §10.
  *
  * What the harness plays
- *   - the packet datapath: in most cycles one packet is decided: a selector (the QP or
- *     P_Key of a configured context, or a random one) is looked up, and when the packet
+ *   - the lookup stages: a selector (the QP or P_Key of a configured context, or a random
+ *     one) requested in every cycle, the stages advancing (lk_ce) in four cycles of five;
+ *   - the packet datapath: in most cycles one packet is decided: a selector (as above) is
+ *     looked up in the model, and when the packet
  *     reaches the EPSN step (context found, mode not none, key valid) its PSN is offered:
  *     in order, skipping ahead, behind inside and outside the 64-entry window, replays,
  *     across the 2^23 half-window, near 2^24 wraps and near 2^63 (contexts start there);
@@ -33,7 +35,9 @@
  * when the bus takes them, after the packets decided so far: the DUT stops deciding from
  * the next cycle and applies the command once those packets have committed.
  *
- * Checked: every lookup answer, every EPSN answer (reason and E) and commit answer
+ * Checked: every lookup answer (a random selector requested every cycle, taken in four
+ * cycles of five (lk_ce), its answer LK_LAT lk_ce edges later against the tables the DUT
+ * holds, unless cfg_busy rose meanwhile), every EPSN answer (reason and E) and commit answer
  * (context, E, alert raised); that an open decision waits only when it may (never for a
  * packet above every in-flight EPSN of its context and within 2^23 of the committed
  * rx_next, never on seal; in the WU_LAT cycles after a passing commit, whose window update the
@@ -67,6 +71,9 @@
    cycle is c; the table shows the update from c + WU_LAT + 1 on: ibsec_ctx_table's
    window update stages B, C, D) */
 #define WU_LAT         3
+/* lk_ce edges from a lookup request to its answer on lk_* (ibsec_ctx_table's lookup
+   stages: compare, priority, answer) */
+#define LK_LAT         3
 /* cycles gcm_core's key port stays busy after a handshake: 1..KEY_BUSY_MAX, covering the
  * real install (AES_LATENCY + GUARD_CYCLES + 5 + 18 * LANES cycles, gcm_core header; 279 at
  * LANES = 12 with STAGES_PER_ROUND = 2) */
@@ -77,6 +84,14 @@
 #define HALF_WINDOW    (1ull << 23)
 
 /* ---- state ------------------------------------------------------------------------- */
+/* a lookup request the DUT took (lk_ce) */
+typedef struct {
+    int      valid;
+    uint32_t destqp;
+    uint16_t pkey;
+    uint64_t cycle;     /* the cycle it was presented (taken at that cycle's edge) */
+} lk_req;
+
 typedef struct {
     int      we;
     unsigned addr;
@@ -124,6 +139,12 @@ static struct {
 
     tb_in    in;
     tb_out   out;
+
+    /* lookup: the last LK_LAT requests taken, newest first; the last cycle with cfg_busy
+       high (the tables change only in such cycles) */
+    lk_req   lk_hist[LK_LAT];
+    int      busy_seen;
+    uint64_t last_busy_cycle;
 
     /* bus agent */
     bus_op   ops[OPS_RING];
@@ -791,35 +812,56 @@ static void random_selector(uint32_t *destqp, uint16_t *pkey)
         *pkey ^= 0x8000u;    /* the membership bit is not part of the selector */
 }
 
-/* lookup answer against ibsec_ctx_lookup; returns the model's context or -1 */
-static int check_lookup(uint32_t destqp, uint16_t pkey)
+/* the lookup stages, every cycle: the answer on lk_* (the request taken LK_LAT lk_ce edges
+ * ago) against ibsec_ctx_lookup on the tables the DUT holds (mc), unless cfg_busy was high
+ * since the request (the datapath looks such a packet up again); then a new request,
+ * taken or not (lk_ce) */
+static void lookup_step(void)
 {
-    int idx = ibsec_ctx_lookup(&S.m, destqp, pkey);
+    if (S.out.cfg_busy) {
+        S.busy_seen = 1;
+        S.last_busy_cycle = S.cycle;
+    }
+    const lk_req *a = &S.lk_hist[LK_LAT - 1];
+    if (a->valid && (!S.busy_seen || S.last_busy_cycle < a->cycle)) {
+        int idx = ibsec_ctx_lookup(&S.mc, a->destqp, a->pkey);
+        /* the salt port reads the slot it is given: the context's key, else any slot */
+        if (idx >= 0 && S.mc.ctx[idx].cfg.key < S.mc.n_keys)
+            S.in.lk_salt_slot = S.mc.ctx[idx].cfg.key;
+        else
+            S.in.lk_salt_slot = rnd(0, S.mc.n_keys - 1);
+        sample();
+        check("lk_hit", idx >= 0, S.out.lk_hit);
+        if (idx >= 0) {
+            const ibsec_ctx *c = &S.mc.ctx[idx];
+            check("lk_ctx", (unsigned)idx, S.out.lk_ctx);
+            check("lk_mode", (unsigned)c->cfg.mode, S.out.lk_mode);
+            check("lk_sth_code", c->cfg.sth_code, S.out.lk_sth_code);
+            check("lk_dir", c->cfg.dir, S.out.lk_dir);
+            int kvalid = c->cfg.key < S.mc.n_keys && S.mc.keys[c->cfg.key].valid;
+            check("lk_key_valid", kvalid, S.out.lk_key_valid);
+            if (c->cfg.key < S.mc.n_keys)
+                check("lk_key", c->cfg.key, S.out.lk_key);
+            if (kvalid) {
+                check("lk_key_aes256", S.mc.keys[c->cfg.key].key_len == 32, S.out.lk_key_aes256);
+                check("lk_salt", be32(S.mc.keys[c->cfg.key].salt), S.out.lk_salt);
+            }
+        }
+    }
+    uint32_t destqp;
+    uint16_t pkey;
+    random_selector(&destqp, &pkey);
     S.in.lk_destqp = destqp;
     S.in.lk_pkey = pkey;
-    /* the salt port reads the slot it is given: the context's key, else any slot */
-    if (idx >= 0 && S.m.ctx[idx].cfg.key < S.m.n_keys)
-        S.in.lk_salt_slot = S.m.ctx[idx].cfg.key;
-    else
-        S.in.lk_salt_slot = rnd(0, S.m.n_keys - 1);
-    sample();
-    check("lk_hit", idx >= 0, S.out.lk_hit);
-    if (idx < 0)
-        return idx;
-    const ibsec_ctx *c = &S.m.ctx[idx];
-    check("lk_ctx", (unsigned)idx, S.out.lk_ctx);
-    check("lk_mode", (unsigned)c->cfg.mode, S.out.lk_mode);
-    check("lk_sth_code", c->cfg.sth_code, S.out.lk_sth_code);
-    check("lk_dir", c->cfg.dir, S.out.lk_dir);
-    int kvalid = c->cfg.key < S.m.n_keys && S.m.keys[c->cfg.key].valid;
-    check("lk_key_valid", kvalid, S.out.lk_key_valid);
-    if (c->cfg.key < S.m.n_keys)
-        check("lk_key", c->cfg.key, S.out.lk_key);
-    if (kvalid) {
-        check("lk_key_aes256", S.m.keys[c->cfg.key].key_len == 32, S.out.lk_key_aes256);
-        check("lk_salt", be32(S.m.keys[c->cfg.key].salt), S.out.lk_salt);
+    S.in.lk_ce = chance(80);
+    if (S.in.lk_ce) {
+        for (unsigned i = LK_LAT - 1; i > 0; i--)
+            S.lk_hist[i] = S.lk_hist[i - 1];
+        S.lk_hist[0].valid = 1;
+        S.lk_hist[0].destqp = destqp;
+        S.lk_hist[0].pkey = pkey;
+        S.lk_hist[0].cycle = S.cycle;
     }
-    return idx;
 }
 
 /* a wait is allowed unless the packet is in order: above every in-flight EPSN of its
@@ -950,7 +992,8 @@ static void datapath_step(void)
         random_selector(&destqp, &pkey);
         psn = 0;
     }
-    int idx = check_lookup(destqp, pkey);
+    /* the lookup itself is checked by lookup_step */
+    int idx = ibsec_ctx_lookup(&S.m, destqp, pkey);
     int reason;
     if (idx < 0 || S.m.ctx[idx].cfg.mode == IBSEC_MODE_NONE || chance(8)) {
         reason = idx >= 0 && S.m.ctx[idx].cfg.mode == IBSEC_MODE_NONE ? IBSEC_R_OK
@@ -1116,6 +1159,8 @@ static void reset_all(void)
     memset(S.wu, 0, sizeof S.wu);
     S.wu_next = 0;
     S.retry.active = 0;
+    memset(S.lk_hist, 0, sizeof S.lk_hist);
+    S.busy_seen = 0;
     S.seal_busy = S.key_busy = 0;
     S.sv.pending = 0;
     S.prev_busy = S.prev_pipe_busy = 0;
@@ -1138,6 +1183,7 @@ static void one_cycle(void)
     S.cmd_taken = 0;
     bus_step();
     key_port_step();
+    lookup_step();
     if (!S.out.cfg_busy && S.cycle + 2000 < S.cycles)
         datapath_step();
     commit_step();

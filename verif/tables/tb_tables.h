@@ -27,6 +27,7 @@ typedef struct {
     int      pipe_busy;
     int      m_key_ready;
     /* lookup */
+    int      lk_ce;           /* the lookup stages advance (the request is taken) */
     uint32_t lk_destqp;
     unsigned lk_pkey;
     unsigned lk_salt_slot;   /* the key slot whose salt lk_salt shows */
