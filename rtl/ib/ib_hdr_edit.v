@@ -13,18 +13,17 @@
  *                   (40-41) = 0
  *     RoCEv2 IPv6   Payload Length (frame bytes 18-19), UDP Length (58-59), UDP
  *                   checksum (60-61) = 0
+ *     all           BTH byte 8 = {AckReq (kept), secbits}
  *   The UDP checksum is 0 on every RoCEv2 header edited, in either direction and every
  *   mode (docs/wire-format.md §4; the model's ibsec_pkt_clear_udp_csum): a masked field
  *   that the ICRC and the tag do not see.
- *     all           BTH byte 8 = {AckReq (kept), secbits}
  *   This is what the model's ibsec_pkt_insert_extra / ibsec_pkt_remove_extra do to the
  *   headers (write_lengths in cmodel/ib_pkt.c) followed by the byte 8 update and the UDP
- *   checksum. The input
- *   must be a header that ib_hdr_parse accepted (its length fields agree with the frame,
- *   its IPv4 header checksum is right), so adding or subtracting L gives the model's
- *   values modulo the field widths, and the IPv4 checksum is updated from the received
- *   one (RFC 1624 eqn. 3) to the value the model's recomputation (RFC 791 / RFC 1071)
- *   gives. With L = 0 the lengths and the checksum stay, as in the modes without an STH.
+ *   checksum. The input must be a header that ib_hdr_parse accepted (its length fields
+ *   agree with the frame, its IPv4 header checksum is right), so adding or subtracting L
+ *   gives the model's values modulo the field widths, and the IPv4 checksum is updated
+ *   from the received one (RFC 1624 eqn. 3) to the value the model's recomputation
+ *   (RFC 791 / RFC 1071) gives. With L = 0 the lengths and the checksum stay, as in the modes without an STH.
  *   The STH itself is not inserted or removed here: the bytes after the last ETH are
  *   passed through.
  *

@@ -433,7 +433,7 @@ static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi, uint3
         return v;
     }
     if (addr >= IBSEC_REG_KEY_DATA(0) && addr < IBSEC_REG_KEY_SALT)
-        return S.key_data[(addr - IBSEC_REG_KEY_DATA(0)) / 4];
+        return 0; /* write-only: key material never reads back (registers.md §3.5) */
     if (addr >= IBSEC_REG_CTX_RD_CFG && addr <= IBSEC_REG_CTX_RD_ALERT_THRESH)
         return S.snap.words[(addr - IBSEC_REG_CTX_RD_CFG) / 4];
     switch (addr) {
@@ -456,7 +456,7 @@ static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi, uint3
         return (uint32_t)S.cmd_decided;
     case IBSEC_REG_DECIDED_HI:
     case IBSEC_REG_CMD_DECIDED_HI: return S.latch_expect;
-    case IBSEC_REG_KEY_SALT: return S.key_salt;
+    case IBSEC_REG_KEY_SALT: return 0; /* write-only */
     case IBSEC_REG_KEY_CMD: return S.key_cmd;
     case IBSEC_REG_KEY_VALID:
     case IBSEC_REG_KEY_AES256: {
@@ -1115,6 +1115,13 @@ static void command_applied(void)
     if (S.cmd_mc.addr == IBSEC_REG_CTX_CMD && IBSEC_GET(S.cmd_mc.word, IBSEC_CTX_CMD_OP) == IBSEC_CTX_CMD_OP_READ
         && err == IBSEC_STATUS_ERR_CODE_ACCEPTED)
         snapshot_ctx(&S.mc, IBSEC_GET(S.cmd_mc.word, IBSEC_CTX_CMD_INDEX), &S.snap);
+    /* a completed install clears the key staging (registers.md §3.5); staging writes
+       wait for the command, so none is taken between the clear and this point */
+    if (S.cmd_mc.addr == IBSEC_REG_KEY_CMD && IBSEC_GET(S.cmd_mc.word, IBSEC_KEY_CMD_OP) == IBSEC_KEY_CMD_OP_INSTALL
+        && err == IBSEC_STATUS_ERR_CODE_ACCEPTED) {
+        memset(S.key_data, 0, sizeof S.key_data);
+        S.key_salt = 0;
+    }
     S.last_err = err;
     S.cmd_decided = S.pending_cmd_decided;
     S.cmd_pending_mc = 0;
