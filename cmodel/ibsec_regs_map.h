@@ -86,13 +86,31 @@
 #define IBSEC_CAPS_CTX_SLOTS_LSB           16
 #define IBSEC_CAPS_CTX_SLOTS_WIDTH         16
 #define IBSEC_CAPS_CTX_SLOTS_MASK          0xFFFF0000u
-#define IBSEC_CONFIG_BITS                  0x00000003u
+#define IBSEC_CONFIG_BITS                  0x000000FFu
 #define IBSEC_CONFIG_ALLOW_PLAIN_LSB       0
 #define IBSEC_CONFIG_ALLOW_PLAIN_WIDTH     1
 #define IBSEC_CONFIG_ALLOW_PLAIN_MASK      0x00000001u
 #define IBSEC_CONFIG_MASK_MF_LSB           1
 #define IBSEC_CONFIG_MASK_MF_WIDTH         1
 #define IBSEC_CONFIG_MASK_MF_MASK          0x00000002u
+#define IBSEC_CONFIG_MGMT_QP0_LSB          2
+#define IBSEC_CONFIG_MGMT_QP0_WIDTH        2
+#define IBSEC_CONFIG_MGMT_QP0_MASK         0x0000000Cu
+#define IBSEC_CONFIG_MGMT_QP0_CONTEXT      0
+#define IBSEC_CONFIG_MGMT_QP0_BYPASS       1
+#define IBSEC_CONFIG_MGMT_QP0_DROP         2
+#define IBSEC_CONFIG_MGMT_QP1_LSB          4
+#define IBSEC_CONFIG_MGMT_QP1_WIDTH        2
+#define IBSEC_CONFIG_MGMT_QP1_MASK         0x00000030u
+#define IBSEC_CONFIG_MGMT_QP1_CONTEXT      0
+#define IBSEC_CONFIG_MGMT_QP1_BYPASS       1
+#define IBSEC_CONFIG_MGMT_QP1_DROP         2
+#define IBSEC_CONFIG_MGMT_PERM_LSB         6
+#define IBSEC_CONFIG_MGMT_PERM_WIDTH       2
+#define IBSEC_CONFIG_MGMT_PERM_MASK        0x000000C0u
+#define IBSEC_CONFIG_MGMT_PERM_CONTEXT     0
+#define IBSEC_CONFIG_MGMT_PERM_BYPASS      1
+#define IBSEC_CONFIG_MGMT_PERM_DROP        2
 #define IBSEC_STATUS_BITS                  0x00010F03u
 #define IBSEC_STATUS_BUSY_LSB              0
 #define IBSEC_STATUS_BUSY_WIDTH            1
@@ -395,7 +413,7 @@ static inline uint32_t ibsec_regs_bits(uint32_t addr)
     if (a == 0x008u)
         return 0xFFFFFFFFu;
     if (a == 0x010u)
-        return 0x00000003u;
+        return 0x000000FFu;
     if (a == 0x014u)
         return 0x00010F03u;
     if (a == 0x018u)

@@ -146,7 +146,7 @@ reg  [6:0]                 d_sth_len;
 reg  [12:0]                d_pp_len;
 reg  [12:0]                d_pkt_end;
 reg  [2:0]                 d_pmode;
-reg  [2:0]                 d_sthsz;
+reg  [4:0]                 d_secb;     // BTH byte 8: KP, PN, STHSZ
 reg  [23:0]                d_psn;
 reg  [23:0]                d_destqp;
 reg  [15:0]                d_pkey;
@@ -317,7 +317,7 @@ assign cj_valid   = cj_valid_reg;
 
 always @* begin
     {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
-    d_pkt_end, d_pmode, d_sthsz, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
+    d_pkt_end, d_pmode, d_secb, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
     d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_ichk, d_cbase, d_mb_field,
     d_crypted} = cj_desc_reg;
 end

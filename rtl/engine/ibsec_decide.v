@@ -55,7 +55,7 @@ module ibsec_decide #(
 ) (
     clk, rst,
     cq_m_valid, cq_m_ready, cq_m_data,
-    cfg_allow_plain, cfg_mask_mf, cfg_busy,
+    cfg_allow_plain, cfg_mask_mf, cfg_mgmt, cfg_busy,
     lk_ce, lk_in_destqp, lk_in_pkey, lk_hit_now, lk_ctx_now, lk_mode_now, lk_sth_code_now,
     lk_dir_now, lk_key_now, lk_key_valid_now, lk_salt_slot, lk_salt,
     dec_pkt, ep_valid, ep_ctx, ep_psn, ep_reason, ep_epsn, ep_wait,
@@ -82,6 +82,9 @@ input  wire [DS_W-1:0]      cq_m_data;
  */
 input  wire                 cfg_allow_plain;
 input  wire                 cfg_mask_mf;
+// the policies of DestQP 0, 1 and 0xffffff, 2 bits each (CONFIG.MGMT_*: 0 context, 1
+// bypass, 2 or 3 drop; docs/wire-format.md §9.1)
+input  wire [5:0]           cfg_mgmt;
 input  wire                 cfg_busy;
 
 /*
@@ -133,6 +136,21 @@ input  wire                 dq_s_ready;
 output wire [DS_W-1:0]      dq_s_data;
 
 // ----------------------------------------------------------------------------
+// Functions
+// ----------------------------------------------------------------------------
+// the class of a DestQP among those IBA reserves (docs/wire-format.md §9.1): 1 QP0
+// (subnet management), 2 QP1 (general services), 3 the permissive DestQP 0xffffff
+// (IBA Vol. 1 §10.5), 0 any other
+localparam [23:0] QP_PERMISSIVE = 24'hFFFFFF;
+function [1:0] mgmt_class;
+    input [23:0] qp;
+    begin
+        mgmt_class = (qp == 24'd0) ? 2'd1 : (qp == 24'd1) ? 2'd2 :
+                     (qp == QP_PERMISSIVE) ? 2'd3 : 2'd0;
+    end
+endfunction
+
+// ----------------------------------------------------------------------------
 // Registers and wires
 // ----------------------------------------------------------------------------
 /* verilator lint_off UNUSEDSIGNAL */
@@ -150,7 +168,7 @@ reg  [6:0]                 c_sth_len;
 reg  [12:0]                c_pp_len;
 reg  [12:0]                c_pkt_end;
 reg  [2:0]                 c_pmode;
-reg  [2:0]                 c_sthsz;
+reg  [4:0]                 c_secb;     // BTH byte 8: KP, PN, STHSZ (open)
 reg  [23:0]                c_psn;
 reg  [23:0]                c_destqp;
 reg  [15:0]                c_pkey;
@@ -175,6 +193,10 @@ reg                        c_crypted;
 // decided until it is)
 reg                     ur_valid_reg = 1'b0, ur_valid_next;
 reg                     ur_commit_reg, ur_commit_next;   // it committed tx_next
+// open: BTH byte 8's key phase, PN bit and STHSZ, as received
+wire                 c_kp    = c_secb[4];
+wire                 c_pn    = c_secb[3];
+wire [2:0]           c_sthsz = c_secb[2:0];
 // lookup answers of the packet in LQ: the table's answer registers (below)
 wire                 lk_hit, lk_dir, lk_key_valid;
 wire [CTX_W-1:0]     lk_ctx;
@@ -198,6 +220,9 @@ reg  [LK_N-1:0]     lk_s_reg;                  // its lookup answer is stale
 reg  [DS_W-1:0]     k1_desc_reg, k2_desc_reg, k3_desc_reg;
 reg  [DS_W-1:0]     lq_desc_reg;
 reg                 lq_rok_reg;                // LQ's parse reason is ok (R_OK)
+// LQ's DestQP is one IBA reserves (docs/wire-format.md §9.1): 1 QP0, 2 QP1, 3 the
+// permissive DestQP 0xffffff; 0 any other
+reg  [1:0]          lq_mc_reg;
 // the parse reason's place in a descriptor word: the decision's first field, right below
 // the check flag, which lies right below P_Key (ibsec_engine_defs.vh)
 localparam integer  DS_REASON_LSB = DS_PKEY_LSB - 1 - 6;
@@ -255,13 +280,20 @@ wire        lh_reject    = OPEN == 0 && lh_valid_reg && lh_bad_reg;
 wire [5:0]  c_reason_now = lh_reject ? lh_reason_reg : c_reason;
 // c_reason_now == R_OK, from LQ's registered flag of its parse reason
 wire        c_ok_now     = lq_rok_reg && !lh_reject;
+// the policy of LQ's DestQP class from CONFIG (sampled at the decision, as ALLOW_PLAIN):
+// drop (mgmt_dropped), or bypass (no context: plain, whatever ALLOW_PLAIN), before the
+// lookup's answer counts (seal §7 step 3, open §8 step 5)
+wire [1:0]  mg_pol    = (lq_mc_reg == 2'd0) ? 2'd0 : cfg_mgmt[2*(lq_mc_reg - 2'd1) +: 2];
+wire        mg_drop   = mg_pol[1];
+wire        mg_bypass = !mg_pol[1] && mg_pol[0];
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
 wire reach_ep = c_ok_now &&
+                !mg_drop && !mg_bypass &&
                 lk_hit &&
-                !(OPEN != 0 && c_pmode != lk_mode) &&
+                !(OPEN != 0 && (c_pmode != lk_mode || c_pn)) &&
                 !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
-                (lk_mode != M_NONE) && lk_key_valid;
+                (lk_mode != M_NONE) && lk_key_valid && !(OPEN != 0 && c_kp);
 assign ep_valid = dec_can && reach_ep;
 // seal: the wire header after sealing (STH length added to every length field, BTH byte
 // 8 with the mode), made from the lookup's mode and STH code, which are the verdict's
@@ -274,7 +306,7 @@ wire [8*HDR_BYTES-1:0] c_edit;
 generate
     if (OPEN == 0) begin : g_seal_edit
         // (the table answers mode 0 on a miss today; the guard does not rely on it)
-        wire [2:0] c_apply_pre = lk_hit ? lk_mode : M_NONE;
+        wire [2:0] c_apply_pre = (lk_hit && !mg_drop && !mg_bypass) ? lk_mode : M_NONE;
         ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) c_hdr_edit (
             .clk     (clk),
             .ce      (dr_ready),
@@ -310,7 +342,7 @@ assign ur_valid     = ur_valid_reg;
 
 always @* begin
     {c_hdr, c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
-    c_pkt_end, c_pmode, c_sthsz, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
+    c_pkt_end, c_pmode, c_secb, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
     c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_ichk, c_cbase, c_mb,
     c_crypted} = lq_desc_reg;
 end
@@ -322,7 +354,7 @@ end
 localparam integer PASS_W = 1 + 2 * RAW + PR_W + 1;   // descriptor fields passed through
 wire [PASS_W-1:0]  x_pass;
 wire [5:0]         x_rnow, x_ep_reason;
-wire               x_hit, x_dir, x_kvalid, x_allow, x_mf;
+wire               x_hit, x_dir, x_kvalid, x_allow, x_mf, x_mg_drop, x_mg_bypass;
 wire [CTX_W-1:0]   x_ctx;
 wire [2:0]         x_mode, x_code, x_smode;
 wire [KEY_W-1:0]   x_key;
@@ -349,6 +381,7 @@ generate
         reg  [5:0]                          dr_rnow_reg, dr_ep_reason_reg;
         reg                                 dr_hit_reg, dr_dir_reg, dr_kvalid_reg;
         reg                                 dr_allow_reg, dr_mf_reg;
+        reg                                 dr_mg_drop_reg, dr_mg_bypass_reg;
         reg  [CTX_W-1:0]                    dr_ctx_reg;
         reg  [2:0]                          dr_mode_reg, dr_code_reg, dr_smode_reg;
         reg  [KEY_W-1:0]                    dr_key_reg;
@@ -365,6 +398,8 @@ generate
         assign x_dir       = dr_dir_reg;
         assign x_kvalid    = dr_kvalid_reg;
         assign x_allow     = dr_allow_reg;
+        assign x_mg_drop   = dr_mg_drop_reg;
+        assign x_mg_bypass = dr_mg_bypass_reg;
         assign x_mf        = dr_mf_reg;
         assign x_ctx       = dr_ctx_reg;
         assign x_mode      = dr_mode_reg;
@@ -384,6 +419,8 @@ generate
                 dr_dir_reg       <= lk_dir;
                 dr_kvalid_reg    <= lk_key_valid;
                 dr_allow_reg     <= cfg_allow_plain;
+                dr_mg_drop_reg   <= mg_drop;
+                dr_mg_bypass_reg <= mg_bypass;
                 dr_mf_reg        <= cfg_mask_mf;
                 dr_ctx_reg       <= lk_ctx;
                 dr_mode_reg      <= lk_mode;
@@ -409,6 +446,8 @@ generate
         assign x_dir       = lk_dir;
         assign x_kvalid    = lk_key_valid;
         assign x_allow     = cfg_allow_plain;
+        assign x_mg_drop   = mg_drop;
+        assign x_mg_bypass = mg_bypass;
         assign x_mf        = cfg_mask_mf;
         assign x_ctx       = lk_ctx;
         assign x_mode      = lk_mode;
@@ -438,8 +477,11 @@ always @* begin
     n_ichk   = 1'b0;
     if (x_rnow != R_OK) begin
         // parse error: no lookup
-    end else if (!x_hit) begin
-        if ((OPEN != 0 && c_pmode != M_NONE) || !x_allow)
+    end else if (x_mg_drop) begin
+        n_reason = R_MGMT_DROPPED;
+    end else if (!x_hit || x_mg_bypass) begin
+        // no context, or one the DestQP's policy bypasses
+        if ((OPEN != 0 && c_pmode != M_NONE) || (!x_allow && !x_mg_bypass))
             n_reason = R_NO_CONTEXT;
         else
             n_ichk = OPEN != 0;
@@ -452,14 +494,18 @@ always @* begin
         n_code = x_code;
         if (OPEN == 0)
             n_smode = x_mode;
-        if (OPEN != 0 && c_pmode != x_mode)
+        // the PN bit names the pn nonce, which no context of this engine uses (every
+        // context has the epsn nonce: wire-format.md §5)
+        if (OPEN != 0 && (c_pmode != x_mode || c_pn))
             n_reason = R_MODE_MISMATCH;
         else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != x_code)
             n_reason = R_STH_SIZE_MISMATCH;
         else if (x_mode == M_NONE) begin
             // plain context (open: its ICRC decides, at egress)
             n_ichk = OPEN != 0;
-        end else if (!x_kvalid)
+        end else if (!x_kvalid || (OPEN != 0 && c_kp))
+            // key phase 1 names a context's second key, which no context of this
+            // engine has (wire-format.md §2, §9)
             n_reason = R_NO_KEY;
         else begin
             // open: the model checks the ICRC here, unless the tag is in its field;
@@ -525,6 +571,7 @@ always @(posedge clk) begin
         k3_desc_reg <= k2_desc_reg;
         lq_desc_reg <= k3_desc_reg;
         lq_rok_reg  <= k3_desc_reg[DS_REASON_LSB +: 6] == R_OK;
+        lq_mc_reg   <= mgmt_class(k3_desc_reg[DS_DESTQP_LSB +: 24]);
         lk_v_reg    <= {lk_v_reg[LK_N-2:0], lk_relook ? lk_v_reg[LK_N-1] : cq_m_ready};
         lk_s_reg    <= {lk_s_reg[LK_N-2:0], 1'b0} | {LK_N{cfg_busy}};
     end else begin

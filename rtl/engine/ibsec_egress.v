@@ -199,7 +199,7 @@ reg  [6:0]                 x_sth_len;
 reg  [12:0]                x_pp_len;
 reg  [12:0]                x_pkt_end;
 reg  [2:0]                 x_pmode;
-reg  [2:0]                 x_sthsz;
+reg  [4:0]                 x_secb;     // BTH byte 8: KP, PN, STHSZ
 reg  [23:0]                x_psn;
 reg  [23:0]                x_destqp;
 reg  [15:0]                x_pkey;
@@ -231,7 +231,7 @@ reg  [6:0]                 xh_sth_len;
 reg  [12:0]                xh_pp_len;
 reg  [12:0]                xh_pkt_end;
 reg  [2:0]                 xh_pmode;
-reg  [2:0]                 xh_sthsz;
+reg  [4:0]                 xh_secb;
 reg  [23:0]                xh_psn;
 reg  [23:0]                xh_destqp;
 reg  [15:0]                xh_pkey;
@@ -577,13 +577,13 @@ assign eq_valid = eq_valid_reg || xh_valid_reg;
 
 always @* begin
     {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
-    x_pkt_end, x_pmode, x_sthsz, x_psn, x_destqp, x_pkey, x_chk, x_reason, x_hit, x_ctx,
+    x_pkt_end, x_pmode, x_secb, x_psn, x_destqp, x_pkey, x_chk, x_reason, x_hit, x_ctx,
     x_smode, x_apply, x_code, x_key, x_salt, x_dir, x_epsn, x_mf, x_ichk, x_cbase, x_mb,
     x_crypted} = eq_desc_reg;
 end
 always @* begin
     {xh_hdr, xh_link, xh_base, xh_nb, xh_shape, xh_bth_off, xh_hdr_len, xh_sth_len,
-    xh_pp_len, xh_pkt_end, xh_pmode, xh_sthsz, xh_psn, xh_destqp, xh_pkey, xh_chk,
+    xh_pp_len, xh_pkt_end, xh_pmode, xh_secb, xh_psn, xh_destqp, xh_pkey, xh_chk,
     xh_reason, xh_hit, xh_ctx, xh_smode, xh_apply, xh_code, xh_key, xh_salt, xh_dir,
     xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xh_desc_reg;
 end

@@ -217,6 +217,7 @@ wire [31:0]             tl_m_tag32;
 
 // register block
 wire                    cfg_allow_plain, cfg_mask_mf, cfg_busy;
+wire [5:0]              cfg_mgmt;
 wire                    key_valid, key_ready, key_aes256;
 wire [KEY_W-1:0]        key_slot;
 wire [255:0]            key_data;
@@ -286,7 +287,8 @@ ibsec_decide #(
 ) decide (
     .clk (clk), .rst (rst),
     .cq_m_valid (cq_m_valid), .cq_m_ready (cq_m_ready), .cq_m_data (cq_m_data),
-    .cfg_allow_plain (cfg_allow_plain), .cfg_mask_mf (cfg_mask_mf), .cfg_busy (cfg_busy),
+    .cfg_allow_plain (cfg_allow_plain), .cfg_mask_mf (cfg_mask_mf), .cfg_mgmt (cfg_mgmt),
+    .cfg_busy (cfg_busy),
     .lk_ce (lk_ce), .lk_in_destqp (lk_in_destqp), .lk_in_pkey (lk_in_pkey), .lk_hit_now (lk_hit_now),
     .lk_ctx_now (lk_ctx_now), .lk_mode_now (lk_mode_now),
     .lk_sth_code_now (lk_sth_code_now), .lk_dir_now (lk_dir_now), .lk_key_now (lk_key_now),
@@ -387,6 +389,7 @@ ibsec_regs #(
     .irq_alert       (irq_alert),
     .cfg_allow_plain (cfg_allow_plain),
     .cfg_mask_mf     (cfg_mask_mf),
+    .cfg_mgmt        (cfg_mgmt),
     .cfg_busy        (cfg_busy),
     .pipe_busy       (pipe_busy),
     .m_key_valid     (key_valid),

@@ -129,7 +129,7 @@ localparam [4:0] ICRC_MAC_TAG_LEN = 5'd4;
 
 // descriptor widths
 localparam IQ_W = 8 * CAP_BYTES + LEN_W + 1 + 2 * RAW;
-localparam PR_W = 2 + 7 + 7 + 7 + 13 + 13 + 3 + 3 + 24 + 24 + 16;   // parse results
+localparam PR_W = 2 + 7 + 7 + 7 + 13 + 13 + 3 + 5 + 24 + 24 + 16;   // parse results
 localparam DC_W = 6 + 1 + CTX_W + 3 + 3 + 3 + KEY_W + 32 + 1 + 63 + 1 + 1;  // decision
 localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
 // where the parsed P_Key and DestQP lie in a descriptor word (the fields after them: the
@@ -143,12 +143,13 @@ localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
 // (shape, lengths) and the decision (apply mode, MASK_MF), from the word's low end:
 // crypted (1), crypt ring beats and base (2 x RAW), ICRC check (1), MASK_MF (1), EPSN
 // (63), dir (1), salt (32), key (KEY_W), STH code (3), apply mode (3), ...; and above
-// the decision and the check flag, P_Key (16), DestQP (24), PSN (24), STHSZ (3), packet
+// the decision and the check flag, P_Key (16), DestQP (24), PSN (24), the security bits
+// (5: BTH byte 8's KP, PN and STHSZ, bits 6, 5 and 2:0), packet
 // mode (3), packet end (13), payload + pad (13), STH length (7), header length (7), BTH
 // offset (7), shape (2)
 localparam DS_MF_LSB      = 2 * RAW + 2;
 localparam DS_APPLY_LSB   = DS_MF_LSB + 1 + 63 + 1 + 32 + KEY_W + 3;
-localparam DS_PP_LEN_LSB  = DS_DESTQP_LSB + 24 + 24 + 3 + 3 + 13;
+localparam DS_PP_LEN_LSB  = DS_DESTQP_LSB + 24 + 24 + 5 + 3 + 13;
 localparam DS_STH_LEN_LSB = DS_PP_LEN_LSB + 13;
 localparam DS_HDR_LEN_LSB = DS_STH_LEN_LSB + 7;
 localparam DS_SHAPE_LSB   = DS_HDR_LEN_LSB + 7 + 7;

@@ -361,6 +361,7 @@ wire [1:0]     lt_padcnt, lt_secmode;
 wire [15:0]    lt_pkey;
 wire [23:0]    lt_destqp, lt_psn;
 wire [2:0]     lt_sthsz;
+wire           lt_kp, lt_pn;
 wire           lt_s_ready;            // as deep as the check FIFO: never full
 wire [$clog2(KR_DEPTH):0] lt_count;
 /* verilator lint_on UNUSEDSIGNAL */
@@ -401,6 +402,8 @@ ib_hdr_parse #(
     .psn       (lt_psn),
     .secmode   (lt_secmode),
     .sthsz     (lt_sthsz),
+    .kp        (lt_kp),
+    .pn        (lt_pn),
     .mode      (lt_mode)
 );
 always @(posedge clk) begin

@@ -126,6 +126,7 @@ wire [12:0]             pn_pp_len, pn_pkt_end;
 wire [15:0]             pn_pkey;
 wire [23:0]             pn_destqp, pn_psn;
 wire [2:0]              pn_mode, pn_sthsz;
+wire                    pn_kp, pn_pn;
 /* verilator lint_off UNUSEDSIGNAL */
 // opcode, pad count and SECMODE are checked inside the parser; the engine needs only
 // the lengths and the mode the parser derives from them
@@ -141,7 +142,7 @@ assign cq_s_valid = pn_valid;
 // of open: the mode BTH byte 8 names)
 assign cq_s_data = {d_hdr, d_link, d_base, d_nb,
                     pn_shape, pn_bth_off, pn_hdr_len, pn_sth_len, pn_pp_len, pn_pkt_end,
-                    pn_mode, pn_sthsz, pn_psn, pn_destqp, pn_pkey,
+                    pn_mode, {pn_kp, pn_pn, pn_sthsz}, pn_psn, pn_destqp, pn_pkey,
                     (OPEN != 0) && (pn_reason == R_OK),
                     pn_reason, 1'b0, {CTX_W{1'b0}}, (OPEN != 0) ? pn_mode : M_NONE, M_NONE, 3'd0,
                     {KEY_W{1'b0}}, 32'd0, 1'b0, 63'd0, 1'b0, 1'b0,
@@ -176,6 +177,8 @@ ib_hdr_parse #(
     .psn       (pn_psn),
     .secmode   (pn_secmode),
     .sthsz     (pn_sthsz),
+    .kp        (pn_kp),
+    .pn        (pn_pn),
     .mode      (pn_mode)
 );
 

@@ -84,6 +84,9 @@ module ibsec_regs #(
      */
     output wire               cfg_allow_plain,
     output wire               cfg_mask_mf,
+    // the policies of DestQP 0, 1 and 0xffffff (CONFIG.MGMT_*: bits 1:0 QP0, 3:2 QP1,
+    // 5:4 the permissive DestQP; docs/wire-format.md §9.1)
+    output wire [5:0]         cfg_mgmt,
 
     /*
      * Command interlock
@@ -247,9 +250,12 @@ reg              r2_cnt_reg;
 reg              r2_latch_reg;
 reg  [63:0]      r2_cnt_val_reg;
 
-// configuration (applied) and its staged value
-reg  [1:0]  config_reg = 2'b00, config_next;
-reg  [1:0]  config_stage_reg, config_stage_next;
+// configuration (applied) and its staged value: CONFIG's defined bits, 7:0
+// after reset: subnet management (DestQP 0) bypasses the engine, everything else off
+localparam [31:0] CONFIG_RESET_W = ibsec_config_mgmt_qp0(IBSEC_CONFIG_MGMT_QP0_BYPASS);
+localparam [7:0]  CONFIG_RESET = CONFIG_RESET_W[7:0];
+reg  [7:0]  config_reg = CONFIG_RESET, config_next;
+reg  [7:0]  config_stage_reg, config_stage_next;
 
 // key staging and key table
 reg  [255:0] key_data_reg, key_data_next;
@@ -340,6 +346,9 @@ assign reg_rdata       = rdata_reg;
 assign irq_alert       = |alert_flags;
 assign cfg_allow_plain = config_reg[IBSEC_CONFIG_ALLOW_PLAIN_LSB];
 assign cfg_mask_mf     = config_reg[IBSEC_CONFIG_MASK_MF_LSB];
+assign cfg_mgmt        = {config_reg[IBSEC_CONFIG_MGMT_PERM_LSB +: 2],
+                          config_reg[IBSEC_CONFIG_MGMT_QP1_LSB +: 2],
+                          config_reg[IBSEC_CONFIG_MGMT_QP0_LSB +: 2]};
 assign cfg_busy        = busy;
 
 assign m_key_valid  = (state_reg == S_KEY_SEND);
@@ -441,7 +450,9 @@ ibsec_ctx_table #(
 );
 
 ibsec_counters #(
-    .REASONS(34)
+    // every reason the engine gives, ok (0) .. mgmt_dropped (37); 34 .. 36 are the pn
+    // nonce's, which this RTL does not implement yet (their counters stay 0)
+    .REASONS(38)
 ) u_counters (
     .clk(clk),
     .rst(rst),
@@ -551,8 +562,7 @@ always @* begin
                                              | ibsec_version_open(OPEN != 0)))
             | ({32{rsel_reg[RS_CAPS]}} & (ibsec_caps_key_slots(KEY_SLOTS[15:0])
                                           | ibsec_caps_ctx_slots(CTX_SLOTS[15:0])))
-            | ({32{rsel_reg[RS_CONFIG]}} & (ibsec_config_allow_plain(config_reg[0])
-                                            | ibsec_config_mask_mf(config_reg[1])))
+            | ({32{rsel_reg[RS_CONFIG]}} & {24'd0, config_reg})
             | ({32{rsel_reg[RS_STATUS]}} & (ibsec_status_busy(busy)
                                             | ibsec_status_err(err_reg != ERR_NONE)
                                             | ibsec_status_err_code(err_reg)
@@ -665,8 +675,7 @@ always @* begin
         // the staging and command registers keep their defined bits (the others read 0)
         case (baddr)
             IBSEC_REG_CONFIG: begin
-                config_stage_next = {reg_wdata[IBSEC_CONFIG_MASK_MF_LSB],
-                                     reg_wdata[IBSEC_CONFIG_ALLOW_PLAIN_LSB]};
+                config_stage_next = reg_wdata[7:0] & IBSEC_CONFIG_BITS[7:0];
                 kind_next  = K_CONFIG;
                 state_next = S_DRAIN;
             end
@@ -825,7 +834,7 @@ always @(posedge clk) begin
         ack_reg         <= 1'b0;
         r1_valid_reg    <= 1'b0;
         r2_valid_reg    <= 1'b0;
-        config_reg      <= 2'b00;
+        config_reg      <= CONFIG_RESET;
         key_valid_reg   <= {KEY_SLOTS{1'b0}};
         state_reg       <= S_IDLE;
         err_reg         <= ERR_NONE;

@@ -89,13 +89,31 @@ localparam [31:0] IBSEC_CAPS_KEY_SLOTS_MASK = 32'hFFFF;
 localparam integer IBSEC_CAPS_CTX_SLOTS_LSB = 16;
 localparam integer IBSEC_CAPS_CTX_SLOTS_WIDTH = 16;
 localparam [31:0] IBSEC_CAPS_CTX_SLOTS_MASK = 32'hFFFF0000;
-localparam [31:0] IBSEC_CONFIG_BITS = 32'h3;
+localparam [31:0] IBSEC_CONFIG_BITS = 32'hFF;
 localparam integer IBSEC_CONFIG_ALLOW_PLAIN_LSB = 0;
 localparam integer IBSEC_CONFIG_ALLOW_PLAIN_WIDTH = 1;
 localparam [31:0] IBSEC_CONFIG_ALLOW_PLAIN_MASK = 32'h1;
 localparam integer IBSEC_CONFIG_MASK_MF_LSB = 1;
 localparam integer IBSEC_CONFIG_MASK_MF_WIDTH = 1;
 localparam [31:0] IBSEC_CONFIG_MASK_MF_MASK = 32'h2;
+localparam integer IBSEC_CONFIG_MGMT_QP0_LSB = 2;
+localparam integer IBSEC_CONFIG_MGMT_QP0_WIDTH = 2;
+localparam [31:0] IBSEC_CONFIG_MGMT_QP0_MASK = 32'hC;
+localparam [1:0] IBSEC_CONFIG_MGMT_QP0_CONTEXT = 2'h0;
+localparam [1:0] IBSEC_CONFIG_MGMT_QP0_BYPASS = 2'h1;
+localparam [1:0] IBSEC_CONFIG_MGMT_QP0_DROP = 2'h2;
+localparam integer IBSEC_CONFIG_MGMT_QP1_LSB = 4;
+localparam integer IBSEC_CONFIG_MGMT_QP1_WIDTH = 2;
+localparam [31:0] IBSEC_CONFIG_MGMT_QP1_MASK = 32'h30;
+localparam [1:0] IBSEC_CONFIG_MGMT_QP1_CONTEXT = 2'h0;
+localparam [1:0] IBSEC_CONFIG_MGMT_QP1_BYPASS = 2'h1;
+localparam [1:0] IBSEC_CONFIG_MGMT_QP1_DROP = 2'h2;
+localparam integer IBSEC_CONFIG_MGMT_PERM_LSB = 6;
+localparam integer IBSEC_CONFIG_MGMT_PERM_WIDTH = 2;
+localparam [31:0] IBSEC_CONFIG_MGMT_PERM_MASK = 32'hC0;
+localparam [1:0] IBSEC_CONFIG_MGMT_PERM_CONTEXT = 2'h0;
+localparam [1:0] IBSEC_CONFIG_MGMT_PERM_BYPASS = 2'h1;
+localparam [1:0] IBSEC_CONFIG_MGMT_PERM_DROP = 2'h2;
 localparam [31:0] IBSEC_STATUS_BITS = 32'h10F03;
 localparam integer IBSEC_STATUS_BUSY_LSB = 0;
 localparam integer IBSEC_STATUS_BUSY_WIDTH = 1;
@@ -373,6 +391,18 @@ endfunction
 function [31:0] ibsec_config_mask_mf;
     input [0:0] regmap_v;
     ibsec_config_mask_mf = {30'd0, regmap_v, 1'd0};
+endfunction
+function [31:0] ibsec_config_mgmt_qp0;
+    input [1:0] regmap_v;
+    ibsec_config_mgmt_qp0 = {28'd0, regmap_v, 2'd0};
+endfunction
+function [31:0] ibsec_config_mgmt_qp1;
+    input [1:0] regmap_v;
+    ibsec_config_mgmt_qp1 = {26'd0, regmap_v, 4'd0};
+endfunction
+function [31:0] ibsec_config_mgmt_perm;
+    input [1:0] regmap_v;
+    ibsec_config_mgmt_perm = {24'd0, regmap_v, 6'd0};
 endfunction
 function [31:0] ibsec_status_busy;
     input [0:0] regmap_v;

@@ -12,7 +12,8 @@
  *   is_open = 1 (open, §8 steps 1-3): the BTH is located (ibsec_pkt_find_bth: the same
  *     checks of the headers before it and room for the BTH), byte 8 is decoded
  *     (bad_secmode for a reserved combination, sth_size_unsupported for STHSZ 3..7), and
- *     the packet is parsed with the STH length of STHSZ (0, 12 or 16 bytes).
+ *     the packet is parsed with the STH length of STHSZ and the PN bit (12 or 16 bytes,
+ *     plus the 12-byte SecTAG SSCI || PN when bit 5 is set: 24 or 28; wire-format.md §2).
  *   reason is the first check that fails (0 = ok). The other outputs are defined when
  *   reason = 0 (mode: see its port comment).
  *
@@ -105,7 +106,7 @@ module ib_hdr_parse #(
     output wire [1:0]             shape,        // enum ibsec_shape
     output wire [6:0]             bth_off,      // offset of the BTH
     output wire [6:0]             hdr_len,      // bytes from frame byte 0 through the last ETH
-    output wire [6:0]             sth_len,      // open: 0, 12 or 16 from STHSZ; seal: 0
+    output wire [6:0]             sth_len,      // open: 0, 12, 16, 24 or 28 from STHSZ and PN; seal: 0
     output wire [12:0]            pp_len,       // payload + pad bytes (after the STH)
     output wire [12:0]            pkt_end,      // packet length (frame_len minus padding)
     output wire [7:0]             opcode,       // BTH OpCode
@@ -115,6 +116,8 @@ module ib_hdr_parse #(
     output wire [23:0]            psn,          // BTH PSN
     output wire [1:0]             secmode,      // BTH byte 8 bits 4:3
     output wire [2:0]             sthsz,        // BTH byte 8 bits 2:0
+    output wire                   kp,           // BTH byte 8 bit 6: the key phase (open)
+    output wire                   pn,           // BTH byte 8 bit 5: the pn nonce's SecTAG (open)
     // open: the mode BTH byte 8 names (enum ibsec_mode), as the model's verdict reports it:
     // nonzero only when the BTH was located and byte 8 is a defined combination (also
     // with sth_size_unsupported and with later parse errors); seal: 0
@@ -146,6 +149,7 @@ localparam ICRC_LEN  = 4;         // §7.8.1
 localparam VCRC_LEN  = 2;         // §7.8.2
 localparam STH96_LEN  = 12;       // STHSZ 1: 96-bit MAC (wire-format.md §2)
 localparam STH128_LEN = 16;       // STHSZ 2: 128-bit MAC
+localparam SECTAG_LEN = 12;       // PN bit: SSCI (4) || PN (8) in front of the tag
 localparam       ROCE_MIN_FRAME = 60;      // 802.3 minimum frame without FCS
 localparam       MAX_PAYLOAD    = 4096;    // largest IBA MTU, payload bytes without pad
 localparam       CNP_PAYLOAD    = 16;      // Annex A17.9: 16 reserved bytes after the BTH
@@ -213,24 +217,29 @@ function integer ip_base_of(input [1:0] shp);
     ip_base_of = (shp == SHAPE_ROCE_V4) ? MAC_LEN :
                  (shp == SHAPE_ROCE_V6) ? MAC_LEN + IPV6_LEN : 0;
 endfunction
-function integer fixed_of(input [1:0] shp, input [1:0] sth);
-    fixed_of = bth_off_of(shp) + BTH_LEN
-             + ((sth == 2'd1) ? STH96_LEN : (sth == 2'd2) ? STH128_LEN : 0)
+// the STH length of a table index sth_sel (below)
+function integer sth_len_of(input [2:0] sth);
+    sth_len_of = (sth == 3'd1) ? STH96_LEN : (sth == 3'd2) ? STH128_LEN :
+                 (sth == 3'd3) ? STH96_LEN + SECTAG_LEN :
+                 (sth == 3'd4) ? STH128_LEN + SECTAG_LEN : 0;
+endfunction
+function integer fixed_of(input [1:0] shp, input [2:0] sth);
+    fixed_of = bth_off_of(shp) + BTH_LEN + sth_len_of(sth)
              + ((shp == SHAPE_ROCE_V4 || shp == SHAPE_ROCE_V6) ? ICRC_LEN : ICRC_LEN + VCRC_LEN);
 endfunction
 
-// index {shape, sth_sel, padcnt}; entries with sth_sel = 3 are never selected
+// index {shape, sth_sel, padcnt}; entries with sth_sel = 5..7 are never selected
 localparam integer LONG_K = MAX_PAYLOAD + 1;
-wire [6:0]           fixed_tab   [0:63];   // fixed_len
-wire signed [SW-1:0] k_data_tab  [0:63];   // fixed_len - ip base: end - k_data = data_len + ETH
-wire signed [SW-1:0] k_pay_tab   [0:63];   // ... + PadCnt: payload_len + ETH
-wire signed [SW-1:0] k_long_tab  [0:63];   // ... + MAX_PAYLOAD + 1: payload_len - 4097 + ETH
+wire [6:0]           fixed_tab   [0:127];  // fixed_len
+wire signed [SW-1:0] k_data_tab  [0:127];  // fixed_len - ip base: end - k_data = data_len + ETH
+wire signed [SW-1:0] k_pay_tab   [0:127];  // ... + PadCnt: payload_len + ETH
+wire signed [SW-1:0] k_long_tab  [0:127];  // ... + MAX_PAYLOAD + 1: payload_len - 4097 + ETH
 genvar gi;
 generate
-    for (gi = 0; gi < 64; gi = gi + 1) begin : g_len_tab
-        localparam [5:0]   IDX = gi;
-        localparam [1:0]   SHP = IDX[5:4];
-        localparam [1:0]   STH = IDX[3:2];
+    for (gi = 0; gi < 128; gi = gi + 1) begin : g_len_tab
+        localparam [6:0]   IDX = gi;
+        localparam [1:0]   SHP = IDX[6:5];
+        localparam [2:0]   STH = IDX[4:2];
         localparam [1:0]   PAD = IDX[1:0];
         localparam integer FIX = fixed_of(SHP, STH);
         localparam integer KD  = FIX - ip_base_of(SHP);
@@ -297,17 +306,24 @@ always @* begin
     end
 end
 
-// the STH length as a table index (0 none, 1 STHSZ 1, 2 STHSZ 2; seal: 0), from BTH byte
-// 8 at each of the four offsets, picked as the BTH bytes are (so that stage 2's length
-// tables index registers only)
-function [1:0] sth_sel_of(input open, input [2:0] stsz);
-    sth_sel_of = !open ? 2'd0 : (stsz == 3'd1) ? 2'd1 : (stsz == 3'd2) ? 2'd2 : 2'd0;
+// the STH length as a table index (0 none, 1 STHSZ 1, 2 STHSZ 2, 3 and 4 the same with
+// the PN bit's SecTAG; seal: 0), from BTH byte 8 bits 5 (PN) and 2:0 (STHSZ) at each of
+// the four offsets, picked as the BTH bytes are (so that stage 2's length tables index
+// registers only)
+function [2:0] sth_sel_of(input open, input pnb, input [2:0] stsz);
+    sth_sel_of = !open ? 3'd0 : (stsz == 3'd1) ? (pnb ? 3'd3 : 3'd1) :
+                 (stsz == 3'd2) ? (pnb ? 3'd4 : 3'd2) : 3'd0;
 endfunction
 localparam BYTE8 = 8;                                   // BTH byte 8 (wire-format.md §2)
-wire [1:0] sth_sel_c = !link ? (has_grh ? sth_sel_of(is_open, b[LRH_LEN + GRH_LEN + BYTE8][2:0])
-                                        : sth_sel_of(is_open, b[LRH_LEN + BYTE8][2:0]))
-                             : (is_v6   ? sth_sel_of(is_open, b[END_UDP6 + BYTE8][2:0])
-                                        : sth_sel_of(is_open, b[END_UDP4 + BYTE8][2:0]));
+localparam PN_BIT = 5;                                  // its PN bit
+wire [7:0] byte8_l = b[LRH_LEN + BYTE8];
+wire [7:0] byte8_g = b[LRH_LEN + GRH_LEN + BYTE8];
+wire [7:0] byte8_6 = b[END_UDP6 + BYTE8];
+wire [7:0] byte8_4 = b[END_UDP4 + BYTE8];
+wire [2:0] sth_sel_c = !link ? (has_grh ? sth_sel_of(is_open, byte8_g[PN_BIT], byte8_g[2:0])
+                                        : sth_sel_of(is_open, byte8_l[PN_BIT], byte8_l[2:0]))
+                             : (is_v6   ? sth_sel_of(is_open, byte8_6[PN_BIT], byte8_6[2:0])
+                                        : sth_sel_of(is_open, byte8_4[PN_BIT], byte8_4[2:0]));
 
 // the end the room lengths count from: the frame length (native), the IP length field
 // (RoCEv2; its base is in the k_*_tab constants)
@@ -334,7 +350,7 @@ reg                  link1, open1, has_grh1, is_v4_1, is_v6_1;
 reg  [CW-1:0]        flen1;
 reg  [1:0]           shape1;
 reg  [8*BTH_LEN-1:0] bth1;
-reg  [1:0]           sth_sel1;
+reg  [2:0]           sth_sel1;
 reg  signed [SW-1:0] src1;
 // locate checks
 reg                  lt8_1, lt48_1, lt14_1, lt34_1, lt54_1, lt42_1, lt62_1, lt20_1, lt60_1,
@@ -425,6 +441,8 @@ wire [1:0] padcnt1 = bth1[13:12];
 wire [6:0] byte8_1 = bth1[70:64];                    // ibsec security bits (AckReq, bit 7, is not checked)
 wire [1:0] secmode1 = byte8_1[4:3];
 wire [2:0] sthsz1   = byte8_1[2:0];
+wire       kp1      = byte8_1[6];                   // key phase
+wire       pn1      = byte8_1[5];                   // the pn nonce's SecTAG in the STH
 
 // OpCode table (§9.2, §9.3)
 wire       op_valid_ib;
@@ -452,7 +470,7 @@ ib_opcode_info u_opcode_info (
     .fixed_payload (op_fixed_payload)
 );
 
-wire [5:0] len_idx1 = {shape1, sth_sel1, padcnt1};
+wire [6:0] len_idx1 = {shape1, sth_sel1, padcnt1};
 wire signed [SW-1:0] eth1_s = $signed({{(SW-6){1'b0}}, op_eth_len});
 
 // the locate checks whose header end depends on the shape
@@ -554,12 +572,12 @@ always @(posedge clk) begin
     op_fixed2        <= op_fixed_payload;
     eth2             <= op_eth_len;
 
-    // BTH byte 8 (wire-format.md §2): seal, no security bits; open, reserved bits 6:5,
-    // SECMODE 2/3 without STH, SECMODE 0 with an STH; STHSZ 3..7: MACs longer than an
-    // AES-GCM tag
+    // BTH byte 8 (wire-format.md §2): seal, no security bits; open, without an STH
+    // SECMODE 2/3 or the PN bit, or a key phase on a plain packet; with an STH, SECMODE 0
+    // (ibsec_secbits_unpack); STHSZ 3..7: MACs longer than an AES-GCM tag
     tver_bad2         <= tver1 != BTH_TVER;
     seal_secbits_bad2 <= byte8_1 != 7'd0;
-    open_secbits_bad2 <= (byte8_1[6:5] != 2'd0) || (sthsz1 == 3'd0 && secmode1[1]) ||
+    open_secbits_bad2 <= (sthsz1 == 3'd0 && (secmode1[1] || pn1 || (secmode1 == 2'd0 && kp1))) ||
                          (sthsz1 != 3'd0 && secmode1 == 2'd0);
     sth_unsup2        <= sthsz1 > 3'd2;
 
@@ -692,6 +710,8 @@ end
 // STHSZ != 0 -> sth-hdr (2), sth-pkt (3), sth-aead (4) for SECMODE 1, 2, 3
 wire [1:0] secmode3 = bth3[68:67];
 wire [2:0] sthsz3   = bth3[66:64];
+localparam [6:0] STH96_PN_LEN  = STH96_LEN + SECTAG_LEN;
+localparam [6:0] STH128_PN_LEN = STH128_LEN + SECTAG_LEN;
 wire [2:0] mode_decoded3 = (sthsz3 == 3'd0) ? {2'd0, secmode3[0]} : {1'b0, secmode3} + 3'd1;
 
 // stage 4 registers: the outputs
@@ -701,7 +721,7 @@ reg  [2:0]           mode4;
 reg  [1:0]           shape4;
 reg  [6:0]           bth_off4, hdr_len4, sth_len4;
 reg  [12:0]          pp_len4, pkt_end4;
-// the BTH bytes; the outputs leave out TVer, byte 4 and the bits above PadCnt and
+// the BTH bytes; the outputs leave out TVer, byte 4, the bits above PadCnt and AckReq (byte 8 bit 7) and
 // SECMODE (synthesis drops their flip-flops)
 /* verilator lint_off UNUSEDSIGNAL */
 reg  [8*BTH_LEN-1:0] bth4;
@@ -713,9 +733,10 @@ always @(posedge clk) begin
     shape4   <= shape3;
     bth_off4 <= bth_off3;
     hdr_len4 <= hdr_len3;
-    // open: the STH length of STHSZ; seal: no STH
-    sth_len4 <= !open3 ? 7'd0 : (sthsz3 == 3'd1) ? STH96_LEN[6:0] :
-                (sthsz3 == 3'd2) ? STH128_LEN[6:0] : 7'd0;
+    // open: the STH length of STHSZ and the PN bit (bth3[69]); seal: no STH
+    sth_len4 <= !open3 ? 7'd0 :
+                (sthsz3 == 3'd1) ? (bth3[69] ? STH96_PN_LEN : STH96_LEN[6:0]) :
+                (sthsz3 == 3'd2) ? (bth3[69] ? STH128_PN_LEN : STH128_LEN[6:0]) : 7'd0;
     pp_len4  <= pp_len3;
     pkt_end4 <= pkt_end3;
     bth4     <= bth3;
@@ -742,6 +763,8 @@ assign destqp    = {bth4[47:40], bth4[55:48], bth4[63:56]};
 assign psn       = {bth4[79:72], bth4[87:80], bth4[95:88]};
 assign secmode   = bth4[68:67];
 assign sthsz     = bth4[66:64];
+assign kp        = bth4[70];
+assign pn        = bth4[69];
 
 endmodule
 

@@ -942,7 +942,7 @@ static void port_config_change(struct port *P, struct tb_gen *gen)
     c->mask_mf = r != 0 ? !mf : mf;
     c->flip_ap = c->allow_plain != ap;
     c->flip_mf = c->mask_mf != mf;
-    tb_regs_config(&P->regs, c->allow_plain, c->mask_mf, &c->res);
+    tb_regs_config(&P->regs, c->allow_plain, c->mask_mf, tb_regs_mgmt_bits(&P->cfg.a), &c->res);
     cfg_apply_change(&P->cfg, c);
     if (P->inst == DUT_OPEN) {
         /* endpoint A (the sender of the open instance's traffic) follows: the frames it

@@ -176,10 +176,23 @@ void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[TB_CTX_RD_WOR
         tb_regs_read(r, IBSEC_REG_CTX_RD_CFG + 4u * i, &rd[i], NULL);
 }
 
-void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, struct tb_cmd_result *res)
+/* CONFIG.MGMT_* of a model engine's policies (docs/registers.md §3: 0 context, 1 bypass,
+ * 2 drop) */
+uint32_t tb_regs_mgmt_bits(const ibsec_engine *e)
+{
+    static const uint32_t code[] = { [IBSEC_MGMT_CONTEXT] = IBSEC_CONFIG_MGMT_QP0_CONTEXT,
+                                     [IBSEC_MGMT_BYPASS] = IBSEC_CONFIG_MGMT_QP0_BYPASS,
+                                     [IBSEC_MGMT_DROP] = IBSEC_CONFIG_MGMT_QP0_DROP };
+    return IBSEC_SET(IBSEC_CONFIG_MGMT_QP0, code[e->mgmt[IBSEC_MGMT_QP0]]) |
+           IBSEC_SET(IBSEC_CONFIG_MGMT_QP1, code[e->mgmt[IBSEC_MGMT_QP1]]) |
+           IBSEC_SET(IBSEC_CONFIG_MGMT_PERM, code[e->mgmt[IBSEC_MGMT_MCAST]]);
+}
+
+void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, uint32_t mgmt_bits,
+                    struct tb_cmd_result *res)
 {
     cmd_write(r, IBSEC_REG_CONFIG, (allow_plain ? IBSEC_CONFIG_ALLOW_PLAIN_MASK : 0) |
-                             (mask_mf ? IBSEC_CONFIG_MASK_MF_MASK : 0), res);
+                             (mask_mf ? IBSEC_CONFIG_MASK_MF_MASK : 0) | mgmt_bits, res);
     finish_cmd(r, res);
 }
 
@@ -195,7 +208,7 @@ void tb_regs_load_engine(struct tb_regs *r, const ibsec_engine *e, struct tb_cmd
         ibsec_ctx_cfg c = e->ctx[i].cfg;
         tb_regs_ctx_write(r, i, &c, NULL);
     }
-    tb_regs_config(r, e->allow_plain, e->mask_mf, res);
+    tb_regs_config(r, e->allow_plain, e->mask_mf, tb_regs_mgmt_bits(e), res);
 }
 
 void tb_regs_counters(struct tb_regs *r, uint32_t cnt[IBSEC_R_COUNT][2], int *done)

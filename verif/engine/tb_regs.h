@@ -76,7 +76,9 @@ void tb_regs_ctx_write(struct tb_regs *r, unsigned idx, const ibsec_ctx_cfg *c,
                        struct tb_cmd_result *res);
 void tb_regs_ctx_read(struct tb_regs *r, unsigned idx, uint32_t rd[TB_CTX_RD_WORDS],
                       struct tb_cmd_result *res);
-void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, struct tb_cmd_result *res);
+uint32_t tb_regs_mgmt_bits(const ibsec_engine *e);
+void tb_regs_config(struct tb_regs *r, int allow_plain, int mask_mf, uint32_t mgmt_bits,
+                    struct tb_cmd_result *res);
 /* The whole configuration of a model engine: keys, contexts, CONFIG. */
 void tb_regs_load_engine(struct tb_regs *r, const ibsec_engine *e, struct tb_cmd_result *res);
 /* Counters of reasons 0 .. IBSEC_R_COUNT-1, LO then HI (§3.3) into cnt[r][0..1]. */

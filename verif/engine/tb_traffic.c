@@ -58,6 +58,10 @@ int tb_config_make(struct tb_config *cfg, ibsec_rng *r, int lanes, bool near_end
         return -1;
     }
     e->allow_plain = ibsec_rng_below(r, 4) != 0;
+    /* the reserved DestQPs' policies: the defaults in half the runs, else any */
+    if (ibsec_rng_below(r, 2))
+        for (unsigned m = 0; m < IBSEC_MGMT_CLASSES; m++)
+            e->mgmt[m] = (enum ibsec_mgmt_policy)ibsec_rng_below(r, 3);
     for (unsigned k = 0; k < TB_KEY_SLOTS; k++) {
         uint8_t key[32], salt[IBSEC_SALT_LEN];
         size_t len = (k % 2u) ? 32u : 16u;
@@ -100,6 +104,7 @@ int tb_config_load(const struct tb_config *cfg, ibsec_engine *e, bool peer)
         return -1;
     e->allow_plain = a->allow_plain;
     e->mask_mf = a->mask_mf;
+    memcpy(e->mgmt, a->mgmt, sizeof e->mgmt);
     for (unsigned k = 0; k < a->n_keys; k++)
         if (a->keys[k].valid)
             ibsec_key_set(e, k, a->keys[k].key, a->keys[k].key_len, a->keys[k].salt);
@@ -230,12 +235,22 @@ static void maybe_eth_pad(struct tb_gen *g, struct tb_gen_frame *f)
     f->len = IBSEC_ETH_MIN_FRAME;
 }
 
+/* A DestQP that selects no QP context: one in 8 a DestQP IBA reserves (0, 1, 0xffffff),
+ * whose policy (wire-format.md §9.1) comes before the context lookup. */
+static uint32_t free_destqp(struct tb_gen *g)
+{
+    static const uint32_t reserved[] = { 0u, 1u, 0xffffffu };
+    if (ibsec_rng_below(&g->rng, 8) == 0)
+        return reserved[ibsec_rng_below(&g->rng, 3)];
+    return TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
+}
+
 /* Build the packet of context ctx (-1: none) from a description, and seal it with A. */
 static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_desc *d,
                           struct tb_gen_frame *plain, struct tb_gen_frame *wire)
 {
     if (ctx < 0) {
-        d->bth.destqp = TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
+        d->bth.destqp = free_destqp(g);
         d->bth.pkey = (uint16_t)(TB_FREE_PKEY | ibsec_rng_below(&g->rng, 0x100u) |
                                  (ibsec_rng_below(&g->rng, 2) << 15));
     } else {
@@ -243,7 +258,7 @@ static void gen_from_desc(struct tb_gen *g, int ctx, int mode, struct ibsec_pkt_
         if (c->sel == IBSEC_SEL_QP) {
             d->bth.destqp = c->match;
         } else {
-            d->bth.destqp = TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
+            d->bth.destqp = free_destqp(g);
             d->bth.pkey = (uint16_t)(c->match | (ibsec_rng_below(&g->rng, 2) << 15));
         }
         d->bth.psn = (uint32_t)(g->next_epsn[ctx] & IBSEC_PSN_MASK);

@@ -88,6 +88,8 @@ extern "C" void dut_parse(const uint8_t hdr[TB_HDR_BYTES], unsigned len13, unsig
     o->psn = top->p_psn;
     o->secmode = top->p_secmode;
     o->sthsz = top->p_sthsz;
+    o->kp = top->p_kp;
+    o->pn = top->p_pn;
     o->mode = top->p_mode;
     o->pp_len17 = top->p17_pp_len;
     o->pkt_end17 = top->p17_pkt_end;

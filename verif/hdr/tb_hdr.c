@@ -8,7 +8,7 @@
  *                 (wire-format.md §7 steps 1-2), and ibsec_seal itself on an engine with
  *                 no context: its reason must be the same, or no_context where the parse
  *                 passed.
- *   parse, open   ibsec_pkt_find_bth, ibsec_secbits_decode, ibsec_sth_code_supported,
+ *   parse, open   ibsec_pkt_find_bth, ibsec_secbits_unpack, ibsec_sth_code_supported,
  *                 ibsec_frame_parse with the STH length (§8 steps 1-3), and ibsec_open on
  *                 an engine with no context: same reason, or bad_vcrc / no_context where
  *                 the parse passed; the RTL's mode output against that verdict's mode.
@@ -77,6 +77,7 @@ static unsigned long n_frames;  /* frames through ib_hdr_parse */
 static unsigned long n_ok;      /* ... of which the parser accepted */
 static unsigned long n_edit;    /* headers through ib_hdr_edit */
 static unsigned long n_mask;    /* headers through ib_hdr_mask */
+static unsigned long n_pn;      /* sealed packets parsed again with the PN bit and SecTAG */
 
 /* ------------------------------------------------------------------------------------ */
 /* Small helpers                                                                          */
@@ -120,16 +121,16 @@ static enum ibsec_reason ref_open_parse(const uint8_t *buf, size_t len, enum ibs
                                         struct ibsec_pkt *p)
 {
     size_t bth_off;
-    enum ibsec_mode mode;
-    unsigned code;
+    struct ibsec_secbits sb;
     enum ibsec_pkt_err pe = ibsec_pkt_find_bth(buf, len, link, &bth_off);
     if (pe != IBSEC_PKT_OK)
         return ibsec_reason_from_pkt_err(pe);
-    if (ibsec_secbits_decode(buf[bth_off + IBSEC_BTH_BYTE_RESV7], &mode, &code) != 0)
+    if (ibsec_secbits_unpack(buf[bth_off + IBSEC_BTH_BYTE_RESV7], &sb) != 0)
         return IBSEC_R_BAD_SECMODE;
-    if (!ibsec_sth_code_supported(code))
+    if (!ibsec_sth_code_supported(sb.code))
         return IBSEC_R_STH_SIZE_UNSUPPORTED;
-    return ibsec_reason_from_pkt_err(ibsec_frame_parse(buf, len, link, ibsec_sth_len(code), p));
+    /* the STH with the pn nonce's SecTAG when the PN bit is set (wire-format.md §2) */
+    return ibsec_reason_from_pkt_err(ibsec_frame_parse(buf, len, link, ibsec_secbits_sth_len(&sb), p));
 }
 
 /* The engine's verdict on a frame when no context exists: the reason the header checks
@@ -161,6 +162,8 @@ static int compare_fields(const struct dut_parse *o, const struct ibsec_pkt *p, 
         { "psn", p->bth.psn, o->psn },
         { "secmode", (p->bth.resv7 & IBSEC_SECMODE_MASK) >> IBSEC_SECMODE_SHIFT, o->secmode },
         { "sthsz", p->bth.resv7 & IBSEC_STHSZ_MASK, o->sthsz },
+        { "kp", (p->bth.resv7 & IBSEC_SECBITS_KP) != 0, o->kp },
+        { "pn", (p->bth.resv7 & IBSEC_SECBITS_PN) != 0, o->pn },
     };
     int bad = 0;
     for (size_t i = 0; i < sizeof f / sizeof f[0]; i++) {
@@ -443,6 +446,31 @@ static void check_open_side(const uint8_t *plain, const uint8_t *wire, size_t wl
     check_mask(win, wire, pw, mask_mf, ctx);
 }
 
+/* The sealed packet as the pn nonce would carry it (wire-format.md §2, §5.2): 12 more
+ * bytes in front of the STH (the SecTAG's place), every length field grown, the PN bit
+ * and a random key phase set; ib_hdr_parse as open must find the 24- or 28-byte STH and
+ * the same payload. The CRCs are left as they are (the parse does not read them). */
+static void check_pn_variant(const uint8_t *wire, size_t wlen, enum ibsec_link link,
+                             const char *ctx)
+{
+    static uint8_t grown[IBSEC_MAX_PKT + 64];
+    struct ibsec_pkt p0, pg, po;
+    size_t glen;
+    char c2[200];
+    /* the STH taken as the start of the payload, so that 12 bytes go in front of it */
+    if (ibsec_frame_parse(wire, wlen, link, 0, &p0) != IBSEC_PKT_OK)
+        return;
+    memcpy(grown, wire, wlen);
+    if (ibsec_pkt_insert_extra(grown, sizeof grown, &p0, NULL, IBSEC_SECTAG_LEN, &glen, &pg) !=
+        IBSEC_PKT_OK)
+        return;
+    grown[pg.bth_off + IBSEC_BTH_BYTE_RESV7] |=
+        (uint8_t)(IBSEC_SECBITS_PN | (ibsec_rng_below(&rng, 2) ? IBSEC_SECBITS_KP : 0u));
+    snprintf(c2, sizeof c2, "%s, with the PN bit and the SecTAG", ctx);
+    n_pn++;
+    check_parse(grown, glen, glen, link, 1, c2, &po);
+}
+
 /* One plain packet: parsed as seal, sealed by the model with a context in the given
  * mode, then the seal side and the open side. Returns 0, or -1 if the model could not
  * seal it. */
@@ -481,6 +509,8 @@ static int check_valid(const uint8_t *plain, size_t plen, enum ibsec_link link,
     if (ibsec_rng_below(&rng, 2))
         ibsec_pktgen_udp_csum(&rng, wire, wlen, link);
     check_open_side(plain, wire, wlen, &pw, mask_mf, ctx);
+    if (ibsec_mode_has_sth(mode) && ibsec_rng_below(&rng, 2))
+        check_pn_variant(wire, wlen, link, ctx);
     return 0;
 }
 
@@ -1051,8 +1081,8 @@ int tb_hdr_main(int argc, char **argv)
     run_over_long(400);
     run_payload_limit();
 
-    printf("hdr: seed %lu: %lu frames parsed (%lu accepted), %lu headers edited, %lu masked\n",
-           seed, n_frames, n_ok, n_edit, n_mask);
+    printf("hdr: seed %lu: %lu frames parsed (%lu accepted, %lu with the PN bit's SecTAG), "
+           "%lu headers edited, %lu masked\n", seed, n_frames, n_ok, n_pn, n_edit, n_mask);
     ibsec_engine_free(&eng_a);
     ibsec_engine_free(&eng_b);
     ibsec_engine_free(&eng_none);

@@ -30,7 +30,7 @@ struct dut_parse {
     unsigned valid;                 /* out_valid of both instances after the latency */
     unsigned reason13, reason17;
     unsigned shape, bth_off, hdr_len, sth_len, pp_len, pkt_end;
-    unsigned opcode, padcnt, pkey, destqp, psn, secmode, sthsz, mode;
+    unsigned opcode, padcnt, pkey, destqp, psn, secmode, sthsz, kp, pn, mode;
     unsigned pp_len17, pkt_end17;
 };
 

@@ -54,6 +54,8 @@ module tb_hdr_top #(
     output wire [23:0]            p_psn,
     output wire [1:0]             p_secmode,
     output wire [2:0]             p_sthsz,
+    output wire                   p_kp,
+    output wire                   p_pn,
     output wire [2:0]             p_mode,
     // the fields of the 17-bit instance, which must equal those above when both say ok
     output wire [12:0]            p17_pp_len,
@@ -119,6 +121,8 @@ ib_hdr_parse #(
     .psn       (p_psn),
     .secmode   (p_secmode),
     .sthsz     (p_sthsz),
+    .kp        (p_kp),
+    .pn        (p_pn),
     .mode      (p_mode)
 );
 
@@ -150,6 +154,8 @@ ib_hdr_parse #(
     .psn       (),
     .secmode   (),
     .sthsz     (),
+    .kp        (),
+    .pn        (),
     .mode      ()
 );
 /* verilator lint_on PINCONNECTEMPTY */

@@ -40,6 +40,7 @@ extern "C" void dut_get(tb_out *out)
     out->irq_alert = sim.top->irq_alert;
     out->cfg_allow_plain = sim.top->cfg_allow_plain;
     out->cfg_mask_mf = sim.top->cfg_mask_mf;
+    out->cfg_mgmt = sim.top->cfg_mgmt;
     out->cfg_busy = sim.top->cfg_busy;
     out->m_key_valid = sim.top->m_key_valid;
     out->m_key_slot = sim.top->m_key_slot;

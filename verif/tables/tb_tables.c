@@ -163,6 +163,7 @@ static struct {
     uint32_t ctx_match, ctx_cfg, ctx_thresh, ctx_cmd;
     uint64_t ctx_tx, ctx_rx;
     uint32_t config_stage;
+    uint32_t config_mc;       /* CONFIG as the committed model's last command wrote it */
 
     /* commands */
     int      cmd_taken;       /* a command write was taken this cycle */
@@ -314,14 +315,25 @@ static int apply_key_cmd(ibsec_engine *e, const command *c)
     return ibsec_key_set(e, slot, key, len, salt) == 0 ? IBSEC_STATUS_ERR_CODE_ACCEPTED : IBSEC_STATUS_ERR_CODE_INDEX;
 }
 
+/* A CONFIG.MGMT_* field as the policy (registers.md §3; bit 1 is drop) */
+static enum ibsec_mgmt_policy mgmt_policy_of(uint32_t v)
+{
+    return (v & 2u) ? IBSEC_MGMT_DROP : (v & 1u) ? IBSEC_MGMT_BYPASS : IBSEC_MGMT_CONTEXT;
+}
+
 static int apply_command(ibsec_engine *e, const command *c)
 {
     switch (c->addr) {
     case IBSEC_REG_CTX_CMD: return apply_ctx_cmd(e, c);
     case IBSEC_REG_KEY_CMD: return apply_key_cmd(e, c);
     default:
-        e->allow_plain = c->word & 1u;
-        e->mask_mf = (c->word >> 1) & 1u;
+        e->allow_plain = IBSEC_GET(c->word, IBSEC_CONFIG_ALLOW_PLAIN);
+        e->mask_mf = IBSEC_GET(c->word, IBSEC_CONFIG_MASK_MF);
+        e->mgmt[IBSEC_MGMT_QP0] = mgmt_policy_of(IBSEC_GET(c->word, IBSEC_CONFIG_MGMT_QP0));
+        e->mgmt[IBSEC_MGMT_QP1] = mgmt_policy_of(IBSEC_GET(c->word, IBSEC_CONFIG_MGMT_QP1));
+        e->mgmt[IBSEC_MGMT_MCAST] = mgmt_policy_of(IBSEC_GET(c->word, IBSEC_CONFIG_MGMT_PERM));
+        if (e == &S.mc)
+            S.config_mc = c->word;
         return IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
 }
@@ -444,7 +456,7 @@ static uint32_t expect_word(unsigned addr, int *latch, uint32_t *latch_hi, uint3
     case IBSEC_REG_CAPS:
         return IBSEC_SET(IBSEC_CAPS_CTX_SLOTS, S.n_ctx) | IBSEC_SET(IBSEC_CAPS_KEY_SLOTS, S.n_keys);
     case IBSEC_REG_CONFIG:
-        return IBSEC_SET(IBSEC_CONFIG_ALLOW_PLAIN, S.mc.allow_plain) | IBSEC_SET(IBSEC_CONFIG_MASK_MF, S.mc.mask_mf);
+        return S.config_mc;
     case IBSEC_REG_STATUS: return expect_status(mask);
     case IBSEC_REG_DECIDED_LO:
         *latch = 1;
@@ -1132,6 +1144,9 @@ static void cycle_outputs_check(void)
     check("irq_alert", any_alert(&S.mc), S.out.irq_alert);
     check("cfg_allow_plain", S.mc.allow_plain, S.out.cfg_allow_plain);
     check("cfg_mask_mf", S.mc.mask_mf, S.out.cfg_mask_mf);
+    check("cfg_mgmt", (S.config_mc & (IBSEC_CONFIG_MGMT_QP0_MASK | IBSEC_CONFIG_MGMT_QP1_MASK |
+                                      IBSEC_CONFIG_MGMT_PERM_MASK)) >> IBSEC_CONFIG_MGMT_QP0_LSB,
+          S.out.cfg_mgmt);
 }
 
 static void reset_dut(void)
@@ -1161,6 +1176,8 @@ static void reset_all(void)
     S.bus_wait = S.bus_sample = 0;
     S.cmd_pending_mc = 0;
     S.last_err = IBSEC_STATUS_ERR_CODE_ACCEPTED;
+    /* after reset: DestQP 0 bypasses, as the model's ibsec_engine_init */
+    S.config_mc = IBSEC_SET(IBSEC_CONFIG_MGMT_QP0, IBSEC_CONFIG_MGMT_QP0_BYPASS);
     S.decided = S.cmd_decided = 0;
     S.q_count = 0;
     memset(S.wu, 0, sizeof S.wu);

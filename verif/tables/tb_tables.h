@@ -48,6 +48,7 @@ typedef struct {
     uint32_t reg_rdata;
     int      irq_alert;
     int      cfg_allow_plain, cfg_mask_mf, cfg_busy;
+    unsigned cfg_mgmt;
     int      m_key_valid;
     unsigned m_key_slot;
     int      m_key_aes256;
