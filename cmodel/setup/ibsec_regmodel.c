@@ -12,6 +12,13 @@ void ibsec_regmodel_init(ibsec_regmodel *m, ibsec_engine *e, bool open)
     memset(m, 0, sizeof *m);
     m->e = e;
     m->open = open;
+    m->config = IBSEC_SET(IBSEC_CONFIG_MGMT_QP0, IBSEC_CONFIG_MGMT_QP0_BYPASS); /* §3.2 reset */
+}
+
+/* A CONFIG.MGMT_* field as the policy (§3.2: bit 1 drop, else bit 0 bypass). */
+static enum ibsec_mgmt_policy mgmt_policy_of(uint32_t v)
+{
+    return (v & 2u) ? IBSEC_MGMT_DROP : (v & 1u) ? IBSEC_MGMT_BYPASS : IBSEC_MGMT_CONTEXT;
 }
 
 ibsec_drv_bus ibsec_regmodel_bus(ibsec_regmodel *m)
@@ -148,8 +155,11 @@ void ibsec_regmodel_write(void *vm, uint32_t addr, uint32_t data)
     switch (addr) {
     case IBSEC_REG_CONFIG:
         m->config = data & IBSEC_CONFIG_BITS;
-        m->e->allow_plain = (data & 1u) != 0;
-        m->e->mask_mf = (data & 2u) != 0;
+        m->e->allow_plain = IBSEC_GET(data, IBSEC_CONFIG_ALLOW_PLAIN) != 0;
+        m->e->mask_mf = IBSEC_GET(data, IBSEC_CONFIG_MASK_MF) != 0;
+        m->e->mgmt[IBSEC_MGMT_QP0] = mgmt_policy_of(IBSEC_GET(data, IBSEC_CONFIG_MGMT_QP0));
+        m->e->mgmt[IBSEC_MGMT_QP1] = mgmt_policy_of(IBSEC_GET(data, IBSEC_CONFIG_MGMT_QP1));
+        m->e->mgmt[IBSEC_MGMT_MCAST] = mgmt_policy_of(IBSEC_GET(data, IBSEC_CONFIG_MGMT_PERM));
         set_err(m, 0);
         break;
     case IBSEC_REG_CNT_CTRL:

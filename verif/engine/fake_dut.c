@@ -178,8 +178,13 @@ static void command(struct fake_inst *f, unsigned addr, uint32_t v)
 {
     uint32_t err = 0;
     if (addr == IBSEC_REG_CONFIG) {
-        f->e.allow_plain = v & 1u;
-        f->e.mask_mf = (v >> 1) & 1u;
+        static const enum ibsec_mgmt_policy pol[4] = { IBSEC_MGMT_CONTEXT, IBSEC_MGMT_BYPASS,
+                                                       IBSEC_MGMT_DROP, IBSEC_MGMT_DROP };
+        f->e.allow_plain = IBSEC_GET(v, IBSEC_CONFIG_ALLOW_PLAIN);
+        f->e.mask_mf = IBSEC_GET(v, IBSEC_CONFIG_MASK_MF);
+        f->e.mgmt[IBSEC_MGMT_QP0] = pol[IBSEC_GET(v, IBSEC_CONFIG_MGMT_QP0)];
+        f->e.mgmt[IBSEC_MGMT_QP1] = pol[IBSEC_GET(v, IBSEC_CONFIG_MGMT_QP1)];
+        f->e.mgmt[IBSEC_MGMT_MCAST] = pol[IBSEC_GET(v, IBSEC_CONFIG_MGMT_PERM)];
     } else if (addr == IBSEC_REG_KEY_CMD) {
         unsigned slot = IBSEC_GET(v, IBSEC_KEY_CMD_SLOT), op = IBSEC_GET(v, IBSEC_KEY_CMD_OP);
         uint8_t key[32], salt[4];

@@ -1136,8 +1136,12 @@ static int random_run(const struct run_opts *o)
             return 1;
         new_phase(P);
     }
-    printf("engine-L%u: seed %llu, %lu plain packets per mode, allow_plain %d, mask_mf %d\n", B.lanes,
-           (unsigned long long)o->seed, o->per_mode, cfg.a.allow_plain, cfg.a.mask_mf);
+    printf("engine-L%u: seed %llu, %lu plain packets per mode, allow_plain %d, mask_mf %d, "
+           "DestQP 0 / 1 / 0xffffff %s / %s / %s\n", B.lanes, (unsigned long long)o->seed,
+           o->per_mode, cfg.a.allow_plain, cfg.a.mask_mf,
+           ibsec_mgmt_policy_name(cfg.a.mgmt[IBSEC_MGMT_QP0]),
+           ibsec_mgmt_policy_name(cfg.a.mgmt[IBSEC_MGMT_QP1]),
+           ibsec_mgmt_policy_name(cfg.a.mgmt[IBSEC_MGMT_MCAST]));
     printf("  %s\n", tb_gen_length_mix(&gen));
     /* reset both, configure both */
     dut_set_rst(1, 0, 0);

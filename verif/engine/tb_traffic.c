@@ -58,10 +58,13 @@ int tb_config_make(struct tb_config *cfg, ibsec_rng *r, int lanes, bool near_end
         return -1;
     }
     e->allow_plain = ibsec_rng_below(r, 4) != 0;
-    /* the reserved DestQPs' policies: the defaults in half the runs, else any */
-    if (ibsec_rng_below(r, 2))
+    /* the reserved DestQPs' policies: the defaults in a quarter of the runs, else context,
+       bypass and drop, one each, in a random order */
+    if (ibsec_rng_below(r, 4) != 0) {
+        unsigned first = ibsec_rng_below(r, 3), step = 1u + ibsec_rng_below(r, 2);
         for (unsigned m = 0; m < IBSEC_MGMT_CLASSES; m++)
-            e->mgmt[m] = (enum ibsec_mgmt_policy)ibsec_rng_below(r, 3);
+            e->mgmt[m] = (enum ibsec_mgmt_policy)((first + step * m) % 3u);
+    }
     for (unsigned k = 0; k < TB_KEY_SLOTS; k++) {
         uint8_t key[32], salt[IBSEC_SALT_LEN];
         size_t len = (k % 2u) ? 32u : 16u;

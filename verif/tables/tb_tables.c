@@ -333,7 +333,7 @@ static int apply_command(ibsec_engine *e, const command *c)
         e->mgmt[IBSEC_MGMT_QP1] = mgmt_policy_of(IBSEC_GET(c->word, IBSEC_CONFIG_MGMT_QP1));
         e->mgmt[IBSEC_MGMT_MCAST] = mgmt_policy_of(IBSEC_GET(c->word, IBSEC_CONFIG_MGMT_PERM));
         if (e == &S.mc)
-            S.config_mc = c->word;
+            S.config_mc = c->word & IBSEC_CONFIG_BITS;
         return IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
 }
