@@ -320,6 +320,7 @@ reg  [31:0] snap_thresh_reg, snap_thresh_next;
 
 // commands
 reg  [2:0]  state_reg = S_IDLE, state_next;
+reg         busy_reg = 1'b0;
 reg  [1:0]  kind_reg, kind_next;
 reg  [3:0]  err_reg = 4'd0, err_next;
 reg  [63:0] decided_reg = 64'd0, decided_next;
@@ -331,7 +332,9 @@ reg  [63:0] cmd_decided_reg = 64'd0, cmd_decided_next;
 // the register's byte address (registers are whole 32-bit words: bits 1:0 are ignored,
 // docs/registers.md §1)
 wire [11:0] baddr = {reg_addr[11:2], 2'b00};
-wire        busy  = (state_reg != S_IDLE);
+// STATUS.BUSY, cfg_busy and the hold of a write: state_reg != S_IDLE, kept in a register
+// of its own (busy_reg) so that the hold and the decisions see one flip-flop
+wire        busy  = busy_reg;
 // cycles (saturating at 3) in S_DRAIN with the pipe and the context table quiet: at
 // RD_LAT the table's read-back (rd_*, RD_LAT register stages) shows the state the command
 // sees, and its registered check (tbl_cmd_err) is the check of this command
@@ -637,6 +640,33 @@ always @* begin
           | ({32{rsel_reg[RS_CMD_DECIDED]}} & cmd_decided_reg[63:32]);
 end
 
+// R0: whether a write waits while BUSY (the staging and command registers), decoded on the
+// word address's bits: ibsec_staged() is the same function, but its case maps to a deeper
+// decode. Word addresses (byte address / 4): CONFIG 0x004, KEY_DATA 0x010..0x017,
+// KEY_SALT 0x018, KEY_CMD 0x019, CTX_MATCH .. CTX_CMD 0x040..0x047; checked against
+// ibsec_staged() for every address at the start of a simulation.
+wire [9:0] waddr      = reg_addr[11:2];
+wire       staged_dec = waddr[9:7] == 3'd0
+                        && ((!waddr[6] && (waddr[5:0] == 6'h04 || waddr[5:3] == 3'b010
+                                           || waddr[5:1] == 5'b01100))
+                            || (waddr[6] && waddr[5:3] == 3'b000));
+
+`ifndef SYNTHESIS
+integer sa;
+
+initial begin
+    for (sa = 0; sa < 1024; sa = sa + 1) begin
+        if ((sa[9:7] == 3'd0
+             && ((!sa[6] && (sa[5:0] == 6'h04 || sa[5:3] == 3'b010 || sa[5:1] == 5'b01100))
+                 || (sa[6] && sa[5:3] == 3'b000)))
+            != ibsec_staged({sa[9:0], 2'b00})) begin
+            $error("Error: ibsec_regs staged decode differs from ibsec_staged at 0x%03x",
+                   {sa[9:0], 2'b00});
+        end
+    end
+end
+`endif
+
 // R0: the written register class of the address (the map's ranges do not overlap)
 integer wk;
 
@@ -880,7 +910,7 @@ always @(posedge clk) begin
     // loaded in every cycle, like rsel_reg: the master holds the address and data of a
     // request until its ack, so while a write is in R1 they are the write's
     wsel_reg           <= wsel_dec;
-    w_staged_reg       <= ibsec_staged(reg_addr);
+    w_staged_reg       <= staged_dec;
     w_wdata_reg        <= reg_wdata;
     r2_word_reg        <= r1_word;
     r2_hi_reg          <= r1_hi;
@@ -914,6 +944,7 @@ always @(posedge clk) begin
     snap_alert_cnt_reg <= snap_alert_cnt_next;
     snap_thresh_reg    <= snap_thresh_next;
     state_reg          <= state_next;
+    busy_reg           <= (state_next != S_IDLE);
     quiet_reg          <= (state_reg == S_DRAIN && !pipe_busy && !tbl_inflight)
                           ? quiet_reg + {1'b0, quiet_reg != 2'd3} : 2'd0;
     kind_reg           <= kind_next;
@@ -930,6 +961,7 @@ always @(posedge clk) begin
         config_reg      <= 2'b00;
         key_valid_reg   <= {KEY_SLOTS{1'b0}};
         state_reg       <= S_IDLE;
+        busy_reg        <= 1'b0;
         err_reg         <= ERR_NONE;
         decided_reg     <= 64'd0;
         cmd_decided_reg <= 64'd0;
