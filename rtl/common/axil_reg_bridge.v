@@ -26,7 +26,9 @@
  *
  * Latency / throughput
  *   An access whose address (and data) arrive in cycle t is requested in t + 1, answered
- *   by a register block with a one-cycle ack in t + 2 and responded in t + 3; a refused
+ *   by a register block with a one-cycle ack in t + 2 and responded in t + 3 (a block that
+ *   acknowledges later answers later: ibsec_regs acknowledges a write two cycles and a read
+ *   three cycles after its request, so those are responded in t + 4 and t + 5); a refused
  *   access is responded in t + 2. One access at a time; a new address or data word of the
  *   same direction is taken while the previous access's response is pending.
  */

@@ -7,20 +7,37 @@
  * per-reason counters (ibsec_counters) and gives the datapath their ports.
  *
  * Function
- *   Bus: a request (reg_req, held until reg_ack) is answered with a one-cycle reg_ack and
- *   reg_rdata: a write one cycle after it is taken, a read three cycles after (the read
- *   pipeline below); a write to a staging or command register while a command runs is
- *   held (no ack) until the command has finished.
+ *   Bus: a request (reg_req, held with its address and data until reg_ack) is answered
+ *   with a one-cycle reg_ack and reg_rdata: a write two cycles after it is taken, a read
+ *   three cycles after; a write to a staging or command register while a command runs is
+ *   held in R1 (no ack) until the command has finished. One request at a time: a request
+ *   is not taken while another is in R1 or R2 or is being acknowledged.
+ *
+ *   Request stage R0 (the cycle a request is taken): nothing is decided from the bus
+ *   inputs in this cycle but the take itself (reg_req, reg_we and the block's own
+ *   pipeline flags); the address is decoded and registered, for a read into one select
+ *   bit per source word (rsel_reg) and the counter index (rcnt_idx_reg), for a write into
+ *   one bit per written register class (wsel_reg: which KEY_DATA word, KEY_SALT, KEY_CMD,
+ *   CONFIG, CNT_CTRL, each context staging word, CTX_CMD), whether it is held while BUSY
+ *   (w_staged_reg), and the data (w_wdata_reg).
+ *
+ *   Write, R1: the write in R1 is performed from those registers unless it is held
+ *   (w_staged_reg while STATUS.BUSY); it stays in R1 while held. Performed in cycle p, it
+ *   is acknowledged in p + 1, when the registers hold the new value (and a command write
+ *   has raised BUSY).
  *
  *   Read pipeline (no path from the bus address to the read data in one cycle):
- *     R0 (the cycle the read is taken): the address decoded into one select bit per
- *        source word (rsel_reg) and the counter index (rcnt_idx_reg), registered;
+ *     R0: the address decoded into rsel_reg and rcnt_idx_reg (above);
  *     R1: the word, an AND-OR over the registered selects, and the counter's value
  *        (ibsec_counters' read port at the registered index), registered; the sources are
  *        sampled here, in the cycle after the take;
  *     R2: the counter word ORed in, reg_rdata and reg_ack registered, and the HI latch
  *        of a LO read loaded.
- *   A request is not taken while a read is in R1 or R2 (the master holds it until ack).
+ *
+ *   Key staging: KEY_DATA and KEY_SALT are written from R1's registers; a completed
+ *   install clears them one cycle after it commits the slot (key_clear_reg; a staging
+ *   write performed in that cycle keeps its word), so m_key_data is a register whose
+ *   inputs are registers too.
  *
  *   Commands (a write to CONFIG, KEY_CMD or CTX_CMD, docs/registers.md §2): the block raises
  *   cfg_busy (the datapath then decides no packet), waits until pipe_busy is low and the
@@ -37,9 +54,9 @@
  *   ep_wait is 1 is a retry, not a decision).
  *
  * Latency / throughput
- *   Register writes: ack one cycle after the request is taken; reads: three cycles after.
- *   One request at a time. Lookup: three register stages advancing with lk_ce, one
- *   request per lk_ce cycle; EPSN decision and commit answers: combinational
+ *   Register writes: ack two cycles after the request is taken (later while held); reads:
+ *   three cycles after. One request at a time. Lookup: three register stages advancing
+ *   with lk_ce, one request per lk_ce cycle; EPSN decision and commit answers: combinational
  *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
  *   cycles (plus the gcm_core install time for a key install).
  */
@@ -200,6 +217,22 @@ localparam integer RS_ALERT        = 31;   // ALERT_SUMMARY 0..7: 31..38
 localparam integer RS_CNT          = 39;   // CNT_LO(r) (latches the HI word)
 localparam integer RS_N            = 40;
 
+// written register classes: one bit each in the write's select (R0 -> R1)
+localparam integer WS_KEY_DATA   = 0;    // KEY_DATA 0..7: 0..7
+localparam integer WS_KEY_SALT   = 8;
+localparam integer WS_KEY_CMD    = 9;
+localparam integer WS_CONFIG     = 10;
+localparam integer WS_CNT_CTRL   = 11;
+localparam integer WS_CTX_MATCH  = 12;
+localparam integer WS_CTX_CFG    = 13;
+localparam integer WS_CTX_TX_LO  = 14;
+localparam integer WS_CTX_TX_HI  = 15;
+localparam integer WS_CTX_RX_LO  = 16;
+localparam integer WS_CTX_RX_HI  = 17;
+localparam integer WS_CTX_THRESH = 18;
+localparam integer WS_CTX_CMD    = 19;
+localparam integer WS_N          = 20;
+
 // register stages of ibsec_ctx_table's read-back (rd_*)
 localparam [1:0] RD_LAT = 2'd2;
 
@@ -249,6 +282,11 @@ reg  [31:0]      r2_hi_reg;
 reg              r2_cnt_reg;
 reg              r2_latch_reg;
 reg  [63:0]      r2_cnt_val_reg;
+// write in R1: the request taken in R0, its register class, hold flag and data
+reg              w_valid_reg = 1'b0, w_valid_next;
+reg  [WS_N-1:0]  wsel_reg;
+reg              w_staged_reg;
+reg  [31:0]      w_wdata_reg;
 
 // configuration (applied) and its staged value: CONFIG's defined bits, 7:0
 // after reset: subnet management (DestQP 0) bypasses the engine, everything else off
@@ -264,6 +302,8 @@ reg  [31:0]  key_cmd_reg, key_cmd_next;
 reg  [KEY_SLOTS-1:0]    key_valid_reg = {KEY_SLOTS{1'b0}}, key_valid_next;
 reg  [KEY_SLOTS-1:0]    key_aes256_reg, key_aes256_next;
 reg  [KEY_SLOTS*32-1:0] key_slot_salt_reg, key_slot_salt_next;
+// an install completed in the previous cycle: the staging is cleared now
+reg                     key_clear_reg = 1'b0, key_clear_next;
 
 // context staging
 reg  [31:0] ctx_match_reg, ctx_match_next;
@@ -286,6 +326,7 @@ reg  [31:0] snap_thresh_reg, snap_thresh_next;
 
 // commands
 reg  [2:0]  state_reg = S_IDLE, state_next;
+reg         busy_reg = 1'b0;
 reg  [1:0]  kind_reg, kind_next;
 reg  [3:0]  err_reg = 4'd0, err_next;
 reg  [63:0] decided_reg = 64'd0, decided_next;
@@ -297,7 +338,9 @@ reg  [63:0] cmd_decided_reg = 64'd0, cmd_decided_next;
 // the register's byte address (registers are whole 32-bit words: bits 1:0 are ignored,
 // docs/registers.md §1)
 wire [11:0] baddr = {reg_addr[11:2], 2'b00};
-wire        busy  = (state_reg != S_IDLE);
+// STATUS.BUSY, cfg_busy and the hold of a write: state_reg != S_IDLE, kept in a register
+// of its own (busy_reg) so that the hold and the decisions see one flip-flop
+wire        busy  = busy_reg;
 // cycles (saturating at 3) in S_DRAIN with the pipe and the context table quiet: at
 // RD_LAT the table's read-back (rd_*, RD_LAT register stages) shows the state the command
 // sees, and its registered check (tbl_cmd_err) is the check of this command
@@ -305,10 +348,15 @@ reg  [1:0]  quiet_reg = 2'd0;
 // KEY_DATA i holds key bytes 4i..4i+3, i.e. key_data_reg[255-32i -: 32]: word 7 - i
 wire [2:0]  key_word = ~ibsec_idx_key_data(reg_addr);
 integer     kw;
-// the read pipeline: R0's decode of the address (one bit per source word)
+// R0's decode of the address: one bit per source word of a read, one bit per written
+// register class of a write
 reg  [RS_N-1:0] rsel_dec;
-// a read is taken this cycle (R0)
+reg  [WS_N-1:0] wsel_dec;
+// a read, a write is taken this cycle (R0)
 wire        rd_take;
+wire        wr_take;
+// the write in R1 is performed this cycle (not held)
+wire        wr_do;
 
 // staged command fields
 wire [7:0]  key_cmd_slot   = key_cmd_reg[IBSEC_KEY_CMD_SLOT_LSB +: 8];
@@ -602,20 +650,78 @@ always @* begin
           | ({32{rsel_reg[RS_CMD_DECIDED]}} & cmd_decided_reg[63:32]);
 end
 
+// R0: whether a write waits while BUSY (the staging and command registers), decoded on the
+// word address's bits: ibsec_staged() is the same function, but its case maps to a deeper
+// decode. Word addresses (byte address / 4): CONFIG 0x004, KEY_DATA 0x010..0x017,
+// KEY_SALT 0x018, KEY_CMD 0x019, CTX_MATCH .. CTX_CMD 0x040..0x047; checked against
+// ibsec_staged() for every address at the start of a simulation.
+wire [9:0] waddr      = reg_addr[11:2];
+wire       staged_dec = waddr[9:7] == 3'd0
+                        && ((!waddr[6] && (waddr[5:0] == 6'h04 || waddr[5:3] == 3'b010
+                                           || waddr[5:1] == 5'b01100))
+                            || (waddr[6] && waddr[5:3] == 3'b000));
+
+`ifndef SYNTHESIS
+integer sa;
+
+initial begin
+    for (sa = 0; sa < 1024; sa = sa + 1) begin
+        if ((sa[9:7] == 3'd0
+             && ((!sa[6] && (sa[5:0] == 6'h04 || sa[5:3] == 3'b010 || sa[5:1] == 5'b01100))
+                 || (sa[6] && sa[5:3] == 3'b000)))
+            != ibsec_staged({sa[9:0], 2'b00})) begin
+            $error("Error: ibsec_regs staged decode differs from ibsec_staged at 0x%03x",
+                   {sa[9:0], 2'b00});
+        end
+    end
+end
+`endif
+
+// R0: the written register class of the address (the map's ranges do not overlap)
+integer wk;
+
+always @* begin
+    wsel_dec = {WS_N{1'b0}};
+    for (wk = 0; wk < 8; wk = wk + 1) begin
+        if (ibsec_in_key_data(reg_addr) && key_word == wk[2:0]) begin
+            wsel_dec[WS_KEY_DATA + wk] = 1'b1;
+        end
+    end
+    case (baddr)
+        IBSEC_REG_KEY_SALT:         wsel_dec[WS_KEY_SALT] = 1'b1;
+        IBSEC_REG_KEY_CMD:          wsel_dec[WS_KEY_CMD] = 1'b1;
+        IBSEC_REG_CONFIG:           wsel_dec[WS_CONFIG] = 1'b1;
+        IBSEC_REG_CNT_CTRL:         wsel_dec[WS_CNT_CTRL] = 1'b1;
+        IBSEC_REG_CTX_MATCH:        wsel_dec[WS_CTX_MATCH] = 1'b1;
+        IBSEC_REG_CTX_CFG:          wsel_dec[WS_CTX_CFG] = 1'b1;
+        IBSEC_REG_CTX_TX_NEXT_LO:   wsel_dec[WS_CTX_TX_LO] = 1'b1;
+        IBSEC_REG_CTX_TX_NEXT_HI:   wsel_dec[WS_CTX_TX_HI] = 1'b1;
+        IBSEC_REG_CTX_RX_NEXT_LO:   wsel_dec[WS_CTX_RX_LO] = 1'b1;
+        IBSEC_REG_CTX_RX_NEXT_HI:   wsel_dec[WS_CTX_RX_HI] = 1'b1;
+        IBSEC_REG_CTX_ALERT_THRESH: wsel_dec[WS_CTX_THRESH] = 1'b1;
+        IBSEC_REG_CTX_CMD:          wsel_dec[WS_CTX_CMD] = 1'b1;
+        default: begin
+        end
+    endcase
+end
+
 // ----------------------------------------------------------------------------
 // Bus, staging registers and the command state machine
 // ----------------------------------------------------------------------------
-// a write that must wait for the running command: staging and command registers
-wire wr_staging = ibsec_staged(reg_addr);
-// a read in R1 or R2 keeps its request up: it is not taken again
-wire req_take   = reg_req && !ack_reg && !r1_valid_reg && !r2_valid_reg
-                  && !(reg_we && wr_staging && busy);
-assign rd_take  = req_take && !reg_we;
+// R0: a request is taken when none is in R1 or R2 or being acknowledged (the master holds
+// a request until its ack, so a request in flight is not taken again)
+wire bus_free   = !ack_reg && !w_valid_reg && !r1_valid_reg && !r2_valid_reg;
+assign rd_take  = reg_req && !reg_we && bus_free;
+assign wr_take  = reg_req && reg_we && bus_free;
+// R1: a write is performed unless it must wait for the running command (a staging or
+// command register while BUSY)
+assign wr_do    = w_valid_reg && !(w_staged_reg && busy);
 
 always @* begin
     ack_next            = 1'b0;
     rdata_next          = 32'd0;
     hi_latch_next       = hi_latch_reg;
+    w_valid_next        = wr_take || (w_valid_reg && !wr_do);
     config_next         = config_reg;
     config_stage_next   = config_stage_reg;
     key_data_next       = key_data_reg;
@@ -624,6 +730,7 @@ always @* begin
     key_valid_next      = key_valid_reg;
     key_aes256_next     = key_aes256_reg;
     key_slot_salt_next  = key_slot_salt_reg;
+    key_clear_next      = 1'b0;
     ctx_match_next      = ctx_match_reg;
     ctx_cfg_next        = ctx_cfg_reg;
     ctx_tx_next         = ctx_tx_reg;
@@ -653,6 +760,14 @@ always @* begin
         decided_next = decided_reg + 64'd1;
     end
 
+    // the key staging of an install completed in the previous cycle is cleared (the key
+    // is in gcm_core and the salt in the slot: no copy stays in the staging registers,
+    // docs/registers.md §4, keys are write-only); a staging write now (below) keeps its word
+    if (key_clear_reg) begin
+        key_data_next = 256'd0;
+        key_salt_next = 32'd0;
+    end
+
     // ---- bus ----
     // R2: a read answers (a LO word of a live 64-bit register latches its HI word)
     if (r2_valid_reg) begin
@@ -662,47 +777,57 @@ always @* begin
             hi_latch_next = r2_cnt_reg ? r2_cnt_val_reg[63:32] : r2_hi_reg;
         end
     end
-    // a write is performed and answered at once
-    if (req_take && reg_we) begin
+    // R1: a write is performed from R0's registers and answered in the next cycle; the
+    // staging and command registers keep their defined bits (the others read 0)
+    if (wr_do) begin
         ack_next = 1'b1;
-        if (ibsec_in_key_data(reg_addr)) begin
-            for (kw = 0; kw < 8; kw = kw + 1) begin
-                if (key_word == kw[2:0]) begin
-                    key_data_next[kw*32 +: 32] = reg_wdata;
-                end
+        for (kw = 0; kw < 8; kw = kw + 1) begin
+            if (wsel_reg[WS_KEY_DATA + kw]) begin
+                key_data_next[kw*32 +: 32] = w_wdata_reg;
             end
         end
-        // the staging and command registers keep their defined bits (the others read 0)
-        case (baddr)
-            IBSEC_REG_CONFIG: begin
-                config_stage_next = reg_wdata[7:0] & IBSEC_CONFIG_BITS[7:0];
-                kind_next  = K_CONFIG;
-                state_next = S_DRAIN;
-            end
-            IBSEC_REG_CNT_CTRL: begin
-                cnt_clear = reg_wdata[IBSEC_CNT_CTRL_CLEAR_LSB];
-            end
-            IBSEC_REG_KEY_SALT:  key_salt_next = reg_wdata;
-            IBSEC_REG_KEY_CMD: begin
-                key_cmd_next = reg_wdata & IBSEC_KEY_CMD_BITS;
-                kind_next    = K_KEY;
-                state_next   = S_DRAIN;
-            end
-            IBSEC_REG_CTX_MATCH:        ctx_match_next = reg_wdata;
-            IBSEC_REG_CTX_CFG:          ctx_cfg_next = reg_wdata & IBSEC_CTX_CFG_BITS;
-            IBSEC_REG_CTX_TX_NEXT_LO:   ctx_tx_next[31:0] = reg_wdata;
-            IBSEC_REG_CTX_TX_NEXT_HI:   ctx_tx_next[63:32] = reg_wdata;
-            IBSEC_REG_CTX_RX_NEXT_LO:   ctx_rx_next[31:0] = reg_wdata;
-            IBSEC_REG_CTX_RX_NEXT_HI:   ctx_rx_next[63:32] = reg_wdata;
-            IBSEC_REG_CTX_ALERT_THRESH: ctx_thresh_next = reg_wdata;
-            IBSEC_REG_CTX_CMD: begin
-                ctx_cmd_next = reg_wdata & IBSEC_CTX_CMD_BITS;
-                kind_next    = K_CTX;
-                state_next   = S_DRAIN;
-            end
-            default: begin
-            end
-        endcase
+        if (wsel_reg[WS_KEY_SALT]) begin
+            key_salt_next = w_wdata_reg;
+        end
+        if (wsel_reg[WS_KEY_CMD]) begin
+            key_cmd_next = w_wdata_reg & IBSEC_KEY_CMD_BITS;
+            kind_next    = K_KEY;
+            state_next   = S_DRAIN;
+        end
+        if (wsel_reg[WS_CONFIG]) begin
+            config_stage_next = w_wdata_reg[7:0] & IBSEC_CONFIG_BITS[7:0];
+            kind_next  = K_CONFIG;
+            state_next = S_DRAIN;
+        end
+        if (wsel_reg[WS_CNT_CTRL]) begin
+            cnt_clear = w_wdata_reg[IBSEC_CNT_CTRL_CLEAR_LSB];
+        end
+        if (wsel_reg[WS_CTX_MATCH]) begin
+            ctx_match_next = w_wdata_reg;
+        end
+        if (wsel_reg[WS_CTX_CFG]) begin
+            ctx_cfg_next = w_wdata_reg & IBSEC_CTX_CFG_BITS;
+        end
+        if (wsel_reg[WS_CTX_TX_LO]) begin
+            ctx_tx_next[31:0] = w_wdata_reg;
+        end
+        if (wsel_reg[WS_CTX_TX_HI]) begin
+            ctx_tx_next[63:32] = w_wdata_reg;
+        end
+        if (wsel_reg[WS_CTX_RX_LO]) begin
+            ctx_rx_next[31:0] = w_wdata_reg;
+        end
+        if (wsel_reg[WS_CTX_RX_HI]) begin
+            ctx_rx_next[63:32] = w_wdata_reg;
+        end
+        if (wsel_reg[WS_CTX_THRESH]) begin
+            ctx_thresh_next = w_wdata_reg;
+        end
+        if (wsel_reg[WS_CTX_CMD]) begin
+            ctx_cmd_next = w_wdata_reg & IBSEC_CTX_CMD_BITS;
+            kind_next    = K_CTX;
+            state_next   = S_DRAIN;
+        end
     end
 
     // ---- commands ----
@@ -768,11 +893,9 @@ always @* begin
                         key_slot_salt_next[kw*32 +: 32] = key_salt_reg;
                     end
                 end
-                // the key is in gcm_core and the salt in the slot: no copy stays in
-                // the staging registers (docs/registers.md §4, keys are write-only)
-                key_data_next = 256'd0;
-                key_salt_next = 32'd0;
-                state_next = S_IDLE;
+                // the staging is cleared in the next cycle (key_clear_reg)
+                key_clear_next = 1'b1;
+                state_next     = S_IDLE;
             end
         end
         default: begin
@@ -792,6 +915,12 @@ always @(posedge clk) begin
     rsel_reg           <= rsel_dec;
     rcnt_idx_reg       <= ibsec_idx_cnt_lo(reg_addr);
     r2_valid_reg       <= r1_valid_reg;
+    w_valid_reg        <= w_valid_next;
+    // loaded in every cycle, like rsel_reg: the master holds the address and data of a
+    // request until its ack, so while a write is in R1 they are the write's
+    wsel_reg           <= wsel_dec;
+    w_staged_reg       <= staged_dec;
+    w_wdata_reg        <= reg_wdata;
     r2_word_reg        <= r1_word;
     r2_hi_reg          <= r1_hi;
     r2_cnt_reg         <= rsel_reg[RS_CNT];
@@ -807,6 +936,7 @@ always @(posedge clk) begin
     key_valid_reg      <= key_valid_next;
     key_aes256_reg     <= key_aes256_next;
     key_slot_salt_reg  <= key_slot_salt_next;
+    key_clear_reg      <= key_clear_next;
     ctx_match_reg      <= ctx_match_next;
     ctx_cfg_reg        <= ctx_cfg_next;
     ctx_tx_reg         <= ctx_tx_next;
@@ -823,6 +953,7 @@ always @(posedge clk) begin
     snap_alert_cnt_reg <= snap_alert_cnt_next;
     snap_thresh_reg    <= snap_thresh_next;
     state_reg          <= state_next;
+    busy_reg           <= (state_next != S_IDLE);
     quiet_reg          <= (state_reg == S_DRAIN && !pipe_busy && !tbl_inflight)
                           ? quiet_reg + {1'b0, quiet_reg != 2'd3} : 2'd0;
     kind_reg           <= kind_next;
@@ -834,9 +965,12 @@ always @(posedge clk) begin
         ack_reg         <= 1'b0;
         r1_valid_reg    <= 1'b0;
         r2_valid_reg    <= 1'b0;
+        w_valid_reg     <= 1'b0;
+        key_clear_reg   <= 1'b0;
         config_reg      <= CONFIG_RESET;
         key_valid_reg   <= {KEY_SLOTS{1'b0}};
         state_reg       <= S_IDLE;
+        busy_reg        <= 1'b0;
         err_reg         <= ERR_NONE;
         decided_reg     <= 64'd0;
         cmd_decided_reg <= 64'd0;

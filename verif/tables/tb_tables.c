@@ -32,8 +32,9 @@
  * sequential order; `mc` receives the same commits when the DUT receives them, and the
  * commands when the DUT applies them (cfg_busy falls), so it holds what the DUT's tables
  * hold at any cycle (read-back, ALERT_SUMMARY, irq_alert). Software commands reach `m`
- * when the bus takes them, after the packets decided so far: the DUT stops deciding from
- * the next cycle and applies the command once those packets have committed.
+ * when the register block performs their write (R1, the cycle after it takes the request,
+ * or later while a command holds it), after the packets decided so far: the DUT stops
+ * deciding from the next cycle and applies the command once those packets have committed.
  *
  * Checked: every lookup answer (a random selector requested every cycle, taken in four
  * cycles of five (lk_ce), its answer LK_LAT lk_ce edges later against the tables the DUT
@@ -151,6 +152,8 @@ static struct {
     unsigned ops_head, ops_count;
     int      bus_active, bus_took;
     int      bus_wait;        /* cycles until the taken request's reg_ack */
+    int      bus_r1;          /* the taken write is in the block's R1, not yet performed */
+    int      wr_done;         /* a write was performed this cycle */
     int      bus_sample;      /* a read's word is to be taken from the model this cycle */
     int      bus_addr;        /* ... at this address */
     uint32_t bus_expect, bus_mask;
@@ -531,7 +534,8 @@ static void capture_command(unsigned addr, uint32_t word, command *c)
     c->key_salt = S.key_salt;
 }
 
-/* a write taken this cycle: staging registers, CNT_CTRL, commands */
+/* a write performed this cycle (the register block's R1): staging registers, CNT_CTRL,
+   commands */
 static void bus_write_taken(const bus_op *o)
 {
     if (o->addr >= IBSEC_REG_KEY_DATA(0) && o->addr < IBSEC_REG_KEY_SALT)
@@ -570,6 +574,8 @@ static void bus_step(void)
         bus_op *o = &S.ops[S.ops_head];
         if (!S.bus_took)
             tb_fail(&S.res, "cycle %llu: reg_ack without a request taken", (unsigned long long)S.cycle);
+        else if (S.bus_r1 || S.bus_wait > 0)
+            tb_fail(&S.res, "cycle %llu: reg_ack before its time", (unsigned long long)S.cycle);
         if (!o->we) {
             S.n_reads++;
             if (o->poll && (S.out.reg_rdata & IBSEC_STATUS_BUSY_MASK)) {
@@ -586,6 +592,23 @@ static void bus_step(void)
         S.ops_count--;
         S.bus_active = 0;
         S.last_progress = S.cycle;
+        return;
+    }
+    if (S.bus_active && S.bus_took && S.bus_r1) {
+        /* a write in the register block's R1 (taken in an earlier cycle, R0): its request
+           stays up; performed now unless held (a staging or command register while BUSY),
+           and then acknowledged in the next cycle */
+        bus_op *o = &S.ops[S.ops_head];
+        S.in.reg_req = 1;
+        S.in.reg_we = o->we;
+        S.in.reg_addr = o->addr;
+        S.in.reg_wdata = o->wdata;
+        if (is_staging(o->addr) && S.out.cfg_busy)
+            return;
+        S.bus_r1 = 0;
+        S.bus_wait = 0;
+        S.wr_done = 1;
+        bus_write_taken(o);
         return;
     }
     if (S.bus_active && S.bus_took && S.bus_wait > 0) {
@@ -608,7 +631,7 @@ static void bus_step(void)
     }
     if (S.bus_active && S.bus_took) {
         tb_fail(&S.res, "cycle %llu: no reg_ack %s after a request was taken",
-                (unsigned long long)S.cycle, S.ops[S.ops_head].we ? "one cycle" : "three cycles");
+                (unsigned long long)S.cycle, S.ops[S.ops_head].we ? "one cycle after a write was performed" : "three cycles after a read was taken");
         S.bus_active = 0;
         return;
     }
@@ -622,12 +645,10 @@ static void bus_step(void)
     S.in.reg_we = o->we;
     S.in.reg_addr = o->addr;
     S.in.reg_wdata = o->we ? o->wdata : tb_rand32(&S.rng);
-    S.bus_took = !(o->we && is_staging(o->addr) && S.out.cfg_busy);
-    if (!S.bus_took)
-        return;
+    /* taken now (R0): the block is free, as the previous request was acknowledged */
+    S.bus_took = 1;
     if (o->we) {
-        S.bus_wait = 0;      /* acknowledged in the next cycle */
-        bus_write_taken(o);
+        S.bus_r1 = 1;        /* performed from the next cycle on (R1), unless held */
     } else {
         S.bus_wait = 2;      /* ibsec_regs' read pipeline: R0 (take), R1, R2, then reg_ack */
         S.bus_sample = 1;
@@ -1174,6 +1195,7 @@ static void reset_all(void)
     S.ops_count = 0;
     S.bus_active = S.bus_took = 0;
     S.bus_wait = S.bus_sample = 0;
+    S.bus_r1 = S.wr_done = 0;
     S.cmd_pending_mc = 0;
     S.last_err = IBSEC_STATUS_ERR_CODE_ACCEPTED;
     /* after reset: DestQP 0 bypasses, as the model's ibsec_engine_init */
@@ -1205,6 +1227,7 @@ static void one_cycle(void)
     cycle_outputs_check();
 
     S.cmd_taken = 0;
+    S.wr_done = 0;
     bus_step();
     key_port_step();
     lookup_step();
@@ -1228,7 +1251,7 @@ static void one_cycle(void)
         S.n_cmd++;
         S.n_refused += S.pending_err != IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
-    if (S.bus_active && S.bus_took && S.in.reg_we && S.in.reg_addr == IBSEC_REG_CNT_CTRL
+    if (S.wr_done && S.in.reg_addr == IBSEC_REG_CNT_CTRL
         && (S.in.reg_wdata & 1u))
         memset(S.m.count, 0, sizeof S.m.count);
 
