@@ -33,8 +33,14 @@
  *            the STH removed), STH (seal: the tag's first bytes), payload + pad (from the
  *            crypt ring when encrypted, else from this stage's copy of the input ring),
  *            ICRC / VCRC placeholders; the ICRC (or, icrc-mac, the tag) and the VCRC are
- *            computed on the way into the output FIFO and patched into the last beats on
- *            the way out. It reads the crypt ring behind gcm_core's writes (cw)
+ *            computed on the way into the output FIFO (from EC, a register holding each
+ *            composed beat a cycle before the CRC engines, so that the ring's read data
+ *            and the tap's byte shift end at a register) and patched into the last beats
+ *            on the way out. It reads the crypt ring behind gcm_core's writes (cw), its
+ *            flow control kept a cycle ahead in registers (ez_md_reg, ez_rdok_reg: the
+ *            message of the job running at the next clock is all written, the beats of
+ *            its next paired read are), so that the composer's issue enable is a few
+ *            gates of registers
  *   output   the output FIFO (OQ) and the pending FIFOs of the CRC results (EP, ER) and
  *            of the late tags (PTQ) have registered heads; the packet's output fields
  *            (its ICRC field and, native IBA, the VCRC extended over it) are computed
@@ -48,8 +54,9 @@
  * Latency / throughput
  *   One cycle from XQ head to XH, one from XH to EQ; the composer's output beats reach m_axis through the
  *   output FIFO at one beat per clock, jobs chaining without a bubble; the CRC fields of
- *   a packet's last beats wait for the CRC engines (a few cycles after its last byte)
- *   and one cycle more for OF. A dropped packet whose message the writer completes while
+ *   a packet's last beats wait for the CRC engines (EC and a few cycles after its last
+ *   byte) and one cycle more for OF. A beat read behind gcm_core's writes issues at
+ *   most a clock after the beats it needs are written (the flow control's registers). A dropped packet whose message the writer completes while
  *   it waits in EQ leaves a cycle after that (EQ_MD).
  *
  * Hands on
