@@ -39,7 +39,10 @@
  *   register stage (J), with its realignment computed, until the running job issues its
  *   last beat; a job taken while none runs, or in the cycle the running one issues its
  *   last beat, starts at once. job_side is held with the job and shown on act_side while
- *   it runs, for the consumer's issue_ok (e.g. the ring base it reads).
+ *   it runs, for the consumer's issue_ok (e.g. the ring base it reads). next_load says
+ *   that a job becomes the running one at the next clock, with its job_side (next_side)
+ *   and first read address (next_rd_addr), and rd_en that the read address steps by one:
+ *   a consumer can so keep its issue_ok in registers computed a cycle ahead (egress).
  *
  * Registered ahead
  *   The running job's region boundaries are kept relative to the next beat's first byte
@@ -108,6 +111,12 @@ module ibsec_compose #(
     output wire                         idle,
     // job_side of the running job (valid while one runs)
     output wire [SIDE_W-1:0]            act_side,
+    // a job becomes the running one at the next clock (the running job's place is free
+    // and a job waits in J or is taken now), with its job_side and its first read
+    // address: the consumer's flow control can compute its issue_ok a cycle ahead
+    output wire                         next_load,
+    output wire [SIDE_W-1:0]            next_side,
+    output wire [AW-1:0]                next_rd_addr,
 
     /*
      * Flow control from the consumer
@@ -441,6 +450,9 @@ assign job_ready     = !jv_reg;
 assign issue_last    = active_reg && last_a;
 assign idle          = !active_reg && !jv_reg && !b_valid_reg;
 assign act_side      = side_reg;
+assign next_load     = load;
+assign next_side     = lw_side;
+assign next_rd_addr  = lw_ra;
 assign rd_en         = issue;
 assign rd_addr       = ra_reg;
 assign tap_valid     = b_valid_reg;

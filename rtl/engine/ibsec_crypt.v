@@ -261,6 +261,10 @@ wire [CT_W-1:0] cz_tag_in = {d_key, d_salt, d_dir, d_epsn};
 /* verilator lint_off UNUSEDSIGNAL */
 // the crypt composer's issue waits on the arrival beat by beat, not on its last beat
 wire                    cz_issue_last_unused;
+// nor keeps its issue_ok a cycle ahead from the composer's next job (cz_ahead_reg)
+wire                    cz_next_load_unused;
+wire [RAW-1:0]          cz_next_side_unused;
+wire [RAW-1:0]          cz_next_rd_addr_unused;
 /* verilator lint_on UNUSEDSIGNAL */
 wire                    cz_rd_en;
 wire [RAW-1:0]          cz_rd_addr;
@@ -397,6 +401,8 @@ ibsec_compose #(
     .job_aad_end (cj_aad_end_reg),
     .job_crc_end (13'd0), .job_tag (cz_tag_in),
     .job_side (d_base), .act_side (cz_base_reg),
+    .next_load (cz_next_load_unused), .next_side (cz_next_side_unused),
+    .next_rd_addr (cz_next_rd_addr_unused),
     .idle (cz_idle), .issue_ok ((gq_count <= GQ_ROOM_MAX) && cz_behind),
     .issue_last (cz_issue_last_unused),
     .rd_en (cz_rd_en), .rd_addr (cz_rd_addr), .rd_lo (cz_rd_lo), .rd_hi (cz_rd_hi),

@@ -33,8 +33,14 @@
  *            the STH removed), STH (seal: the tag's first bytes), payload + pad (from the
  *            crypt ring when encrypted, else from this stage's copy of the input ring),
  *            ICRC / VCRC placeholders; the ICRC (or, icrc-mac, the tag) and the VCRC are
- *            computed on the way into the output FIFO and patched into the last beats on
- *            the way out. It reads the crypt ring behind gcm_core's writes (cw)
+ *            computed on the way into the output FIFO (from EC, a register holding each
+ *            composed beat a cycle before the CRC engines, so that the ring's read data
+ *            and the tap's byte shift end at a register) and patched into the last beats
+ *            on the way out. It reads the crypt ring behind gcm_core's writes (cw), its
+ *            flow control kept a cycle ahead in registers (ez_md_reg, ez_rdok_reg: the
+ *            message of the job running at the next clock is all written, the beats of
+ *            its next paired read are), so that the composer's issue enable is a few
+ *            gates of registers
  *   output   the output FIFO (OQ) and the pending FIFOs of the CRC results (EP, ER) and
  *            of the late tags (PTQ) have registered heads; the packet's output fields
  *            (its ICRC field and, native IBA, the VCRC extended over it) are computed
@@ -48,8 +54,9 @@
  * Latency / throughput
  *   One cycle from XQ head to XH, one from XH to EQ; the composer's output beats reach m_axis through the
  *   output FIFO at one beat per clock, jobs chaining without a bubble; the CRC fields of
- *   a packet's last beats wait for the CRC engines (a few cycles after its last byte)
- *   and one cycle more for OF. A dropped packet whose message the writer completes while
+ *   a packet's last beats wait for the CRC engines (EC and a few cycles after its last
+ *   byte) and one cycle more for OF. A beat read behind gcm_core's writes issues at
+ *   most a clock after the beats it needs are written (the flow control's registers). A dropped packet whose message the writer completes while
  *   it waits in EQ leaves a cycle after that (EQ_MD).
  *
  * Hands on
@@ -475,27 +482,66 @@ assign {et_link, et_crypt, et_rel_in, et_rel_cr, et_use_tag} = ez_tap_tag;
 // the payload comes from the input ring): its last beat is issued only once the whole
 // message is written, so that no beat is freed before gcm_core has written it (the open
 // core's tag of a short frame comes before its message's last beats).
+// The flow control is computed a cycle ahead, so that issue_ok is a small gate of
+// registers (it enables the composer's issue, about 1,400 register bits): two flags for
+// the job that runs at the next clock, from the writer (cw) of this clock and that job's
+// read address at the next clock (the composer's next job and its first read address
+// on a load, else the read address, plus one if a beat issues now). The writer only
+// moves on, so a flag is at most one clock late, never early.
+//   ez_md_reg    its message is all written: cw at or past the message's end (counted as
+//                cw is; the end, EQ_J's eq_mend_reg, travels with the job as its side).
+//                Both lie within RING beats from the free pointer, so the sign of their
+//                RAW + 1-bit difference decides
+//   ez_rdok_reg  the beats of its paired read (rd_addr, rd_addr + 1) that lie in the
+//                message are written: the message is, or rd_addr + 2 is at or before cw.
+//                A beat before the message's base was written before it (above); while
+//                the message is not all written, cw lies fewer than RING / 2 beats from
+//                rd_addr + 2 either way (a message holds at most BUF_BEATS < RING / 2
+//                beats, and the read address starts at most 256 bytes before its base),
+//                so the sign of their RAW-bit difference decides
 // (the egress composer holds them with the job: its side, EZ_SIDE_W bits)
-localparam EZ_SIDE_W = 1 + 1 + (RAW + 1) + RAW;
+localparam EZ_SIDE_W = 1 + 1 + (RAW + 1);
+localparam [RAW-1:0] PAIR_BEATS = 2;    // the paired read's beats (ibsec_pair_buffer)
+localparam [RAW-1:0] PAIR_STEP = PAIR_BEATS + 1;    // and one beat on (a beat issues)
 wire           ez_crd_reg;           // the running egress job reads the crypt ring
 wire           ez_cmsg_reg;          // it has a message in the crypt ring
-wire [RAW:0]   ez_cb_reg;            // its message's base, counted as cw is
-wire [RAW-1:0] ez_mb_reg;            // its message's beats
-wire [EZ_SIDE_W-1:0] ez_side_in = {x_enc, x_crypted, cf_reg + {1'b0, x_cb_off}, x_mb};
+/* verilator lint_off UNUSEDSIGNAL */ // the flags are computed from the next job's side
+wire [RAW:0]   ez_mend_reg;          // its message's end, counted as cw is
+/* verilator lint_on UNUSEDSIGNAL */
+reg  [RAW:0]   eq_mend_reg;          // EQ_J: the message's end of EQ's packet
+wire [EZ_SIDE_W-1:0] ez_side_in = {x_enc, x_crypted, eq_mend_reg};
 wire [EZ_SIDE_W-1:0] ez_side;
-assign {ez_crd_reg, ez_cmsg_reg, ez_cb_reg, ez_mb_reg} = ez_side;
-wire [RAW-1:0] ez_rel     = ez_rd_addr - ez_cb_reg[RAW-1:0];   // lo beat in the message
-wire [RAW-1:0] ez_rel2    = ez_rel + {{(RAW-2){1'b0}}, 2'd2};    // one past the hi beat
-wire [RAW:0]   ez_written = cw - ez_cb_reg;                 // beats written
-// beats that must be written: the paired read's, up to the message's end (a read whose
-// lo beat is the one before the base needs the message's first beat)
-wire [RAW:0]   ez_need    = (ez_rel2 > ez_mb_reg) ? {1'b0, ez_mb_reg} : {1'b0, ez_rel2};
-// a message holds at most BUF_BEATS < RING / 2 beats, so a top bit set is a beat before
-// the message's base: both beats of the read lie before it when ez_rel2 is one too
+assign {ez_crd_reg, ez_cmsg_reg, ez_mend_reg} = ez_side;
+// the composer's next job (a load at the next clock), its side and first read address
+wire                 ez_next_load;
+/* verilator lint_off UNUSEDSIGNAL */ // the flags use the next job's message end only
+wire [EZ_SIDE_W-1:0] ez_next_side;
+/* verilator lint_on UNUSEDSIGNAL */
+wire [RAW-1:0]       ez_next_rd_addr;
+wire [RAW:0]         ez_next_mend = ez_next_side[RAW:0];
+reg                  ez_md_reg = 1'b0;
+reg                  ez_rdok_reg = 1'b0;
+// the flags of the running job and of the next job, from this clock's cw
+wire [RAW:0]   ez_md_run_d  = cw - ez_mend_reg;
+wire [RAW:0]   ez_md_next_d = cw - ez_next_mend;
+wire           ez_md_run    = !ez_md_run_d[RAW];
+wire           ez_md_next   = !ez_md_next_d[RAW];
+wire [RAW-1:0] ez_pair_stay = cw[RAW-1:0] - ez_rd_addr - PAIR_BEATS;
+wire [RAW-1:0] ez_pair_step = cw[RAW-1:0] - ez_rd_addr - PAIR_STEP;
+wire [RAW-1:0] ez_pair_next = cw[RAW-1:0] - ez_next_rd_addr - PAIR_BEATS;
+always @(posedge clk) begin
+    if (ez_next_load) begin
+        ez_md_reg   <= ez_md_next;
+        ez_rdok_reg <= ez_md_next || !ez_pair_next[RAW-1];
+    end else begin
+        ez_md_reg   <= ez_md_run;
+        ez_rdok_reg <= ez_md_run || !(ez_rd_en ? ez_pair_step[RAW-1] : ez_pair_stay[RAW-1]);
+    end
+end
 wire           ez_issue_last;
-wire           ez_behind  = (!ez_crd_reg || (ez_rel[RAW-1] && ez_rel2[RAW-1]) ||
-                             ez_need <= ez_written) &&
-                            (!ez_cmsg_reg || !ez_issue_last || {1'b0, ez_mb_reg} <= ez_written);
+// the running job's last beat waits for its whole message (ring beats freed with it)
+wire           ez_behind  = (!ez_crd_reg || ez_rdok_reg) &&
+                            (!ez_cmsg_reg || !ez_issue_last || ez_md_reg);
 
 // output FIFO and the CRC results of the egress stream
 wire                    oq_s_ready, oq_m_valid;
@@ -515,6 +561,12 @@ generate
         assign o_keep_bits[8*kb +: 8] = {8{o_keep[kb]}};
     end
 endgenerate
+// EC, the CRC engines' input register: the beat's CRC controls, link, and its data
+// (ICRC: with the variant bits ORed in)
+reg                     ec_valid_reg = 1'b0;
+reg                     ec_first_reg, ec_last_reg, ec_roce_reg;
+reg  [DW-1:0]           ec_idata_reg, ec_vdata_reg;
+reg  [NW-1:0]           ec_end_reg;
 wire                    eicrc_valid, evcrc_valid;
 wire [31:0]             eicrc_out;
 wire [15:0]             evcrc_out;
@@ -659,6 +711,7 @@ ibsec_compose #(
     .job_dst_off (x_pp_off), .job_dst_end (x_icrc_off), .job_total_end (eq_end_reg),
     .job_aad_end (13'd0), .job_crc_end (x_icrc_off), .job_tag (ez_tag_in),
     .job_side (ez_side_in), .act_side (ez_side),
+    .next_load (ez_next_load), .next_side (ez_next_side), .next_rd_addr (ez_next_rd_addr),
     .idle (ez_idle), .issue_ok ((oq_count <= OQ_ROOM_MAX) && ez_behind),
     .issue_last (ez_issue_last),
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr),
@@ -672,19 +725,35 @@ ibsec_compose #(
     .tap_fld_rsh (ez_tap_fld_rsh), .tap_tag (ez_tap_tag)
 );
 
+// EC: the composed beats registered on their way into the CRC engines (every clock, no
+// enable), so that the ring's read data through the tap's byte shift ends at a register
+// and the CRC engines start at registers; the CRC results come one cycle later
+always @(posedge clk) begin
+    ec_valid_reg <= ez_tap_valid && ez_tap_crc_valid;
+    ec_first_reg <= ez_tap_first;
+    ec_last_reg  <= ez_tap_crc_last;
+    ec_roce_reg  <= et_link;
+    ec_idata_reg <= ez_tap_data | ez_tap_aux0;
+    ec_vdata_reg <= ez_tap_data;
+    ec_end_reg   <= ez_tap_crc_end;
+    if (rst) begin
+        ec_valid_reg <= 1'b0;
+    end
+end
+
 ib_icrc_engine #(.LANES (LANES)) e_icrc (
     .clk (clk), .rst (rst),
-    .in_valid (ez_tap_valid && ez_tap_crc_valid), .in_first (ez_tap_first),
-    .in_last (ez_tap_crc_last), .in_roce (et_link),
-    .in_data (ez_tap_data | ez_tap_aux0), .in_ones ({W{1'b0}}),
-    .in_end (ez_tap_crc_end), .out_valid (eicrc_valid), .out_icrc (eicrc_out)
+    .in_valid (ec_valid_reg), .in_first (ec_first_reg),
+    .in_last (ec_last_reg), .in_roce (ec_roce_reg),
+    .in_data (ec_idata_reg), .in_ones ({W{1'b0}}),
+    .in_end (ec_end_reg), .out_valid (eicrc_valid), .out_icrc (eicrc_out)
 );
 
 ib_vcrc_engine #(.LANES (LANES)) e_vcrc (
     .clk (clk), .rst (rst),
-    .in_valid (ez_tap_valid && ez_tap_crc_valid), .in_first (ez_tap_first),
-    .in_last (ez_tap_crc_last), .in_data (ez_tap_data),
-    .in_end (ez_tap_crc_end), .out_valid (evcrc_valid), .out_vcrc (evcrc_out)
+    .in_valid (ec_valid_reg), .in_first (ec_first_reg),
+    .in_last (ec_last_reg), .in_data (ec_vdata_reg),
+    .in_end (ec_end_reg), .out_valid (evcrc_valid), .out_vcrc (evcrc_out)
 );
 
 /* verilator lint_off UNUSEDSIGNAL */
@@ -858,6 +927,7 @@ always @(posedge clk) begin
         eq_pp_off_reg  <= xh_pp_off;
         eq_icrc_off_reg <= xh_pp_off + xh_pp_len;
         eq_end_reg     <= xh_pp_off + xh_pp_tr;
+        eq_mend_reg    <= cf_reg + {1'b0, xh_cb_off} + {1'b0, xh_mb};
         eq_vbad_reg    <= xh_vbad;
         eq_ibad_reg    <= xh_ibad;
         eq_lbad_reg    <= lp_reason != R_OK;
