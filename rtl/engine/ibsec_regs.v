@@ -29,7 +29,11 @@
  *   registered, the read-back in two stages), checks the command and applies it in one
  *   clock edge; a key install first hands the key to m_key_* (gcm_core
  *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
- *   derived and committed) before the slot becomes valid with its size and salt.
+ *   derived and committed) before the slot becomes valid with its size and salt; a key
+ *   zeroize runs the same handshake with m_key_wipe = 1 (gcm_core writes zeros over both
+ *   banks of the slot) and, when gcm_core is idle again, makes the slot invalid with size
+ *   and salt zero (as no packet is decided meanwhile, packets see it as a clear); both
+ *   clear the key staging when they complete.
  *   CMD_DECIDED then records the number of packets decided before the change. Commands
  *   never overlap.
  *
@@ -41,7 +45,7 @@
  *   One request at a time. Lookup: three register stages advancing with lk_ce, one
  *   request per lk_ce cycle; EPSN decision and commit answers: combinational
  *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
- *   cycles (plus the gcm_core install time for a key install).
+ *   cycles (plus the gcm_core install time for a key install or zeroize).
  */
 
 `resetall
@@ -99,6 +103,7 @@ module ibsec_regs #(
     output wire [KEY_W-1:0]   m_key_slot,
     output wire               m_key_aes256,
     output wire [255:0]       m_key_data,
+    output wire               m_key_wipe,    // zeroize (KEY_CMD OP = 3): gcm_core writes zeros
 
     /*
      * Lookup: the answer (lk_hit .. lk_key_aes256) is the request (lk_destqp, lk_pkey) of
@@ -347,6 +352,7 @@ assign m_key_slot   = key_cmd_s;
 assign m_key_aes256 = key_cmd_aes256;
 // AES-128 keys sit in [255:128] (gcm_core DATA FORMATS); the rest is ignored
 assign m_key_data   = key_data_reg;
+assign m_key_wipe   = (key_cmd_op == IBSEC_KEY_CMD_OP_ZEROIZE);
 
 // a context's key index is below KEY_SLOTS whenever lk_key_valid is set (its key slot
 // attributes are zero otherwise), so the upper index bits carry nothing the datapath uses
@@ -463,7 +469,8 @@ always @* begin
         K_KEY: begin
             if ({24'd0, key_cmd_slot} >= KEY_SLOTS) begin
                 cmd_err = ERR_INDEX;
-            end else if (key_cmd_op != IBSEC_KEY_CMD_OP_INSTALL && key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR) begin
+            end else if (key_cmd_op != IBSEC_KEY_CMD_OP_INSTALL && key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR
+                         && key_cmd_op != IBSEC_KEY_CMD_OP_ZEROIZE) begin
                 cmd_err = ERR_OP;
             end
         end
@@ -709,7 +716,9 @@ always @* begin
                             config_next = config_stage_reg;
                         end
                         K_KEY: begin
-                            if (key_cmd_op == IBSEC_KEY_CMD_OP_INSTALL) begin
+                            // install and zeroize run through gcm_core's key port (the
+                            // slot changes when it is done); a clear is immediate
+                            if (key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR) begin
                                 state_next = S_KEY_SEND;
                             end else begin
                                 key_valid_next[key_cmd_s]  = 1'b0;
@@ -750,17 +759,20 @@ always @* begin
             state_next = S_KEY_WAIT;
         end
         S_KEY_WAIT: begin
-            // gcm_core is idle again: the new key and its H powers are committed
+            // gcm_core is idle again: the new key and its H powers are committed (an
+            // install), or both banks of the slot are zero (a zeroize: the slot stays
+            // invalid and its salt becomes zero)
             if (m_key_ready) begin
-                key_valid_next[key_cmd_s]               = 1'b1;
-                key_aes256_next[key_cmd_s]              = key_cmd_aes256;
+                key_valid_next[key_cmd_s]               = !m_key_wipe;
+                key_aes256_next[key_cmd_s]              = key_cmd_aes256 && !m_key_wipe;
                 for (kw = 0; kw < KEY_SLOTS; kw = kw + 1) begin
                     if (key_cmd_s == kw[KEY_W-1:0]) begin
-                        key_slot_salt_next[kw*32 +: 32] = key_salt_reg;
+                        key_slot_salt_next[kw*32 +: 32] = key_salt_reg & {32{!m_key_wipe}};
                     end
                 end
-                // the key is in gcm_core and the salt in the slot: no copy stays in
-                // the staging registers (docs/registers.md §4, keys are write-only)
+                // the key is in gcm_core and the salt in the slot (or both wiped): no
+                // copy stays in the staging registers (docs/registers.md §3.5, keys are
+                // write-only)
                 key_data_next = 256'd0;
                 key_salt_next = 32'd0;
                 state_next = S_IDLE;
