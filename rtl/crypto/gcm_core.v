@@ -61,7 +61,9 @@
  *        inactive bank of the round-key table, one round key every two clocks;
  *     2. one cycle: the block 0^128 enters the AES pipeline with that bank; the message
  *        input is stalled for that cycle (s_axis_tready = 0);
- *     3. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^HPOW are computed
+ *     3. AES_LATENCY cycles later H = E_K(0^128) comes out into a register, from which
+ *        it is written as H^1 (so no path runs from the AES output into the bank, nor
+ *        through the zeroize mask); H^2..H^HPOW are computed
  *        as H^i = H^(i-1) * H by one digit-serial multiplier (gf128_mul_serial, 8 bits
  *        of an operand per clock: 128 / 8 + 2 = 18 cycles per power, start and write
  *        included) into the slot's inactive H bank. An install is rare, so a full
@@ -80,9 +82,10 @@
  *   INSTALL_L1_SPR2 with 2; measured by the gcm_core bench) plus the guard wait.
  *   Zeroize (s_key_wipe = 1 with the handshake; s_key_data and s_key_aes256 ignored):
  *   the same steps write zeros instead of derived values, twice. Pass 1 writes zero round
- *   keys (the expansion runs on an all-zero key, its output masked) and H = 0 (so
- *   H^2..H^HPOW, the multiplier's operands and its product are zero) into the inactive
- *   bank; its commit marks the slot not installed (its messages end nokey from then on),
+ *   keys (the expansion runs on an all-zero key, its output masked) and zero H powers
+ *   (the H taken is E(0^128) under those zero round keys, a constant; the values written
+ *   are masked from registers, and after the first product the multiplier's operands are
+ *   zero) into the inactive bank; its commit marks the slot not installed (its messages end nokey from then on),
  *   with key size 0, and makes the zeroed bank current; its guard waits for the messages
  *   still reading the old bank. Pass 2 zeroes that bank the same way and commits again.
  *   Both banks of the slot, its size bit and the install's working registers (H, the
@@ -473,9 +476,9 @@ wire                       exp_m_last;
 wire [255:0]               exp_s_key = s_key_data & {256{!(s_key_wipe || inst_wipe_reg)}};
 // the round key written into the table: zero while zeroizing
 wire [127:0]               inst_rk_data = exp_m_key & {128{!inst_wipe_reg}};
-// H = E_K(0^128) as the install takes it: zero while zeroizing (so H^2..H^HPOW, the
-// multiplier's operands and its product are zero too)
-wire [127:0]               inst_h_in = aes_m_block[127:0] & {128{!inst_wipe_reg}};
+// what the install writes into the H bank: zero while zeroizing (from registers only:
+// H^1 from inst_h_reg, the powers from the multiplier's product)
+wire [127:0]               inst_hp_mask = {128{!inst_wipe_reg}};
 
 // install multiplier (gf128_mul_serial)
 reg                        inst_mul_valid;     // start H^(inst_idx-1) * H this cycle
@@ -968,27 +971,36 @@ always @* begin
         end
         INST_WAIT_H: begin
             if (xu_hkey) begin
-                // H = E_K(0^128) (SP 800-38D §7.1 step 1) is H^1 (zero: zeroize)
-                inst_h_next     = inst_h_in;
-                inst_pow_next   = inst_h_in;
-                hp_we           = 1'b1;
-                hp_widx         = {{(POW_WIDTH-1){1'b0}}, 1'b1};
-                hp_wdata        = inst_h_in;
+                // H = E_K(0^128) (SP 800-38D §7.1 step 1) is H^1; it is written into
+                // the bank from inst_h_reg in INST_POW_MUL (zeroize: E_0(0^128) of the
+                // zeroed round keys, a constant, and zero is written)
+                inst_h_next     = aes_m_block[127:0];
+                inst_pow_next   = aes_m_block[127:0];
                 inst_idx_next   = 2;
                 inst_state_next = INST_POW_MUL;
             end
         end
         INST_POW_MUL: begin
-            // start H^idx = H^(idx-1) * H (the multiplier is idle here)
+            // start H^idx = H^(idx-1) * H (the multiplier is idle here); H^1 is written
+            // from inst_h_reg here (again at every power: the same value), so that no
+            // path runs from the AES pipeline's output into the bank
             inst_mul_valid = 1'b1;
+            hp_we          = 1'b1;
+            hp_widx        = {{(POW_WIDTH-1){1'b0}}, 1'b1};
+            hp_wdata       = inst_h_reg & inst_hp_mask;
+            if (inst_mul_ready && inst_wipe_reg) begin
+                // zeroize: the multiplier has taken its operands; from now on they are zero
+                inst_h_next = 128'd0;
+            end
             if (inst_mul_ready) begin
                 inst_state_next = INST_POW_WAIT;
             end
         end
         INST_POW_WAIT: begin
+            hp_wdata = inst_mul_y & inst_hp_mask;
             if (inst_mul_done) begin
                 hp_we         = 1'b1;
-                inst_pow_next = inst_mul_y;
+                inst_pow_next = inst_mul_y & inst_hp_mask;
                 inst_idx_next = inst_idx_reg + 1'b1;
                 if (inst_idx_reg == HPOW_IDX) begin
                     inst_state_next = INST_COMMIT;

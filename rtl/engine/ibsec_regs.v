@@ -216,7 +216,8 @@ localparam [2:0]
     S_DRAIN    = 3'd1,   // cfg_busy: waiting for the packets in flight
     S_KEY_SEND = 3'd2,   // key offered to gcm_core
     S_KEY_GAP  = 3'd3,   // one cycle after the handshake (gcm_core's ready drops)
-    S_KEY_WAIT = 3'd4;   // gcm_core deriving and committing the key
+    S_KEY_WAIT = 3'd4,   // gcm_core deriving and committing the key
+    S_ZERO_WAIT = 3'd5;  // gcm_core zeroing the slot (a zeroize)
 
 generate
     if (KEY_SLOTS < 1 || KEY_SLOTS > 32) begin : g_bad_key
@@ -718,7 +719,8 @@ always @* begin
                         K_KEY: begin
                             // install and zeroize run through gcm_core's key port (the
                             // slot changes when it is done); a clear is immediate
-                            if (key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR) begin
+                            if (key_cmd_op == IBSEC_KEY_CMD_OP_INSTALL
+                                || key_cmd_op == IBSEC_KEY_CMD_OP_ZEROIZE) begin
                                 state_next = S_KEY_SEND;
                             end else begin
                                 key_valid_next[key_cmd_s]  = 1'b0;
@@ -756,23 +758,36 @@ always @* begin
             end
         end
         S_KEY_GAP: begin
-            state_next = S_KEY_WAIT;
+            state_next = m_key_wipe ? S_ZERO_WAIT : S_KEY_WAIT;
         end
         S_KEY_WAIT: begin
-            // gcm_core is idle again: the new key and its H powers are committed (an
-            // install), or both banks of the slot are zero (a zeroize: the slot stays
-            // invalid and its salt becomes zero)
+            // gcm_core is idle again: the new key and its H powers are committed
             if (m_key_ready) begin
-                key_valid_next[key_cmd_s]               = !m_key_wipe;
-                key_aes256_next[key_cmd_s]              = key_cmd_aes256 && !m_key_wipe;
+                key_valid_next[key_cmd_s]               = 1'b1;
+                key_aes256_next[key_cmd_s]              = key_cmd_aes256;
                 for (kw = 0; kw < KEY_SLOTS; kw = kw + 1) begin
                     if (key_cmd_s == kw[KEY_W-1:0]) begin
-                        key_slot_salt_next[kw*32 +: 32] = key_salt_reg & {32{!m_key_wipe}};
+                        key_slot_salt_next[kw*32 +: 32] = key_salt_reg;
                     end
                 end
-                // the key is in gcm_core and the salt in the slot (or both wiped): no
-                // copy stays in the staging registers (docs/registers.md §3.5, keys are
-                // write-only)
+                // the key is in gcm_core and the salt in the slot: no copy stays in
+                // the staging registers (docs/registers.md §3.5, keys are write-only)
+                key_data_next = 256'd0;
+                key_salt_next = 32'd0;
+                state_next = S_IDLE;
+            end
+        end
+        S_ZERO_WAIT: begin
+            // gcm_core is idle again: both banks of the slot are zero; the slot becomes
+            // invalid with size and salt zero, and the staging is cleared as by an install
+            if (m_key_ready) begin
+                key_valid_next[key_cmd_s]               = 1'b0;
+                key_aes256_next[key_cmd_s]              = 1'b0;
+                for (kw = 0; kw < KEY_SLOTS; kw = kw + 1) begin
+                    if (key_cmd_s == kw[KEY_W-1:0]) begin
+                        key_slot_salt_next[kw*32 +: 32] = 32'd0;
+                    end
+                end
                 key_data_next = 256'd0;
                 key_salt_next = 32'd0;
                 state_next = S_IDLE;
