@@ -175,6 +175,7 @@
 #define IBSEC_KEY_CMD_OP_MASK              0x00030000u
 #define IBSEC_KEY_CMD_OP_INSTALL           1
 #define IBSEC_KEY_CMD_OP_CLEAR             2
+#define IBSEC_KEY_CMD_OP_ZEROIZE           3
 #define IBSEC_KEY_VALID_BITS               0xFFFFFFFFu
 #define IBSEC_KEY_VALID_V_LSB              0
 #define IBSEC_KEY_VALID_V_WIDTH            32

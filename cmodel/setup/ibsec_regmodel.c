@@ -44,6 +44,13 @@ static void key_cmd(ibsec_regmodel *m, uint32_t w)
         ibsec_key_clear(m->e, slot);
         return set_err(m, 0);
     }
+    if (op == IBSEC_KEY_CMD_OP_ZEROIZE) {
+        /* the slot wiped (for packets a clear); the staging cleared as after an install */
+        ibsec_key_clear(m->e, slot);
+        OPENSSL_cleanse(m->key_data, sizeof m->key_data);
+        m->key_salt = 0;
+        return set_err(m, 0);
+    }
     if (op != IBSEC_KEY_CMD_OP_INSTALL)
         return set_err(m, 2);
     for (unsigned i = 0; i < 32; i++)

@@ -273,8 +273,9 @@ genvar rnd, lane;
 
 generate
     if (KEY_TABLE == 1) begin : g_rk0
-        // bank 0 of the table: rk[0] of each entry, read at the input
-        reg [127:0] rk_mem [0:KEY_SETS-1];
+        // bank 0 of the table: rk[0] of each entry, read at the input (public: the
+        // gcm_core bench reads the table to check a zeroize)
+        reg [127:0] rk_mem [0:KEY_SETS-1] /* verilator public_flat_rd */;
 
         always @(posedge clk) begin
             if (rk_we && rk_round == 4'd0) begin
@@ -318,8 +319,8 @@ generate
         wire [DATA_WIDTH-1:0] round_out;
 
         if (KEY_TABLE == 1) begin : g_table
-            // bank rnd of the table: rk[rnd] of each entry
-            reg [127:0] rk_mem [0:KEY_SETS-1];
+            // bank rnd of the table: rk[rnd] of each entry (public: as bank 0)
+            reg [127:0] rk_mem [0:KEY_SETS-1] /* verilator public_flat_rd */;
 
             always @(posedge clk) begin
                 if (rk_we && rk_round == rnd) begin

@@ -61,7 +61,9 @@
  *        inactive bank of the round-key table, one round key every two clocks;
  *     2. one cycle: the block 0^128 enters the AES pipeline with that bank; the message
  *        input is stalled for that cycle (s_axis_tready = 0);
- *     3. AES_LATENCY cycles later H = E_K(0^128) comes out; H^2..H^HPOW are computed
+ *     3. AES_LATENCY cycles later H = E_K(0^128) comes out into a register, from which
+ *        it is written as H^1 (so no path runs from the AES output into the bank, nor
+ *        through the zeroize mask); H^2..H^HPOW are computed
  *        as H^i = H^(i-1) * H by one digit-serial multiplier (gf128_mul_serial, 8 bits
  *        of an operand per clock: 128 / 8 + 2 = 18 cycles per power, start and write
  *        included) into the slot's inactive H bank. An install is rare, so a full
@@ -78,6 +80,19 @@
  *   AES_LATENCY + GUARD_CYCLES + 34 + 18 * (HPOW - 1) cycles from the s_key handshake to
  *   s_key_ready high again (INSTALL_L1_SPR1 at LANES = 1 with STAGES_PER_ROUND = 1,
  *   INSTALL_L1_SPR2 with 2; measured by the gcm_core bench) plus the guard wait.
+ *   Zeroize (s_key_wipe = 1 with the handshake; s_key_data and s_key_aes256 ignored):
+ *   the same steps write zeros instead of derived values, twice. Pass 1 writes zero round
+ *   keys (the expansion runs on an all-zero key, its output masked) and zero H powers
+ *   (the H taken is E(0^128) under those zero round keys, a constant; the values written
+ *   are masked from registers, and after the first product the multiplier's operands are
+ *   zero) into the inactive bank; its commit marks the slot not installed (its messages end nokey from then on),
+ *   with key size 0, and makes the zeroed bank current; its guard waits for the messages
+ *   still reading the old bank. Pass 2 zeroes that bank the same way and commits again.
+ *   Both banks of the slot, its size bit and the install's working registers (H, the
+ *   power, the multiplier, the expansion) then hold zeros or values of the zero key;
+ *   other slots are untouched. s_key_ready comes back after pass 2's guard: about twice
+ *   an install's time. A message whose first beat enters before pass 1's commit still
+ *   uses the old key in full.
  *   No message ever sees half a key: the first beat of a message copies the slot's key
  *   size, bank bit and installed flag into the message context; every beat carries the
  *   (slot, bank) pair down the AES pipeline, whose rounds read their round keys from
@@ -179,6 +194,7 @@ module gcm_core #(
     input  wire [SLOT_WIDTH-1:0]   s_key_slot,
     input  wire                    s_key_aes256,
     input  wire [255:0]            s_key_data,
+    input  wire                    s_key_wipe,       // 1: zeroize the slot (Keys, below)
 
     /*
      * Message input (AXI4-Stream) and its side-band, sampled on the first beat
@@ -383,6 +399,9 @@ reg  [127:0]           inst_h_reg, inst_h_next;
 reg  [127:0]           inst_pow_reg, inst_pow_next;      // H^(inst_idx-1)
 reg  [POW_WIDTH-1:0]   inst_idx_reg, inst_idx_next;      // power being written
 reg  [GUARD_WIDTH-1:0] guard_cnt_reg, guard_cnt_next;
+// zeroize: every word written is zero; a second pass (the slot's other bank) follows
+reg                    inst_wipe_reg = 1'b0, inst_wipe_next;
+reg                    inst_again_reg = 1'b0, inst_again_next;
 reg                    guard_open_reg = 1'b0, guard_open_next; // message open at commit
 
 // message context (input side)
@@ -452,6 +471,14 @@ wire                       exp_m_valid;
 wire [3:0]                 exp_m_round;
 wire [127:0]               exp_m_key;
 wire                       exp_m_last;
+// the key expanded: zero for both passes of a zeroize (the handshake's s_key_wipe, then
+// inst_wipe_reg at the second pass), so that no register of the expansion keeps a key
+wire [255:0]               exp_s_key = s_key_data & {256{!(s_key_wipe || inst_wipe_reg)}};
+// the round key written into the table: zero while zeroizing
+wire [127:0]               inst_rk_data = exp_m_key & {128{!inst_wipe_reg}};
+// what the install writes into the H bank: zero while zeroizing (from registers only:
+// H^1 from inst_h_reg, the powers from the multiplier's product)
+wire [127:0]               inst_hp_mask = {128{!inst_wipe_reg}};
 
 // install multiplier (gf128_mul_serial)
 reg                        inst_mul_valid;     // start H^(inst_idx-1) * H this cycle
@@ -507,7 +534,8 @@ genvar gs, gp;
 generate
     for (gs = 0; gs < NSETS; gs = gs + 1) begin : g_hset
         for (gp = 0; gp < HPOW; gp = gp + 1) begin : g_pow
-            reg [127:0] h_reg;
+            // public: the bench reads the H powers to check a zeroize
+            reg [127:0] h_reg /* verilator public_flat_rd */;
 
             always @(posedge clk) begin
                 if (hp_we && hp_wset == gs && hp_widx == gp + 1) begin
@@ -686,7 +714,7 @@ aes_pipeline_inst (
     .rk_we(exp_m_valid),
     .rk_set(inst_set),
     .rk_round(exp_m_round),
-    .rk_data(exp_m_key),
+    .rk_data(inst_rk_data),
     .s_valid(i_valid_reg),
     .s_block(i_block_reg),
     .s_key(256'd0),
@@ -866,7 +894,7 @@ aes_key_expand key_expand_inst (
     .rst(rst),
     .s_valid(exp_s_valid),
     .s_ready(exp_s_ready),
-    .s_key(s_key_data),
+    .s_key(exp_s_key),
     .s_aes256(s_key_aes256),
     .m_valid(exp_m_valid),
     .m_round(exp_m_round),
@@ -895,6 +923,8 @@ always @* begin
     inst_h_next      = inst_h_reg;
     inst_pow_next    = inst_pow_reg;
     inst_idx_next    = inst_idx_reg;
+    inst_wipe_next   = inst_wipe_reg;
+    inst_again_next  = inst_again_reg;
     guard_cnt_next   = guard_cnt_reg;
     guard_open_next  = guard_open_reg;
 
@@ -916,11 +946,13 @@ always @* begin
 
     case (inst_state_reg)
         INST_IDLE: begin
-            // an install naming a slot >= KEY_SLOTS is accepted and ignored
+            // an install (or zeroize) naming a slot >= KEY_SLOTS is accepted and ignored
             if (s_key_ready && s_key_valid &&
                 {{(32-SLOT_WIDTH){1'b0}}, s_key_slot} < KEY_SLOTS) begin
                 inst_slot_next   = s_key_slot;
-                inst_aes256_next = s_key_aes256;
+                inst_aes256_next = s_key_aes256 && !s_key_wipe;
+                inst_wipe_next   = s_key_wipe;
+                inst_again_next  = s_key_wipe;
                 exp_s_valid      = 1'b1;
                 inst_state_next  = INST_EXPAND;
             end
@@ -939,27 +971,36 @@ always @* begin
         end
         INST_WAIT_H: begin
             if (xu_hkey) begin
-                // H = E_K(0^128) (SP 800-38D §7.1 step 1) is H^1
+                // H = E_K(0^128) (SP 800-38D §7.1 step 1) is H^1; it is written into
+                // the bank from inst_h_reg in INST_POW_MUL (zeroize: E_0(0^128) of the
+                // zeroed round keys, a constant, and zero is written)
                 inst_h_next     = aes_m_block[127:0];
                 inst_pow_next   = aes_m_block[127:0];
-                hp_we           = 1'b1;
-                hp_widx         = {{(POW_WIDTH-1){1'b0}}, 1'b1};
-                hp_wdata        = aes_m_block[127:0];
                 inst_idx_next   = 2;
                 inst_state_next = INST_POW_MUL;
             end
         end
         INST_POW_MUL: begin
-            // start H^idx = H^(idx-1) * H (the multiplier is idle here)
+            // start H^idx = H^(idx-1) * H (the multiplier is idle here); H^1 is written
+            // from inst_h_reg here (again at every power: the same value), so that no
+            // path runs from the AES pipeline's output into the bank
             inst_mul_valid = 1'b1;
+            hp_we          = 1'b1;
+            hp_widx        = {{(POW_WIDTH-1){1'b0}}, 1'b1};
+            hp_wdata       = inst_h_reg & inst_hp_mask;
+            if (inst_mul_ready && inst_wipe_reg) begin
+                // zeroize: the multiplier has taken its operands; from now on they are zero
+                inst_h_next = 128'd0;
+            end
             if (inst_mul_ready) begin
                 inst_state_next = INST_POW_WAIT;
             end
         end
         INST_POW_WAIT: begin
+            hp_wdata = inst_mul_y & inst_hp_mask;
             if (inst_mul_done) begin
                 hp_we         = 1'b1;
-                inst_pow_next = inst_mul_y;
+                inst_pow_next = inst_mul_y & inst_hp_mask;
                 inst_idx_next = inst_idx_reg + 1'b1;
                 if (inst_idx_reg == HPOW_IDX) begin
                     inst_state_next = INST_COMMIT;
@@ -969,7 +1010,8 @@ always @* begin
             end
         end
         INST_COMMIT: begin
-            slot_valid_next[inst_slot_reg]  = 1'b1;
+            // zeroize: the slot is not installed from its first commit on
+            slot_valid_next[inst_slot_reg]  = !inst_wipe_reg;
             slot_aes256_next[inst_slot_reg] = inst_aes256_reg;
             slot_bank_next[inst_slot_reg]   = !slot_bank_reg[inst_slot_reg];
             guard_open_next = msg_open_next;
@@ -980,7 +1022,16 @@ always @* begin
             if (guard_open_reg) begin
                 guard_cnt_next = GUARD_LOAD;
             end else if (guard_cnt_reg == 0) begin
-                inst_state_next = INST_IDLE;
+                if (inst_again_reg) begin
+                    // zeroize, second pass: the bank that was current before the first
+                    // commit, which no message reads any more (the guard saw them out)
+                    inst_again_next = 1'b0;
+                    exp_s_valid     = 1'b1;
+                    inst_state_next = INST_EXPAND;
+                end else begin
+                    inst_wipe_next  = 1'b0;
+                    inst_state_next = INST_IDLE;
+                end
             end else begin
                 guard_cnt_next = guard_cnt_reg - 1'b1;
             end
@@ -1007,6 +1058,8 @@ always @(posedge clk) begin
     inst_idx_reg    <= inst_idx_next;
     guard_cnt_reg   <= guard_cnt_next;
     guard_open_reg  <= guard_open_next;
+    inst_wipe_reg   <= inst_wipe_next;
+    inst_again_reg  <= inst_again_next;
 
     msg_open_reg    <= msg_open_next;
     msg_body_reg    <= msg_body_next;
@@ -1044,6 +1097,8 @@ always @(posedge clk) begin
         slot_bank_reg   <= {KEY_SLOTS{1'b0}};
         inst_state_reg  <= INST_IDLE;
         guard_open_reg  <= 1'b0;
+        inst_wipe_reg   <= 1'b0;
+        inst_again_reg  <= 1'b0;
         msg_open_reg    <= 1'b0;
         msg_body_reg    <= 1'b0;
         credit_reg      <= 0;

@@ -48,7 +48,7 @@ module ibsec_crypt #(
     dq_m_valid, dq_m_ready, dq_m_data,
     xq_s_valid, xq_s_ready, xq_s_data,
     ring_wr_en, ring_wr_addr, ring_wr_data, ing_base, ing_early, cf,
-    key_valid, key_ready, key_slot, key_aes256, key_data,
+    key_valid, key_ready, key_slot, key_aes256, key_data, key_wipe,
     cr_wr_en, cr_wr_data, ca, cw,
     tq_m_valid, tq_m_ready, tq_m_data,
     tl_m_valid, tl_m_ready, tl_m_tag32,
@@ -94,6 +94,7 @@ output wire                 key_ready;
 input  wire [KEY_W-1:0]     key_slot;
 input  wire                 key_aes256;
 input  wire [255:0]         key_data;
+input  wire                 key_wipe;       // zeroize the slot (gcm_core s_key_wipe)
 
 /*
  * Crypt ring: gcm_core's output beats (written at cw), allocated up to ca
@@ -442,6 +443,7 @@ gcm_core #(
     .s_key_slot     (key_slot),
     .s_key_aes256   (key_aes256),
     .s_key_data     (key_data),
+    .s_key_wipe     (key_wipe),
     .s_axis_tdata   (gq_data),
     .s_axis_tkeep   (gq_keep),
     .s_axis_tvalid  (gq_m_valid),

@@ -218,7 +218,7 @@ wire [31:0]             tl_m_tag32;
 // register block
 wire                    cfg_allow_plain, cfg_mask_mf, cfg_busy;
 wire [5:0]              cfg_mgmt;
-wire                    key_valid, key_ready, key_aes256;
+wire                    key_valid, key_ready, key_aes256, key_wipe;
 wire [KEY_W-1:0]        key_slot;
 wire [255:0]            key_data;
 // the context lookup: the request of decide's K1, the table's answer for LQ's packet
@@ -311,7 +311,7 @@ ibsec_crypt #(
     .ring_wr_en (ring_wr_en), .ring_wr_addr (ring_wr_addr), .ring_wr_data (ring_wr_data),
     .ing_base (ing_base), .ing_early (ing_early), .cf (cf),
     .key_valid (key_valid), .key_ready (key_ready), .key_slot (key_slot),
-    .key_aes256 (key_aes256), .key_data (key_data),
+    .key_aes256 (key_aes256), .key_data (key_data), .key_wipe (key_wipe),
     .cr_wr_en (cr_wr_en), .cr_wr_data (cr_wr_data), .ca (ca), .cw (cw),
     .tq_m_valid (tq_m_valid), .tq_m_ready (tq_m_ready), .tq_m_data (tq_m_data),
     .tl_m_valid (tl_m_valid), .tl_m_ready (tl_m_ready), .tl_m_tag32 (tl_m_tag32),
@@ -397,6 +397,7 @@ ibsec_regs #(
     .m_key_slot      (key_slot),
     .m_key_aes256    (key_aes256),
     .m_key_data      (key_data),
+    .m_key_wipe      (key_wipe),
     .lk_ce           (lk_ce),
     .lk_destqp       (lk_in_destqp),
     .lk_pkey         (lk_in_pkey),

@@ -46,7 +46,11 @@
  *   registered, the read-back in two stages), checks the command and applies it in one
  *   clock edge; a key install first hands the key to m_key_* (gcm_core
  *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
- *   derived and committed) before the slot becomes valid with its size and salt.
+ *   derived and committed) before the slot becomes valid with its size and salt; a key
+ *   zeroize runs the same handshake with m_key_wipe = 1 (gcm_core writes zeros over both
+ *   banks of the slot) and, when gcm_core is idle again, makes the slot invalid with size
+ *   and salt zero (as no packet is decided meanwhile, packets see it as a clear); both
+ *   clear the key staging when they complete.
  *   CMD_DECIDED then records the number of packets decided before the change. Commands
  *   never overlap.
  *
@@ -58,7 +62,7 @@
  *   three cycles after. One request at a time. Lookup: three register stages advancing
  *   with lk_ce, one request per lk_ce cycle; EPSN decision and commit answers: combinational
  *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
- *   cycles (plus the gcm_core install time for a key install).
+ *   cycles (plus the gcm_core install time for a key install or zeroize).
  */
 
 `resetall
@@ -119,6 +123,7 @@ module ibsec_regs #(
     output wire [KEY_W-1:0]   m_key_slot,
     output wire               m_key_aes256,
     output wire [255:0]       m_key_data,
+    output wire               m_key_wipe,    // zeroize (KEY_CMD OP = 3): gcm_core writes zeros
 
     /*
      * Lookup: the answer (lk_hit .. lk_key_aes256) is the request (lk_destqp, lk_pkey) of
@@ -247,7 +252,8 @@ localparam [2:0]
     S_DRAIN    = 3'd1,   // cfg_busy: waiting for the packets in flight
     S_KEY_SEND = 3'd2,   // key offered to gcm_core
     S_KEY_GAP  = 3'd3,   // one cycle after the handshake (gcm_core's ready drops)
-    S_KEY_WAIT = 3'd4;   // gcm_core deriving and committing the key
+    S_KEY_WAIT = 3'd4,   // gcm_core deriving and committing the key
+    S_ZERO_WAIT = 3'd5;  // gcm_core zeroing the slot (a zeroize)
 
 generate
     if (KEY_SLOTS < 1 || KEY_SLOTS > 32) begin : g_bad_key
@@ -404,6 +410,7 @@ assign m_key_slot   = key_cmd_s;
 assign m_key_aes256 = key_cmd_aes256;
 // AES-128 keys sit in [255:128] (gcm_core DATA FORMATS); the rest is ignored
 assign m_key_data   = key_data_reg;
+assign m_key_wipe   = (key_cmd_op == IBSEC_KEY_CMD_OP_ZEROIZE);
 
 // a context's key index is below KEY_SLOTS whenever lk_key_valid is set (its key slot
 // attributes are zero otherwise), so the upper index bits carry nothing the datapath uses
@@ -522,7 +529,8 @@ always @* begin
         K_KEY: begin
             if ({24'd0, key_cmd_slot} >= KEY_SLOTS) begin
                 cmd_err = ERR_INDEX;
-            end else if (key_cmd_op != IBSEC_KEY_CMD_OP_INSTALL && key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR) begin
+            end else if (key_cmd_op != IBSEC_KEY_CMD_OP_INSTALL && key_cmd_op != IBSEC_KEY_CMD_OP_CLEAR
+                         && key_cmd_op != IBSEC_KEY_CMD_OP_ZEROIZE) begin
                 cmd_err = ERR_OP;
             end
         end
@@ -843,7 +851,10 @@ always @* begin
                             config_next = config_stage_reg;
                         end
                         K_KEY: begin
-                            if (key_cmd_op == IBSEC_KEY_CMD_OP_INSTALL) begin
+                            // install and zeroize run through gcm_core's key port (the
+                            // slot changes when it is done); a clear is immediate
+                            if (key_cmd_op == IBSEC_KEY_CMD_OP_INSTALL
+                                || key_cmd_op == IBSEC_KEY_CMD_OP_ZEROIZE) begin
                                 state_next = S_KEY_SEND;
                             end else begin
                                 key_valid_next[key_cmd_s]  = 1'b0;
@@ -881,7 +892,7 @@ always @* begin
             end
         end
         S_KEY_GAP: begin
-            state_next = S_KEY_WAIT;
+            state_next = m_key_wipe ? S_ZERO_WAIT : S_KEY_WAIT;
         end
         S_KEY_WAIT: begin
             // gcm_core is idle again: the new key and its H powers are committed
@@ -894,6 +905,22 @@ always @* begin
                     end
                 end
                 // the staging is cleared in the next cycle (key_clear_reg)
+                key_clear_next = 1'b1;
+                state_next     = S_IDLE;
+            end
+        end
+        S_ZERO_WAIT: begin
+            // gcm_core is idle again: both banks of the slot are zero; the slot becomes
+            // invalid with size and salt zero, and the staging is cleared as by an install
+            // (in the next cycle, key_clear_reg)
+            if (m_key_ready) begin
+                key_valid_next[key_cmd_s]               = 1'b0;
+                key_aes256_next[key_cmd_s]              = 1'b0;
+                for (kw = 0; kw < KEY_SLOTS; kw = kw + 1) begin
+                    if (key_cmd_s == kw[KEY_W-1:0]) begin
+                        key_slot_salt_next[kw*32 +: 32] = 32'd0;
+                    end
+                end
                 key_clear_next = 1'b1;
                 state_next     = S_IDLE;
             end

@@ -178,6 +178,7 @@ localparam integer IBSEC_KEY_CMD_OP_WIDTH = 2;
 localparam [31:0] IBSEC_KEY_CMD_OP_MASK = 32'h30000;
 localparam [1:0] IBSEC_KEY_CMD_OP_INSTALL = 2'h1;
 localparam [1:0] IBSEC_KEY_CMD_OP_CLEAR = 2'h2;
+localparam [1:0] IBSEC_KEY_CMD_OP_ZEROIZE = 2'h3;
 localparam [31:0] IBSEC_KEY_VALID_BITS = 32'hFFFFFFFF;
 localparam integer IBSEC_KEY_VALID_V_LSB = 0;
 localparam integer IBSEC_KEY_VALID_V_WIDTH = 32;

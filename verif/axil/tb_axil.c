@@ -274,9 +274,9 @@ static void gen_engine(master *m)
                 IBSEC_SET(IBSEC_KEY_CMD_AES256, rnd(0, 1)) |
                 IBSEC_SET(IBSEC_KEY_CMD_OP, chance(85) ? IBSEC_KEY_CMD_OP_INSTALL : rnd(0, 3)) |
                 (chance(10) ? tb_rand32(&S.rng) & ~IBSEC_KEY_CMD_BITS : 0));
-    } else if (k < 22) {                        /* key clear */
+    } else if (k < 22) {                        /* key clear or zeroize */
         push_wr(m, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, rnd(0, KEY_SLOTS)) |
-                IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_CLEAR));
+                IBSEC_SET(IBSEC_KEY_CMD_OP, chance(50) ? IBSEC_KEY_CMD_OP_CLEAR : IBSEC_KEY_CMD_OP_ZEROIZE));
     } else if (k < 40) {                        /* context write */
         unsigned mode = chance(90) ? rnd(0, 4) : rnd(5, 7);
         unsigned sth = mode >= 2 && mode <= 4 ? (chance(90) ? rnd(1, 2) : rnd(0, 7)) : (chance(90) ? 0 : rnd(1, 7));

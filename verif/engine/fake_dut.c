@@ -193,9 +193,12 @@ static void command(struct fake_inst *f, unsigned addr, uint32_t v)
         be32(f->stage[IBSEC_REG_KEY_SALT / 4], salt);
         if (slot >= TB_KEY_SLOTS)
             err = 1;
-        else if (op == IBSEC_KEY_CMD_OP_INSTALL) {
-            ibsec_key_set(&f->e, slot, key, IBSEC_GET(v, IBSEC_KEY_CMD_AES256) ? 32 : 16, salt);
-            /* as the block: the staging is cleared once an install completes */
+        else if (op == IBSEC_KEY_CMD_OP_INSTALL || op == IBSEC_KEY_CMD_OP_ZEROIZE) {
+            if (op == IBSEC_KEY_CMD_OP_INSTALL)
+                ibsec_key_set(&f->e, slot, key, IBSEC_GET(v, IBSEC_KEY_CMD_AES256) ? 32 : 16, salt);
+            else
+                ibsec_key_clear(&f->e, slot); /* zeroize: a clear for the packets */
+            /* as the block: the staging is cleared once an install or zeroize completes */
             for (unsigned i = 0; i < 8; i++)
                 f->stage[IBSEC_REG_KEY_DATA(i) / 4] = 0;
             f->stage[IBSEC_REG_KEY_SALT / 4] = 0;

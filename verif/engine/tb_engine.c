@@ -209,7 +209,8 @@ enum change_kind { CH_KEY, CH_CONFIG };
 struct change {
     enum change_kind kind;
     unsigned slot;
-    bool     install;           /* false: clear */
+    bool     install;           /* false: clear or zeroize */
+    bool     zeroize;           /* (not install) KEY_CMD OP = 3 instead of a clear */
     size_t   key_len;
     uint8_t  key[32], salt[IBSEC_SALT_LEN];
     bool     allow_plain, mask_mf;  /* CH_CONFIG: the new CONFIG */
@@ -231,6 +232,9 @@ struct port {
     ibsec_engine  model;           /* A (seal) or B (open) */
     ibsec_engine  peer;            /* seal: B, opening what the RTL sealed */
     bool          have_model;
+    /* a zeroize wrote a stale key into the staging: the next install is staged (KEY_CMD
+       alone), so it must install the zero key */
+    bool          zero_staged_next;
     /* input */
     struct fifo   pending;         /* not yet started */
     struct pkt   *cur;             /* being sent */
@@ -889,7 +893,7 @@ static struct change *port_new_change(struct port *P, enum change_kind kind)
     return c;
 }
 
-/* Replace or clear a key on one instance while traffic runs. */
+/* Replace, clear or zeroize a key on one instance while traffic runs. */
 static void port_key_change(struct port *P, struct tb_gen *gen)
 {
     struct change *c = port_new_change(P, CH_KEY);
@@ -911,7 +915,21 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
        gets the all-zero key and salt; a block that kept them would install the last
        key again, and the packets would show it */
     bool staged = c->install && tb_chance(&B.rng, 12);
-    if (staged) {
+    /* half the removals zeroize the slot (packets: no_key, as a clear), half of those
+       after writing a stale key into the staging, which the zeroize must clear: the
+       slot's next install is staged (KEY_CMD alone) and must install the zero key */
+    c->zeroize = !c->install && tb_chance(&B.rng, 50);
+    bool stale = c->zeroize && tb_chance(&B.rng, 50);
+    if (stale) {
+        uint8_t junk[36];
+        tb_rand_bytes(&B.rng, junk, sizeof junk);
+        tb_regs_key_zeroize(&P->regs, c->slot, junk, &c->res);
+        P->zero_staged_next = true;
+    } else if (c->zeroize) {
+        tb_regs_key_zeroize(&P->regs, c->slot, NULL, &c->res);
+    } else if (staged || (c->install && P->zero_staged_next)) {
+        staged = true;
+        P->zero_staged_next = false;
         memset(c->key, 0, sizeof c->key);
         memset(c->salt, 0, sizeof c->salt);
         tb_regs_key_install_staged(&P->regs, c->slot, c->key_len, &c->res);
@@ -924,7 +942,8 @@ static void port_key_change(struct port *P, struct tb_gen *gen)
     if (P->inst == DUT_OPEN) /* endpoint A seals the open instance's traffic with it */
         tb_gen_set_key(gen, c->slot, c->key, c->install ? c->key_len : 0, c->salt);
     note("%s: key slot %u %s (AES-%zu) at cycle %lu\n", P->name, c->slot,
-         staged ? "replaced from the cleared staging (zero key)" : c->install ? "replaced" : "cleared",
+         staged ? "replaced from the cleared staging (zero key)" : c->install ? "replaced"
+         : c->zeroize ? "zeroized" : "cleared",
          8 * c->key_len, B.cycle);
 }
 

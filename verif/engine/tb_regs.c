@@ -145,6 +145,18 @@ void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *r
     finish_cmd(r, res);
 }
 
+void tb_regs_key_zeroize(struct tb_regs *r, unsigned slot, const uint8_t *stale,
+                         struct tb_cmd_result *res)
+{
+    if (stale) {
+        for (unsigned i = 0; i < 8; i++)
+            tb_regs_write(r, IBSEC_REG_KEY_DATA(i), be_word(stale + 4 * i));
+        tb_regs_write(r, IBSEC_REG_KEY_SALT, be_word(stale + 32));
+    }
+    cmd_write(r, IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_SLOT, slot) | IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_ZEROIZE), res);
+    finish_cmd(r, res);
+}
+
 /* CTX_CFG fields (§3.6). */
 static uint32_t ctx_cfg_word(const ibsec_ctx_cfg *c)
 {

@@ -70,6 +70,10 @@ void tb_regs_read(struct tb_regs *r, unsigned addr, uint32_t *dst, int *done);
 void tb_regs_key_install(struct tb_regs *r, unsigned slot, const uint8_t *key, size_t key_len,
                          const uint8_t salt[IBSEC_SALT_LEN], struct tb_cmd_result *res);
 void tb_regs_key_clear(struct tb_regs *r, unsigned slot, struct tb_cmd_result *res);
+/* KEY_CMD zeroize (§3.5); stale (may be NULL): 32 bytes written to KEY_DATA and 4 to
+ * KEY_SALT first (an abandoned install), which the zeroize must clear */
+void tb_regs_key_zeroize(struct tb_regs *r, unsigned slot, const uint8_t *stale,
+                         struct tb_cmd_result *res);
 void tb_regs_key_install_staged(struct tb_regs *r, unsigned slot, size_t key_len,
                                 struct tb_cmd_result *res);
 void tb_regs_ctx_write(struct tb_regs *r, unsigned idx, const ibsec_ctx_cfg *c,

@@ -28,6 +28,8 @@ GCM_EARLY_MESSAGES ?= 10000
 GCM_LONG_TARGETS  := $(addprefix regress-long-gcm-L,$(LANES_LIST))
 GCM_OBJS          := $(GCM_BUILD)/tb_gcm.o
 GCM_HDRS          := verif/gcm_core/tb_gcm.h
+# VPI: the harness's zeroize check reads the key table's public memories by name
+GCM_VFLAGS        := --vpi
 
 .PHONY: $(GCM_TARGETS) $(GCM_EARLY_TARGETS) $(GCM_LONG_TARGETS) bench-gcm bench-gcm-early \
         vtest-gcm-vec
@@ -38,7 +40,7 @@ $(GCM_BUILD)/%.o: verif/gcm_core/%.c $(GCM_HDRS) $(wildcard verif/common/*.h) $(
 
 $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb: $(GCM_RTL) verif/gcm_core/shim.cpp $(GCM_HDRS) \
                                   $(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
-	scripts/verilate.sh $(@D) gcm_core "-GLANES=$*" "$(GCM_RTL)" verif/gcm_core/shim.cpp \
+	scripts/verilate.sh $(@D) gcm_core "-GLANES=$* $(GCM_VFLAGS)" "$(GCM_RTL)" verif/gcm_core/shim.cpp \
 	  "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(GCM_TARGETS): vtest-gcm-L%: $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb
@@ -47,7 +49,7 @@ $(GCM_TARGETS): vtest-gcm-L%: $(GCM_BUILD)/L%$(GCM_VARIANT)/Vtb
 # the open-only core (EARLY_GHASH = 1), in its own build folder
 $(GCM_BUILD)/early-L%$(GCM_VARIANT)/Vtb: $(GCM_RTL) verif/gcm_core/shim.cpp $(GCM_HDRS) \
                                         $(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB)
-	scripts/verilate.sh $(@D) gcm_core "-GLANES=$* -GEARLY_GHASH=1" "$(GCM_RTL)" \
+	scripts/verilate.sh $(@D) gcm_core "-GLANES=$* -GEARLY_GHASH=1 $(GCM_VFLAGS)" "$(GCM_RTL)" \
 	  verif/gcm_core/shim.cpp "$(GCM_OBJS) $(VERIF_COMMON_OBJS) $(CM_LIB) $(IBSEC_LDLIBS)" $(WAVES)
 
 $(GCM_EARLY_TARGETS): vtest-gcm-early-L%: $(GCM_BUILD)/early-L%$(GCM_VARIANT)/Vtb

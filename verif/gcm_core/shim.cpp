@@ -4,7 +4,10 @@
 #include <cstddef>
 #include <cstdint>
 
+#include <cstdio>
+
 #include "Vgcm_core.h"
+#include "verilated_vpi.h"
 #include "vshim.h"
 
 #include "tb_gcm.h"
@@ -19,9 +22,11 @@ extern "C" unsigned dut_lanes(void) { return LANES_OF_MODEL; }
 
 extern "C" void dut_set_rst(int rst) { top->rst = rst ? 1 : 0; }
 
-extern "C" void dut_set_key(int valid, unsigned slot, int aes256, const uint32_t key[8])
+extern "C" void dut_set_key(int valid, unsigned slot, int aes256, const uint32_t key[8],
+                            int wipe)
 {
     top->s_key_valid = valid ? 1 : 0;
+    top->s_key_wipe = wipe ? 1 : 0;
     top->s_key_slot = slot;
     top->s_key_aes256 = aes256 ? 1 : 0;
     vshim_put(top->s_key_data, key);
@@ -80,6 +85,33 @@ extern "C" int dut_tag(uint32_t tag[4], int *nokey)
 extern "C" void dut_tick(void) { sim.tick(); }
 
 extern "C" void dut_finish(void) { sim.finish(); }
+
+// the names Verilator's VPI gives the public memories (a generate index i is __BRA__i__KET__)
+extern "C" int dut_peek_key(unsigned set, unsigned w, uint32_t out[4])
+{
+    char name[160];
+    unsigned index = set;
+    if (w == 0)
+        std::snprintf(name, sizeof name, "TOP.gcm_core.aes_pipeline_inst.g_rk0.rk_mem");
+    else if (w < 15)
+        std::snprintf(name, sizeof name,
+                      "TOP.gcm_core.aes_pipeline_inst.g_round__BRA__%u__KET__.g_table.rk_mem", w);
+    else
+        std::snprintf(name, sizeof name,
+                      "TOP.gcm_core.g_hset__BRA__%u__KET__.g_pow__BRA__%u__KET__.h_reg", set,
+                      w - 15);
+    vpiHandle h = vpi_handle_by_name(name, nullptr);
+    if (h && w < 15)
+        h = vpi_handle_by_index(h, (PLI_INT32)index);
+    if (!h)
+        return -1;
+    s_vpi_value v;
+    v.format = vpiVectorVal;
+    vpi_get_value(h, &v);
+    for (int i = 0; i < 4; i++)
+        out[i] = (uint32_t)v.value.vector[i].aval;
+    return 0;
+}
 
 int main(int argc, char **argv)
 {

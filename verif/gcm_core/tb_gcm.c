@@ -11,6 +11,9 @@
  *     share a beat), the last AAD and data blocks partial as the lengths say;
  *   - keys installed on the s_key port during traffic (AES-128 and AES-256, random slot),
  *     the first messages running on slots not yet installed (expected: m_axis_nokey);
+ *     one key operation in six on an installed slot is a zeroize (s_key_wipe, random
+ *     bytes on s_key_data, which the core must ignore): the slot's messages then end
+ *     m_axis_nokey until its next install;
  *   - phases of random input idle (s_axis_tvalid low) and of random output back-pressure
  *     (m_axis_tready low), changing every 64 messages.
  *   Each output beat must have the shape of its input beat (tkeep, tuser, tlast, zero bytes
@@ -26,6 +29,10 @@
  *   match that one key. At most one install overlaps any message's first-beat wait.
  *   The tag stream (m_tag_valid): one tag per message, in message order, no later than
  *   the message's tlast beat on m_axis, equal to the tag and nokey flag of that beat.
+ *   Zeroize check (after the messages): every slot installed twice (both banks hold key
+ *   words), the whole key table read (dut_peek_key: the round keys and H powers of every
+ *   bank, through VPI), one random slot zeroized: both of its banks must read all zero,
+ *   every other bank as before.
  *
  * Open-only core (--open-only, for gcm_core built with EARLY_GHASH = 1, whose GHASH reads
  * the ciphertext at its input): every random and bench message is opened; the vector
@@ -149,7 +156,8 @@ static int inst_busy, inst_valid;      /* an install running; s_key_valid assert
 /* cycle the running install was taken; cycles from taken to s_key_ready back */
 static unsigned long inst_taken, inst_cycles_min, inst_cycles_max;
 static unsigned inst_slot;
-static int inst_key;
+static int inst_key;                   /* pool index, or -1: a zeroize */
+static unsigned long zeroizes;
 
 static message ring[RING];
 static unsigned ring_head, ring_tail;  /* messages [tail, head) are in the harness */
@@ -522,7 +530,7 @@ static void take_beat(message *m, const uint32_t *data, const uint32_t *keep, in
 
 typedef int (*msg_source)(message *m, void *arg); /* 1: filled m; 0: no more */
 
-/* random install: a slot never installed first, AES-128 or AES-256 */
+/* random install: a slot never installed first, AES-128 or AES-256; or a zeroize */
 static void maybe_install(void)
 {
     if (inst_busy || inst_valid || install_per_mille == 0 ||
@@ -538,6 +546,10 @@ static void maybe_install(void)
     if (cur && cur->presented && cur->in_beat == 0 && cur->slot == slot &&
         (cur->pres_started != cur->pres_completed || slots[slot].started != cur->pres_started))
         return;
+    if (slots[slot].key >= 0 && tb_rand_range(&rng, 0, 5) == 0) {
+        install_start(slot, -1);
+        return;
+    }
     uint8_t kb[32];
     size_t len = tb_chance(&rng, 50) ? 32 : 16;
     tb_rand_bytes(&rng, kb, len);
@@ -575,12 +587,17 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
         if (present && !cur->presented)
             on_present(cur);
         drive_beat(cur, present);
-        if (inst_valid) {
+        if (inst_valid && inst_key < 0) {
+            /* zeroize: whatever s_key_data holds is ignored */
+            for (unsigned i = 0; i < 8; i++)
+                keyw[i] = tb_rand32(&rng);
+            dut_set_key(1, inst_slot, tb_chance(&rng, 50), keyw, 1);
+        } else if (inst_valid) {
             pack_be(keyw, 256, keys[inst_key].bytes, keys[inst_key].len);
-            dut_set_key(1, inst_slot, keys[inst_key].len == 32, keyw);
+            dut_set_key(1, inst_slot, keys[inst_key].len == 32, keyw, 0);
         } else {
             memset(keyw, 0, sizeof keyw);
-            dut_set_key(0, 0, 0, keyw);
+            dut_set_key(0, 0, 0, keyw, 0);
         }
         int oready = !tb_chance(&rng, out_stall_pct);
         dut_set_out_ready(oready);
@@ -609,6 +626,7 @@ static int run(msg_source src, void *arg, int (*need_key)(message *m))
             slot_state *s = &slots[inst_slot];
             s->pend = inst_key;
             s->started++;
+            zeroizes += inst_key < 0;
             inst_valid = 0;
             inst_busy = 1;
             inst_taken = cycle;
@@ -668,7 +686,7 @@ static void reset_dut(void)
 {
     static uint32_t zero[MAX_WORDS];
     dut_set_rst(1);
-    dut_set_key(0, 0, 0, zero);
+    dut_set_key(0, 0, 0, zero, 0);
     drive_beat(NULL, 0);
     dut_set_out_ready(1);
     for (int i = 0; i < 4; i++)
@@ -806,6 +824,87 @@ static void install_all(void)
         fixed_src none = {0, 0, 0, 0};
         run(fixed_next, &none, NULL);
     }
+}
+
+/* ------------------------------------------------------------------------------------ */
+/* Zeroize check                                                                         */
+/* ------------------------------------------------------------------------------------ */
+
+/* words of one bank of the key table: 15 round keys (FIPS-197 rk[0..14]) and H^1..H^HPOW,
+   HPOW = 5 * LANES + 1 (gcm_core: GHASH_INTERLEAVE * LANES + 1) */
+#define RK_WORDS   15
+#define BANK_WORDS_MAX (RK_WORDS + 5 * IBSEC_MAX_LANES + 1)
+
+/* reads bank `set` into w (4 words per key word); 0, or -1 if a signal is not found */
+static int peek_bank(unsigned set, uint32_t *w, unsigned nw)
+{
+    for (unsigned i = 0; i < nw; i++)
+        if (dut_peek_key(set, i, w + 4 * i))
+            return -1;
+    return 0;
+}
+
+static int bank_is_zero(const uint32_t *w, unsigned nw)
+{
+    for (unsigned i = 0; i < 4 * nw; i++)
+        if (w[i])
+            return 0;
+    return 1;
+}
+
+/* every slot installed twice (its two banks hold two keys), one slot zeroized: its banks
+   must read all zero, the other slots' banks unchanged; then messages on every slot, the
+   zeroized one ending nokey */
+static void zeroize_check(void)
+{
+    static uint32_t before[2 * KEY_SLOTS][4 * BANK_WORDS_MAX];
+    static uint32_t after[2 * KEY_SLOTS][4 * BANK_WORDS_MAX];
+    unsigned nw = RK_WORDS + 5 * lanes + 1;
+    fixed_src none = {0, 0, 0, 0};
+    in_idle_pct = out_stall_pct = install_per_mille = 0;
+    install_all();
+    install_all();
+    for (unsigned set = 0; set < 2 * KEY_SLOTS; set++) {
+        if (peek_bank(set, before[set], nw)) {
+            tb_fail(&res, "zeroize check: the key table is not readable through VPI");
+            return;
+        }
+        if (bank_is_zero(before[set], nw))
+            tb_fail(&res, "zeroize check: bank %u of slot %u is zero after two installs",
+                    set & 1, set / 2);
+    }
+    unsigned z = tb_rand_range(&rng, 0, KEY_SLOTS - 1);
+    unsigned long t0 = cycle;
+    install_start(z, -1);
+    run(fixed_next, &none, NULL);
+    int ok = 1;
+    for (unsigned set = 0; set < 2 * KEY_SLOTS; set++) {
+        peek_bank(set, after[set], nw);
+        for (unsigned i = 0; i < nw; i++) {
+            const uint32_t *a = after[set] + 4 * i, *b = before[set] + 4 * i;
+            int want_zero = set / 2 == z;
+            int bad = want_zero ? (a[0] | a[1] | a[2] | a[3]) != 0 : memcmp(a, b, 16) != 0;
+            if (bad) {
+                ok = 0;
+                if (res.failed < TB_MAX_REPORTS)
+                    fprintf(stderr, "  zeroize of slot %u: slot %u bank %u %s%u %s: "
+                            "%08x%08x%08x%08x\n", z, set / 2, set & 1,
+                            i < RK_WORDS ? "rk[" : "H^", i < RK_WORDS ? i : i - RK_WORDS + 1,
+                            want_zero ? "not zero" : "changed", a[3], a[2], a[1], a[0]);
+            }
+        }
+    }
+    if (ok)
+        tb_pass(&res);
+    else
+        tb_fail(&res, "zeroize of slot %u: the key table is not as expected", z);
+    printf("%s: zeroize of slot %u took %lu cycles; its two banks (%u words each) read "
+           "%s, the other slots' banks %s\n",
+           res.name, z, cycle - t0, nw, ok ? "zero" : "NOT zero (or others changed)",
+           ok ? "unchanged" : "see above");
+    /* messages on every slot: slot z's end nokey (its key is -1 now) */
+    fixed_src f = {0, 4 * KEY_SLOTS, 16, 64};
+    run(fixed_next, &f, NULL);
 }
 
 static void bench(void)
@@ -969,8 +1068,9 @@ int tb_gcm_main(int argc, char **argv)
                "new key), %lu on a slot not installed\n",
                name, msgs_overlap, msgs_new_key, msgs_nokey);
         printf("%s: key install, s_key taken -> s_key_ready back: %lu to %lu cycles (the most "
-               "with a message open at the switch)\n",
-               name, inst_cycles_min, inst_cycles_max);
+               "with a message open at the switch); %lu zeroizes among them\n",
+               name, inst_cycles_min, inst_cycles_max, zeroizes);
+        zeroize_check();
     }
     rc = tb_summary(&res);
     EVP_CIPHER_CTX_free(evp);

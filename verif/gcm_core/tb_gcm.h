@@ -22,8 +22,8 @@ int tb_gcm_main(int argc, char **argv);
 /* harness -> shim */
 unsigned dut_lanes(void);   /* LANES of the Verilated gcm_core */
 void     dut_set_rst(int rst);
-/* key install port; key: 8 words (s_key_data[255:0]) */
-void     dut_set_key(int valid, unsigned slot, int aes256, const uint32_t key[8]);
+/* key install port; key: 8 words (s_key_data[255:0]); wipe: s_key_wipe (zeroize) */
+void     dut_set_key(int valid, unsigned slot, int aes256, const uint32_t key[8], int wipe);
 int      dut_key_ready(void);
 /* message input; data: 4*LANES words, keep: (LANES+1)/2 words, iv: 3 words */
 void     dut_set_in(int valid, const uint32_t *data, const uint32_t *keep, int last,
@@ -38,6 +38,11 @@ int      dut_out(uint32_t *data, uint32_t *keep, int *last, uint32_t *user, uint
 int      dut_tag(uint32_t tag[4], int *nokey);
 void     dut_tick(void);
 void     dut_finish(void);
+/* the core's key table, read through VPI (its memories are public_flat_rd), for the
+   zeroize check only: word w of set s (= 2 * slot + bank): w = 0..14 the round key rk[w]
+   (aes_pipeline's table), w = 15 .. 14 + HPOW the H power H^(w - 14); 4 words, word 0 =
+   bits [31:0]. Returns 0, or -1 if the signal is not found. */
+int      dut_peek_key(unsigned set, unsigned w, uint32_t out[4]);
 
 #ifdef __cplusplus
 }

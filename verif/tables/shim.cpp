@@ -45,6 +45,7 @@ extern "C" void dut_get(tb_out *out)
     out->m_key_valid = sim.top->m_key_valid;
     out->m_key_slot = sim.top->m_key_slot;
     out->m_key_aes256 = sim.top->m_key_aes256;
+    out->m_key_wipe = sim.top->m_key_wipe;
     for (int i = 0; i < 8; i++)
         out->m_key_data[i] = sim.top->m_key_data[i];
     out->lk_hit = sim.top->lk_hit;

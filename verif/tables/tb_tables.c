@@ -21,8 +21,8 @@
  *     deciding nothing meanwhile, as the engine does when the late parse rejects a frame
  *     it decided before its end;
  *   - software on the register bus: context writes (valid and refused configurations,
- *     duplicate selectors), clears, alert clears, context read-backs, key installs and
- *     clears, CONFIG writes, counter / DECIDED / CMD_DECIDED / ALERT_SUMMARY / STATUS /
+ *     duplicate selectors), clears, alert clears, context read-backs, key installs,
+ *     clears and zeroizes, CONFIG writes, counter / DECIDED / CMD_DECIDED / ALERT_SUMMARY / STATUS /
  *     KEY_VALID reads, staging read-back, reserved operations and addresses;
  *   - gcm_core's key port: ready when idle, busy a random 1..60 cycles after a handshake;
  *   - a reset in the middle of the run.
@@ -305,9 +305,10 @@ static int apply_key_cmd(ibsec_engine *e, const command *c)
     uint8_t key[32], salt[4];
     if (slot >= e->n_keys)
         return IBSEC_STATUS_ERR_CODE_INDEX;
-    if (op != IBSEC_KEY_CMD_OP_INSTALL && op != IBSEC_KEY_CMD_OP_CLEAR)
+    if (op != IBSEC_KEY_CMD_OP_INSTALL && op != IBSEC_KEY_CMD_OP_CLEAR && op != IBSEC_KEY_CMD_OP_ZEROIZE)
         return IBSEC_STATUS_ERR_CODE_OP;
-    if (op == IBSEC_KEY_CMD_OP_CLEAR) {
+    /* a zeroize is a clear for the model (ibsec_key_clear wipes the slot) */
+    if (op != IBSEC_KEY_CMD_OP_INSTALL) {
         ibsec_key_clear(e, slot);
         return IBSEC_STATUS_ERR_CODE_ACCEPTED;
     }
@@ -757,7 +758,9 @@ static void software_scenario(void)
     } else if (k < 370) {
         sc_key_install(random_key_index());
     } else if (k < 385) {
-        push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, IBSEC_KEY_CMD_OP_CLEAR) | random_key_index());
+        push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, chance(50) ? IBSEC_KEY_CMD_OP_CLEAR
+                                                                          : IBSEC_KEY_CMD_OP_ZEROIZE)
+                                   | IBSEC_SET(IBSEC_KEY_CMD_AES256, rnd(0, 1)) | random_key_index());
         push_cmd_done();
     } else if (k < 400) {
         push_wr(IBSEC_REG_CONFIG, tb_rand32(&S.rng));
@@ -786,7 +789,7 @@ static void software_scenario(void)
         if (chance(50))
             push_wr(IBSEC_REG_CTX_CMD, IBSEC_SET(IBSEC_CTX_CMD_OP, chance(50) ? 0u : rnd(5, 15)) | random_ctx_index());
         else
-            push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, chance(50) ? 0u : 3u) | random_key_index());
+            push_wr(IBSEC_REG_KEY_CMD, IBSEC_SET(IBSEC_KEY_CMD_OP, 0u) | random_key_index());
         push_cmd_done();
     } else {
         S.bus_idle_until = S.cycle + rnd(1, 300);
@@ -1124,7 +1127,8 @@ static void key_port_step(void)
         return;
     const command *c = &S.cmd_mc;
     unsigned words = IBSEC_GET(c->word, IBSEC_KEY_CMD_AES256) ? 8 : 4;
-    check("key port: during a key install command", 1, S.cmd_pending_mc && c->addr == IBSEC_REG_KEY_CMD);
+    check("key port: during a key install or zeroize command", 1, S.cmd_pending_mc && c->addr == IBSEC_REG_KEY_CMD);
+    check("m_key_wipe", IBSEC_GET(c->word, IBSEC_KEY_CMD_OP) == IBSEC_KEY_CMD_OP_ZEROIZE, S.out.m_key_wipe);
     check("key port: pipe idle", 0, S.in.pipe_busy || S.q_count);
     check("m_key_slot", IBSEC_GET(c->word, IBSEC_KEY_CMD_SLOT), S.out.m_key_slot);
     check("m_key_aes256", IBSEC_GET(c->word, IBSEC_KEY_CMD_AES256), S.out.m_key_aes256);
@@ -1148,10 +1152,11 @@ static void command_applied(void)
     if (S.cmd_mc.addr == IBSEC_REG_CTX_CMD && IBSEC_GET(S.cmd_mc.word, IBSEC_CTX_CMD_OP) == IBSEC_CTX_CMD_OP_READ
         && err == IBSEC_STATUS_ERR_CODE_ACCEPTED)
         snapshot_ctx(&S.mc, IBSEC_GET(S.cmd_mc.word, IBSEC_CTX_CMD_INDEX), &S.snap);
-    /* a completed install clears the key staging (registers.md §3.5); staging writes
-       wait for the command, so none is taken between the clear and this point */
-    if (S.cmd_mc.addr == IBSEC_REG_KEY_CMD && IBSEC_GET(S.cmd_mc.word, IBSEC_KEY_CMD_OP) == IBSEC_KEY_CMD_OP_INSTALL
-        && err == IBSEC_STATUS_ERR_CODE_ACCEPTED) {
+    /* a completed install or zeroize clears the key staging (registers.md §3.5); staging
+       writes wait for the command, so none is taken between the clear and this point */
+    if (S.cmd_mc.addr == IBSEC_REG_KEY_CMD && err == IBSEC_STATUS_ERR_CODE_ACCEPTED
+        && (IBSEC_GET(S.cmd_mc.word, IBSEC_KEY_CMD_OP) == IBSEC_KEY_CMD_OP_INSTALL
+            || IBSEC_GET(S.cmd_mc.word, IBSEC_KEY_CMD_OP) == IBSEC_KEY_CMD_OP_ZEROIZE)) {
         memset(S.key_data, 0, sizeof S.key_data);
         S.key_salt = 0;
     }

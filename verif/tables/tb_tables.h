@@ -52,6 +52,7 @@ typedef struct {
     int      m_key_valid;
     unsigned m_key_slot;
     int      m_key_aes256;
+    int      m_key_wipe;
     uint32_t m_key_data[8];      /* word 0 = bits [31:0] */
     int      lk_hit;
     unsigned lk_ctx, lk_mode, lk_sth_code;
