@@ -221,9 +221,24 @@ reg  [LK_N-1:0]     lk_s_reg;                  // its lookup answer is stale
 reg  [DS_W-1:0]     k1_desc_reg, k2_desc_reg, k3_desc_reg;
 reg  [DS_W-1:0]     lq_desc_reg;
 reg                 lq_rok_reg;                // LQ's parse reason is ok (R_OK)
-// LQ's DestQP is one IBA reserves (docs/wire-format.md §9.1): 1 QP0, 2 QP1, 3 the
-// permissive DestQP 0xffffff; 0 any other
-reg  [1:0]          lq_mc_reg;
+// LQ's DestQP is one IBA reserves (docs/wire-format.md §9.1: QP0, QP1, the permissive
+// 0xffffff) and its policy (CONFIG.MGMT_*) is bypass: the lookup's answer does not count
+// (a drop is in lq_pre_reg). These flags are set as the packet enters LQ, from its DestQP
+// and CONFIG: CONFIG changes only by a command, which makes every stage stale, so a
+// packet decided after it has entered LQ again
+reg                 lq_mg_bypass_reg;
+// LQ's packet cannot reach the EPSN step whatever the lookup answers: its DestQP's policy
+// is drop or bypass, or (open) BTH byte 8 has the PN bit or key phase 1, which no context
+// of this engine accepts (one flag, so that the decision's chain stays short)
+reg                 lq_no_ep_reg;
+// seal: the DestQP's policy is drop or bypass (the header edit's mode is none)
+/* verilator lint_off UNUSEDSIGNAL */ // open: unused (only seal edits the header here)
+reg                 lq_mg_any_reg;
+/* verilator lint_on UNUSEDSIGNAL */
+// the reason before the lookup, set as the packet enters LQ: the parse reason, else
+// mgmt_dropped when the DestQP's policy drops it, else ok (seal: a late reject in LH
+// comes first)
+reg  [5:0]          lq_pre_reg;
 // the parse reason's place in a descriptor word: the decision's first field, right below
 // the check flag, which lies right below P_Key (ibsec_engine_defs.vh)
 localparam integer  DS_REASON_LSB = DS_PKEY_LSB - 1 - 6;
@@ -278,23 +293,23 @@ end
 // seal: the packet's frame has ended when its late reason is in LH (earlier packets took
 // theirs); a late reject then counts as the parse's, before the lookup
 wire        lh_reject    = OPEN == 0 && lh_valid_reg && lh_bad_reg;
-wire [5:0]  c_reason_now = lh_reject ? lh_reason_reg : c_reason;
+wire [5:0]  c_reason_now = lh_reject ? lh_reason_reg : lq_pre_reg;
 // c_reason_now == R_OK, from LQ's registered flag of its parse reason
 wire        c_ok_now     = lq_rok_reg && !lh_reject;
-// the policy of LQ's DestQP class from CONFIG (sampled at the decision, as ALLOW_PLAIN):
-// drop (mgmt_dropped), or bypass (no context: plain, whatever ALLOW_PLAIN), before the
-// lookup's answer counts (seal §7 step 3, open §8 step 5)
-wire [1:0]  mg_pol    = (lq_mc_reg == 2'd0) ? 2'd0 : cfg_mgmt[2*(lq_mc_reg - 2'd1) +: 2];
-wire        mg_drop   = mg_pol[1];
-wire        mg_bypass = !mg_pol[1] && mg_pol[0];
+// the policy of LQ's DestQP class (CONFIG.MGMT_*; bit 1 drop, else bit 0 bypass): drop
+// (mgmt_dropped), or bypass (no context: plain, whatever ALLOW_PLAIN), before the
+// lookup's answer counts (seal §7 step 3, open §8 step 5); from K3's packet into LQ
+wire [1:0]  k3_mc     = mgmt_class(k3_desc_reg[DS_DESTQP_LSB +: 24]);
+wire [1:0]  k3_mg_pol = (k3_mc == 2'd0) ? 2'd0 : cfg_mgmt[2*(k3_mc - 2'd1) +: 2];
+wire        mg_bypass = lq_mg_bypass_reg;
 // the packet reaches the EPSN step (seal §7 step 5, open §8 step 10): every earlier
 // check of the decision passed (the same chain as in the decision below)
 wire reach_ep = c_ok_now &&
-                !mg_drop && !mg_bypass &&
+                !lq_no_ep_reg &&
                 lk_hit &&
-                !(OPEN != 0 && (c_pmode != lk_mode || c_pn)) &&
+                !(OPEN != 0 && c_pmode != lk_mode) &&
                 !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
-                (lk_mode != M_NONE) && lk_key_valid && !(OPEN != 0 && c_kp);
+                (lk_mode != M_NONE) && lk_key_valid;
 assign ep_valid = dec_can && reach_ep;
 // seal: the wire header after sealing (STH length added to every length field, BTH byte
 // 8 with the mode), made from the lookup's mode and STH code, which are the verdict's
@@ -307,7 +322,7 @@ wire [8*HDR_BYTES-1:0] c_edit;
 generate
     if (OPEN == 0) begin : g_seal_edit
         // (the table answers mode 0 on a miss today; the guard does not rely on it)
-        wire [2:0] c_apply_pre = (lk_hit && !mg_drop && !mg_bypass) ? lk_mode : M_NONE;
+        wire [2:0] c_apply_pre = (lk_hit && !lq_mg_any_reg) ? lk_mode : M_NONE;
         ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) c_hdr_edit (
             .clk     (clk),
             .ce      (dr_ready),
@@ -355,7 +370,7 @@ end
 localparam integer PASS_W = 1 + 2 * RAW + PR_W + 1;   // descriptor fields passed through
 wire [PASS_W-1:0]  x_pass;
 wire [5:0]         x_rnow, x_ep_reason;
-wire               x_hit, x_dir, x_kvalid, x_allow, x_mf, x_mg_drop, x_mg_bypass;
+wire               x_hit, x_dir, x_kvalid, x_allow, x_mf, x_mg_bypass;
 wire [CTX_W-1:0]   x_ctx;
 wire [2:0]         x_mode, x_code, x_smode;
 wire [KEY_W-1:0]   x_key;
@@ -382,7 +397,7 @@ generate
         reg  [5:0]                          dr_rnow_reg, dr_ep_reason_reg;
         reg                                 dr_hit_reg, dr_dir_reg, dr_kvalid_reg;
         reg                                 dr_allow_reg, dr_mf_reg;
-        reg                                 dr_mg_drop_reg, dr_mg_bypass_reg;
+        reg                                 dr_mg_bypass_reg;
         reg  [CTX_W-1:0]                    dr_ctx_reg;
         reg  [2:0]                          dr_mode_reg, dr_code_reg, dr_smode_reg;
         reg  [KEY_W-1:0]                    dr_key_reg;
@@ -399,7 +414,6 @@ generate
         assign x_dir       = dr_dir_reg;
         assign x_kvalid    = dr_kvalid_reg;
         assign x_allow     = dr_allow_reg;
-        assign x_mg_drop   = dr_mg_drop_reg;
         assign x_mg_bypass = dr_mg_bypass_reg;
         assign x_mf        = dr_mf_reg;
         assign x_ctx       = dr_ctx_reg;
@@ -420,7 +434,6 @@ generate
                 dr_dir_reg       <= lk_dir;
                 dr_kvalid_reg    <= lk_key_valid;
                 dr_allow_reg     <= cfg_allow_plain;
-                dr_mg_drop_reg   <= mg_drop;
                 dr_mg_bypass_reg <= mg_bypass;
                 dr_mf_reg        <= cfg_mask_mf;
                 dr_ctx_reg       <= lk_ctx;
@@ -447,7 +460,6 @@ generate
         assign x_dir       = lk_dir;
         assign x_kvalid    = lk_key_valid;
         assign x_allow     = cfg_allow_plain;
-        assign x_mg_drop   = mg_drop;
         assign x_mg_bypass = mg_bypass;
         assign x_mf        = cfg_mask_mf;
         assign x_ctx       = lk_ctx;
@@ -477,9 +489,7 @@ always @* begin
     n_epsn   = 63'd0;
     n_ichk   = 1'b0;
     if (x_rnow != R_OK) begin
-        // parse error: no lookup
-    end else if (x_mg_drop) begin
-        n_reason = R_MGMT_DROPPED;
+        // parse error or a DestQP the policy drops (mgmt_dropped): no lookup
     end else if (!x_hit || x_mg_bypass) begin
         // no context, or one the DestQP's policy bypasses
         if ((OPEN != 0 && c_pmode != M_NONE) || (!x_allow && !x_mg_bypass))
@@ -497,7 +507,7 @@ always @* begin
             n_smode = x_mode;
         // the PN bit names the pn nonce, which no context of this engine uses (every
         // context has the epsn nonce: wire-format.md §5)
-        if (OPEN != 0 && (c_pmode != x_mode || c_pn))
+        if (OPEN != 0 && {c_pn, c_pmode} != {1'b0, x_mode})
             n_reason = R_MODE_MISMATCH;
         else if (OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != x_code)
             n_reason = R_STH_SIZE_MISMATCH;
@@ -572,7 +582,13 @@ always @(posedge clk) begin
         k3_desc_reg <= k2_desc_reg;
         lq_desc_reg <= k3_desc_reg;
         lq_rok_reg  <= k3_desc_reg[DS_REASON_LSB +: 6] == R_OK;
-        lq_mc_reg   <= mgmt_class(k3_desc_reg[DS_DESTQP_LSB +: 24]);
+        lq_pre_reg       <= (k3_desc_reg[DS_REASON_LSB +: 6] != R_OK) ? k3_desc_reg[DS_REASON_LSB +: 6] :
+                            k3_mg_pol[1] ? R_MGMT_DROPPED : R_OK;
+        lq_mg_bypass_reg <= !k3_mg_pol[1] && k3_mg_pol[0];
+        lq_mg_any_reg    <= k3_mg_pol != 2'd0;
+        // (the security bits' KP and PN: bits 4:3 of {KP, PN, STHSZ})
+        lq_no_ep_reg     <= k3_mg_pol != 2'd0 ||
+                            (OPEN != 0 && k3_desc_reg[DS_SECB_LSB + 3 +: 2] != 2'd0);
         lk_v_reg    <= {lk_v_reg[LK_N-2:0], lk_relook ? lk_v_reg[LK_N-1] : cq_m_ready};
         lk_s_reg    <= {lk_s_reg[LK_N-2:0], 1'b0} | {LK_N{cfg_busy}};
     end else begin

@@ -149,6 +149,8 @@ localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
 // offset (7), shape (2)
 localparam DS_MF_LSB      = 2 * RAW + 2;
 localparam DS_APPLY_LSB   = DS_MF_LSB + 1 + 63 + 1 + 32 + KEY_W + 3;
+// the security bits {KP, PN, STHSZ} above the PSN
+localparam DS_SECB_LSB    = DS_DESTQP_LSB + 24 + 24;
 localparam DS_PP_LEN_LSB  = DS_DESTQP_LSB + 24 + 24 + 5 + 3 + 13;
 localparam DS_STH_LEN_LSB = DS_PP_LEN_LSB + 13;
 localparam DS_HDR_LEN_LSB = DS_STH_LEN_LSB + 7;
