@@ -15,9 +15,10 @@
  *            the four stages stale, and once it is low the stages rotate (LQ's packet
  *            back into K1, looked up again) until none is; four rotations restore the
  *            order
- *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG (ALLOW_PLAIN, MASK_MF,
- *            the reserved DestQPs' policies MGMT_*) sampled here, once per packet; the
- *            DestQP's class (0, 1, 0xffffff, other) registered on the way into LQ. Seal: the late reason of every frame comes
+ *   decide   key and EPSN (ep_*) in one cycle on LQ; CONFIG's ALLOW_PLAIN and MASK_MF
+ *            sampled here, once per packet, its MGMT_* (the policies of DestQP 0, 1
+ *            and 0xffffff) as the packet enters LQ (the pre-lookup reason with
+ *            mgmt_dropped, the bypass flag). Seal: the late reason of every frame comes
  *            from LD's head registered here (LH, one cycle behind LD); a packet decided
  *            before its frame's end (its late reason not yet in LH) holds the next
  *            decision until it is known, and a late reject takes its tx_next commit back
