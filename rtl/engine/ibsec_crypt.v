@@ -4,10 +4,12 @@
  * the input ring, and gcm_core (docs/packet-engine.md §3, §4).
  *
  * Function
- *   CJ       the DQ head with H (ib_hdr_mask: seal, of the wire header edited at the
- *            decision; open, of the header as received) and the message geometry (AAD
- *            length, payload offsets, the message's end and beats), so that the crypt
- *            composer's job and the crypt ring's room check start at registers
+ *   CJ       the DQ head with its header from the header store (seal: edited as the
+ *            wire header after sealing, by ib_hdr_edit in CJ's register stage; open: as
+ *            received) and the message geometry (AAD length, payload offsets, the
+ *            message's end and beats), so that the crypt composer's job and the crypt
+ *            ring's room check start at registers; H (ib_hdr_mask) is made from CJ's
+ *            header on the way into the composer
  *   compose  (secured modes) AAD = H, then payload + pad as data (icrc-mac, sth-aead),
  *            as more AAD (sth-pkt) or not at all (sth-hdr), read from this stage's copy
  *            of the input ring behind the arrival (a beat waits until the two beats of
@@ -20,7 +22,8 @@
  *   Crypt ring room is allocated at a job's start (ca) and freed by the egress stage (cf).
  *
  * Latency / throughput
- *   One cycle from DQ head to CJ; the composer issues one beat per clock into gcm_core
+ *   One cycle from DQ head to CJ (with the header store's head: it fetches ahead, so the
+ *   header waits there long before the packet reaches DQ); the composer issues one beat per clock into gcm_core
  *   (gcm_core: AES_LATENCY + 3 cycles to the first output block, AES + GHASH + 3 to the
  *   tag; docs/crypto-core.md); jobs chain without a bubble.
  *
@@ -46,6 +49,7 @@ module ibsec_crypt #(
 ) (
     clk, rst,
     dq_m_valid, dq_m_ready, dq_m_data,
+    hs_valid, hs_pop, hs_data,
     xq_s_valid, xq_s_ready, xq_s_data,
     ring_wr_en, ring_wr_addr, ring_wr_data, ing_base, ing_early, cf,
     key_valid, key_ready, key_slot, key_aes256, key_data, key_wipe,
@@ -67,6 +71,16 @@ input  wire                 rst;
 input  wire                 dq_m_valid;
 output wire                 dq_m_ready;
 input  wire [DS_W-1:0]      dq_m_data;
+
+/*
+ * Header store read port (ibsec_hdr_store): the headers in frame order, the head that of
+ * the DQ head's packet
+ */
+input  wire                 hs_valid;
+output wire                 hs_pop;
+/* verilator lint_off UNUSEDSIGNAL */ // H needs the first HDR_BYTES (no STH)
+input  wire [8*CAP_BYTES-1:0] hs_data;
+/* verilator lint_on UNUSEDSIGNAL */
 
 /*
  * XQ write side: the packet past the crypt stage
@@ -136,7 +150,6 @@ reg [RAW:0]             cw_reg, cw_next;
 // one descriptor format travels through CQ, DQ and XQ; the crypt stage reads only the
 // fields it needs (the others pass through it in the word)
 // DQ head: decided packet waiting for the crypt stage
-reg  [8*CAP_BYTES-1:0]     d_hdr;
 reg                        d_link;
 reg  [RAW-1:0]             d_base;
 reg  [RAW-1:0]             d_nb;
@@ -181,30 +194,32 @@ wire [$clog2(XQ_DEPTH):0] tq_count;
 /* verilator lint_on UNUSEDSIGNAL */
 
 // ---- crypt job register (CJ): the DQ head with its GCM message prepared ----
-// H (ib_hdr_mask) and the message geometry (AAD length, payload offsets, the message's
-// end and beats) are computed from the DQ head and registered with the packet in CJ, so
-// that the crypt composer's job and the ring room check start at registers. CJ takes the DQ head when it is empty or hands its packet
-// on (to the composer, or past it to XQ) in the same cycle.
-wire [8*HDR_BYTES-1:0] dh_hdr;            // DQ head: the fields H and the geometry need
-wire [1:0]  dh_shape;
+// The message geometry (AAD length, payload offsets, the message's end and beats) is
+// computed from the DQ head and registered with the packet in CJ, so that the crypt
+// composer's job and the ring room check start at registers; the packet's header comes
+// from the header store's head with it (seal: edited as the wire header after sealing,
+// by ib_hdr_edit, whose register stage is CJ's: the STH length added to every length
+// field, BTH byte 8 with the mode; open: as received). H (ib_hdr_mask) is made from CJ's
+// header on the way into the composer. CJ takes the DQ head when it is empty or hands
+// its packet on (to the composer, or past it to XQ) in the same cycle.
 wire [6:0]  dh_hdr_len, dh_sth_len;
 wire [12:0] dh_pp_len;
 wire [2:0]  dh_apply;
-wire        dh_mf;
-assign dh_hdr     = dq_m_data[DS_W-8*CAP_BYTES +: 8*HDR_BYTES];
+/* verilator lint_off UNUSEDSIGNAL */ // open: the header is not edited here (shape[1]: RoCEv2)
+wire [1:0]  dh_shape;
+wire [6:0]  dh_bth_off;
+wire [2:0]  dh_code;
+/* verilator lint_on UNUSEDSIGNAL */
 assign dh_shape   = dq_m_data[DS_SHAPE_LSB +: 2];
 assign dh_hdr_len = dq_m_data[DS_HDR_LEN_LSB +: 7];
+assign dh_bth_off = dq_m_data[DS_HDR_LEN_LSB + 7 +: 7];
 assign dh_sth_len = dq_m_data[DS_STH_LEN_LSB +: 7];
 assign dh_pp_len  = dq_m_data[DS_PP_LEN_LSB +: 13];
 assign dh_apply   = dq_m_data[DS_APPLY_LSB +: 3];
-assign dh_mf      = dq_m_data[DS_MF_LSB];
-wire [8*HDR_BYTES-1:0] dh_aad;
-wire [6:0]  dh_aad_len;
-/* verilator lint_off UNUSEDSIGNAL */
-// the crypt stage needs H only; the variant bits are the check and egress stages'
-wire [HDR_BYTES-1:0]   dh_variant;
-wire [8*HDR_BYTES-1:0] dh_ones;
-/* verilator lint_on UNUSEDSIGNAL */
+assign dh_code    = dq_m_data[DS_APPLY_LSB - 3 +: 3];
+// H's length: the headers, RoCEv2's Ethernet header (14 bytes) replaced by an LRH (8), as
+// ib_hdr_mask counts it
+wire [6:0]  dh_aad_len = dh_shape[1] ? dh_hdr_len - 7'd6 : dh_hdr_len;
 wire        dh_enc = mode_encrypts(dh_apply);
 wire [12:0] dh_aad13 = {6'd0, dh_aad_len};
 wire [12:0] dh_aad_blk = round16(dh_aad13);
@@ -216,7 +231,7 @@ wire [12:0] dh_msg_beats = (dh_msg_end + W[12:0] - 13'd1) / W[12:0];
 
 reg                    cj_valid_reg = 1'b0;
 reg  [DS_W-1:0]        cj_desc_reg;
-reg  [8*HDR_BYTES-1:0] cj_aad_reg;         // H
+wire [8*HDR_BYTES-1:0] cj_hdr;             // the header (seal: edited)
 reg  [6:0]             cj_aad_len_reg;
 reg  [12:0]            cj_pp_src_reg;      // payload offset in the frame
 reg  [12:0]            cj_dst_off_reg;     // payload offset in the message
@@ -225,11 +240,10 @@ reg  [12:0]            cj_msg_end_reg;     // end of the message
 reg  [12:0]            cj_aad_end_reg;     // end of the AAD in the message
 reg  [RAW-1:0]         cj_mb_reg;          // beats of the message
 wire                   cj_take;            // CJ's packet leaves (composer or XQ)
-wire                   cj_load = dq_m_valid && (!cj_valid_reg || cj_take);
+wire                   cj_load = dq_m_valid && hs_valid && (!cj_valid_reg || cj_take);
 always @(posedge clk) begin
     if (cj_load) begin
         cj_desc_reg    <= dq_m_data;
-        cj_aad_reg     <= dh_aad;
         cj_aad_len_reg <= dh_aad_len;
         cj_pp_src_reg  <= {6'd0, dh_hdr_len} + {6'd0, dh_sth_len};
         cj_dst_off_reg <= dh_enc ? dh_aad_blk : dh_aad13;
@@ -245,6 +259,16 @@ always @(posedge clk) begin
     if (rst)
         cj_valid_reg <= 1'b0;
 end
+
+// H from CJ's header
+wire [8*HDR_BYTES-1:0] cj_aad;
+/* verilator lint_off UNUSEDSIGNAL */
+// the crypt stage needs H only (its length is CJ's); the variant bits are the check and
+// egress stages'
+wire [6:0]             cj_aad_len_unused;
+wire [HDR_BYTES-1:0]   cj_variant;
+wire [8*HDR_BYTES-1:0] cj_ones;
+/* verilator lint_on UNUSEDSIGNAL */
 
 // ---- crypt stage (CJ) ----
 wire        d_crypt = d_apply != M_NONE;
@@ -313,6 +337,7 @@ wire [127:0]            gcm_m_tag_unused;
 // Port assignments
 // ----------------------------------------------------------------------------
 assign dq_m_ready = cj_load;
+assign hs_pop     = cj_load;
 assign xq_s_valid = cj_take;
 assign cr_wr_en   = gcm_m_tvalid;
 assign cr_wr_data = gcm_m_tdata;
@@ -321,7 +346,7 @@ assign cw         = cw_reg;
 assign cj_valid   = cj_valid_reg;
 
 always @* begin
-    {d_hdr, d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
+    {d_link, d_base, d_nb, d_shape, d_bth_off, d_hdr_len, d_sth_len, d_pp_len,
     d_pkt_end, d_pmode, d_secb, d_psn, d_destqp, d_pkey, d_chk, d_reason, d_hit, d_ctx,
     d_smode, d_apply, d_code, d_key, d_salt, d_dir, d_epsn, d_mf, d_ichk, d_cbase, d_mb_field,
     d_crypted} = cj_desc_reg;
@@ -334,17 +359,42 @@ assign xq_s_data = {cj_desc_reg[DS_W-1:2*RAW+1], ca_reg[RAW-1:0],
 // ----------------------------------------------------------------------------
 // Submodules
 // ----------------------------------------------------------------------------
-// H: seal, of the wire header after sealing (the descriptor carries it from the
-// decision on); open, of the header as received
-ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) dh_hdr_mask (
-    .hdr     (dh_hdr),
-    .shape   (dh_shape),
-    .hdr_len (dh_hdr_len),
-    .mask_mf (dh_mf),
-    .aad     (dh_aad),
-    .aad_len (dh_aad_len),
-    .variant (dh_variant),
-    .ones    (dh_ones)
+// CJ's header: seal, the wire header after sealing (the STH length added to every length
+// field, BTH byte 8 with the mode and STH code the packet is sealed with: the verdict's,
+// whenever the packet has a message); open, the header as received
+generate
+    if (OPEN == 0) begin : g_seal_edit
+        ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) cj_hdr_edit (
+            .clk     (clk),
+            .ce      (cj_load),
+            .hdr_in  (hs_data[8*HDR_BYTES-1:0]),
+            .shape   (dh_shape),
+            .bth_off (dh_bth_off),
+            .shrink  (1'b0),
+            .len     (mode_has_sth(dh_apply) ? sth_bytes(dh_code) : 7'd0),
+            .secbits (secbits_encode(dh_apply, dh_code)),
+            .hdr_out (cj_hdr)
+        );
+    end else begin : g_open_received
+        reg [8*HDR_BYTES-1:0] cj_hdr_reg;
+        always @(posedge clk) begin
+            if (cj_load)
+                cj_hdr_reg <= hs_data[8*HDR_BYTES-1:0];
+        end
+        assign cj_hdr = cj_hdr_reg;
+    end
+endgenerate
+
+// H: of CJ's header
+ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) cj_hdr_mask (
+    .hdr     (cj_hdr),
+    .shape   (d_shape),
+    .hdr_len (d_hdr_len),
+    .mask_mf (d_mf),
+    .aad     (cj_aad),
+    .aad_len (cj_aad_len_unused),
+    .variant (cj_variant),
+    .ones    (cj_ones)
 );
 
 ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) c_ring (
@@ -392,7 +442,7 @@ ibsec_compose #(
 ) c_compose (
     .clk (clk), .rst (rst),
     .job_valid (cz_job_valid), .job_ready (cz_job_ready),
-    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, cj_aad_reg}),
+    .job_front ({{(8*(FRONT_BYTES-HDR_BYTES)){1'b0}}, cj_aad}),
     .job_front_len ({1'b0, cj_aad_len_reg}),
     .job_aux0 ({8*HDR_BYTES{1'b0}}), .job_aux1 ({8*HDR_BYTES{1'b0}}),
     .job_base (d_base), .job_src_off (cj_pp_src_reg),

@@ -24,13 +24,11 @@
  *            decision until it is known, and a late reject takes its tx_next commit back
  *            (cm_valid, cm_void)
  *   DR       seal: the decision's raw answers (the reason before the lookup, the lookup's
- *            and the EPSN step's answers, CONFIG) are registered in DR, whose header
- *            window is ib_hdr_edit's register stage (the wire header's new lengths and
- *            checksum, from LQ's header and the lookup's mode); the verdict (reason,
+ *            and the EPSN step's answers, CONFIG) are registered in DR; the verdict (reason,
  *            apply mode, E, ...) is made from DR's registers on the way into DQ, so that
  *            the decision's cycle only decides whether the packet goes. DR takes a
  *            packet when it is empty or its packet enters DQ (dr_ready, from registers
- *            only), so that the enable of DR's ~1.4 kbit starts at flip-flops. Open: the
+ *            only). Open: the
  *            verdict enters DQ directly
  *
  * Latency / throughput
@@ -40,8 +38,9 @@
  *
  * Hands on
  *   DQ descriptors (the decision: reason, context, key slot, salt, direction, EPSN, apply
- *   mode, STH code, MASK_MF in effect, whether a bad ICRC is the verdict; seal: the edited
- *   header) to ibsec_crypt.
+ *   mode, STH code, MASK_MF in effect, whether a bad ICRC is the verdict) to ibsec_crypt.
+ *   The descriptors carry no header: the crypt and egress stages read it from the header
+ *   store (ibsec_hdr_store) and edit it there.
  */
 
 `resetall
@@ -159,7 +158,6 @@ endfunction
 // one descriptor format travels through CQ, DQ and XQ; the decision reads only the
 // fields it needs (the others pass through it in the word)
 // CQ head: parsed (and checked) packet waiting for its decision
-reg  [8*CAP_BYTES-1:0]     c_hdr;
 reg                        c_link;
 reg  [RAW-1:0]             c_base;
 reg  [RAW-1:0]             c_nb;
@@ -232,10 +230,6 @@ reg                 lq_mg_bypass_reg;
 // is drop or bypass, or (open) BTH byte 8 has the PN bit or key phase 1, which no context
 // of this engine accepts (one flag, so that the decision's chain stays short)
 reg                 lq_no_ep_reg;
-// seal: the DestQP's policy is drop or bypass (the header edit's mode is none)
-/* verilator lint_off UNUSEDSIGNAL */ // open: unused (only seal edits the header here)
-reg                 lq_mg_any_reg;
-/* verilator lint_on UNUSEDSIGNAL */
 // the reason before the lookup, set as the packet enters LQ: the parse reason, else
 // mgmt_dropped when the DestQP's policy drops it, else ok (seal: a late reject in LH
 // comes first)
@@ -312,33 +306,6 @@ wire reach_ep = c_ok_now &&
                 !(OPEN != 0 && mode_has_sth(c_pmode) && c_sthsz != lk_sth_code) &&
                 (lk_mode != M_NONE) && lk_key_valid;
 assign ep_valid = dec_can && reach_ep;
-// seal: the wire header after sealing (STH length added to every length field, BTH byte
-// 8 with the mode), made from the lookup's mode and STH code, which are the verdict's
-// apply mode and STH code whenever the packet is sent (a dropped packet's header is never
-// used); it replaces the header window in the descriptor, so that the crypt stage (H) and
-// the egress stage (output header) start from it. ib_hdr_edit's register stage is DR's:
-// it takes LQ's header with the decision (ce = dr_ready, as DR) and hands the edited
-// header to DR's DQ write. Open: the header as received, edited at egress.
-wire [8*HDR_BYTES-1:0] c_edit;
-generate
-    if (OPEN == 0) begin : g_seal_edit
-        // (the table answers mode 0 on a miss today; the guard does not rely on it)
-        wire [2:0] c_apply_pre = (lk_hit && !lq_mg_any_reg) ? lk_mode : M_NONE;
-        ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) c_hdr_edit (
-            .clk     (clk),
-            .ce      (dr_ready),
-            .hdr_in  (c_hdr[8*HDR_BYTES-1:0]),
-            .shape   (c_shape),
-            .bth_off (c_bth_off),
-            .shrink  (1'b0),
-            .len     (mode_has_sth(c_apply_pre) ? sth_bytes(lk_sth_code) : 7'd0),
-            .secbits (secbits_encode(c_apply_pre, lk_sth_code)),
-            .hdr_out (c_edit)
-        );
-    end else begin : g_open_received
-        assign c_edit = c_hdr[8*HDR_BYTES-1:0];
-    end
-endgenerate
 reg [5:0]        n_reason;
 reg              n_hit;
 reg [CTX_W-1:0]  n_ctx;
@@ -358,7 +325,7 @@ assign ep_psn       = c_psn;
 assign ur_valid     = ur_valid_reg;
 
 always @* begin
-    {c_hdr, c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
+    {c_link, c_base, c_nb, c_shape, c_bth_off, c_hdr_len, c_sth_len, c_pp_len,
     c_pkt_end, c_pmode, c_secb, c_psn, c_destqp, c_pkey, c_chk, c_reason, c_hit, c_ctx,
     c_smode, c_apply, c_code, c_key, c_salt, c_dir, c_epsn, c_mf, c_ichk, c_cbase, c_mb,
     c_crypted} = lq_desc_reg;
@@ -378,22 +345,21 @@ wire [KEY_W-1:0]   x_key;
 wire [31:0]        x_salt;
 wire [62:0]        x_epsn;
 
-// the decided descriptor below its header window: the decision, MASK_MF in effect,
+// the decided descriptor: the fields passed through, the decision, MASK_MF in effect,
 // whether a bad ICRC decides the verdict
-wire [DS_W-8*CAP_BYTES-1:0] dec_lo = {x_pass,
+wire [DS_W-1:0] dec_lo = {x_pass,
                     n_reason, n_hit, n_ctx, n_smode, n_apply, n_code, n_key, n_salt, n_dir,
                     n_epsn, x_mf, n_ichk, {RAW{1'b0}}, {RAW{1'b0}}, 1'b0};
 
 // ---- decided register (DR, seal) -> DQ ----
-// Seal: the decided packet waits one cycle in DR while its header is edited (ib_hdr_edit's
-// register stage, the header window's part of DR), then goes into DQ. DR takes the
-// decision whenever it is empty or its packet goes into DQ (dr_ready: registers only,
-// so the enable of DR's 1.4 kbit starts at flip-flops), and holds while DQ is full.
+// Seal: the decided packet waits one cycle in DR with the decision's raw answers, then
+// goes into DQ with the verdict made from them. DR takes the decision whenever it is
+// empty or its packet goes into DQ (dr_ready: registers only, so the enable of DR starts
+// at flip-flops), and holds while DQ is full.
 // Open: the decision goes into DQ in its cycle.
 generate
     if (OPEN == 0) begin : g_dr
         reg                                 dr_valid_reg = 1'b0;
-        reg  [8*(CAP_BYTES-HDR_BYTES)-1:0]  dr_hdr_hi_reg;
         reg  [PASS_W-1:0]                   dr_pass_reg;
         reg  [5:0]                          dr_rnow_reg, dr_ep_reason_reg;
         reg                                 dr_hit_reg, dr_dir_reg, dr_kvalid_reg;
@@ -407,7 +373,7 @@ generate
         assign dr_ready   = !dr_valid_reg || dq_s_ready;
         assign dr_valid   = dr_valid_reg;
         assign dq_s_valid = dr_valid_reg;
-        assign dq_s_data  = {dr_hdr_hi_reg, c_edit, dec_lo};
+        assign dq_s_data  = dec_lo;
         assign x_pass      = dr_pass_reg;
         assign x_rnow      = dr_rnow_reg;
         assign x_ep_reason = dr_ep_reason_reg;
@@ -427,8 +393,7 @@ generate
         always @(posedge clk) begin
             if (dr_ready) begin
                 dr_valid_reg     <= dec_pkt;
-                dr_hdr_hi_reg    <= c_hdr[8*CAP_BYTES-1:8*HDR_BYTES];
-                dr_pass_reg      <= lq_desc_reg[DS_W-8*CAP_BYTES-1 -: PASS_W];
+                dr_pass_reg      <= lq_desc_reg[DS_W-1 -: PASS_W];
                 dr_rnow_reg      <= c_reason_now;
                 dr_ep_reason_reg <= ep_reason;
                 dr_hit_reg       <= lk_hit;
@@ -453,8 +418,8 @@ generate
         assign dr_ready   = 1'b0;
         assign dr_valid   = 1'b0;
         assign dq_s_valid = dec_pkt;
-        assign dq_s_data  = {c_hdr[8*CAP_BYTES-1:8*HDR_BYTES], c_edit, dec_lo};
-        assign x_pass      = lq_desc_reg[DS_W-8*CAP_BYTES-1 -: PASS_W];
+        assign dq_s_data  = dec_lo;
+        assign x_pass      = lq_desc_reg[DS_W-1 -: PASS_W];
         assign x_rnow      = c_reason_now;
         assign x_ep_reason = ep_reason;
         assign x_hit       = lk_hit;
@@ -586,7 +551,6 @@ always @(posedge clk) begin
         lq_pre_reg       <= (k3_desc_reg[DS_REASON_LSB +: 6] != R_OK) ? k3_desc_reg[DS_REASON_LSB +: 6] :
                             k3_mg_pol[1] ? R_MGMT_DROPPED : R_OK;
         lq_mg_bypass_reg <= !k3_mg_pol[1] && k3_mg_pol[0];
-        lq_mg_any_reg    <= k3_mg_pol != 2'd0;
         // (the security bits' KP and PN: bits 4:3 of {KP, PN, STHSZ})
         lq_no_ep_reg     <= k3_mg_pol != 2'd0 ||
                             (OPEN != 0 && k3_desc_reg[DS_SECB_LSB + 3 +: 2] != 2'd0);

@@ -77,6 +77,7 @@ module ibsec_egress #(
 ) (
     clk, rst,
     xq_m_valid, xq_m_ready, xq_m_data,
+    hs_valid, hs_pop, hs_data,
     tq_m_valid, tq_m_ready, tq_m_data,
     tl_m_valid, tl_m_ready, tl_m_tag32,
     lp_valid, lp_pop, lp_reason, lp_mode, lp_nb,
@@ -100,6 +101,14 @@ input  wire                 rst;
 input  wire                 xq_m_valid;
 output reg                  xq_m_ready;
 input  wire [DS_W-1:0]      xq_m_data;
+
+/*
+ * Header store read port (ibsec_hdr_store): the headers in frame order, the head that of
+ * the XQ head's packet
+ */
+input  wire                 hs_valid;
+output wire                 hs_pop;
+input  wire [8*CAP_BYTES-1:0] hs_data;
 input  wire                 tq_m_valid;
 output reg                  tq_m_ready;
 input  wire [127:0]         tq_m_data;
@@ -195,7 +204,6 @@ reg                     st_alert_reg, st_alert_next;
 // one descriptor format travels through CQ, DQ and XQ; the egress stage reads only the
 // fields it needs
 // EQ (the egress register, below): packet in the egress stage, with its tag
-reg  [8*CAP_BYTES-1:0]     x_hdr;
 reg                        x_link;
 reg  [RAW-1:0]             x_base;
 reg  [RAW-1:0]             x_nb;
@@ -227,7 +235,6 @@ reg  [RAW-1:0]             x_cbase;
 reg  [RAW-1:0]             x_mb;
 reg                        x_crypted;
 // XQ head: the packet entering EQ
-reg  [8*CAP_BYTES-1:0]     xh_hdr;
 reg                        xh_link;
 reg  [RAW-1:0]             xh_base;
 reg  [RAW-1:0]             xh_nb;
@@ -301,13 +308,14 @@ reg                 xh_valid_reg = 1'b0;
 reg  [DS_W-1:0]     xh_desc_reg;
 reg  [127:0]        xh_tag_reg;
 reg  [127:0]        xh_rx_reg;          // open: the 16 header bytes from hdr_len on (the STH)
+reg  [8*HDR_BYTES-1:0] xh_hdr;          // the header (the header store's head)
 wire                xh_load;
 wire                kh_load = (OPEN != 0) && kr_valid && (!kh_valid_reg || eq_load);
 // the XQ head's fields XH's load reads (the descriptor's layout: ibsec_engine_defs.vh)
 wire                q_crypted = xq_m_data[0];
 wire [2:0]          q_apply   = xq_m_data[DS_APPLY_LSB +: 3];
 wire [6:1]          q_hdr_len = xq_m_data[DS_HDR_LEN_LSB+1 +: 6];   // (even)
-wire [8*CAP_BYTES-1:0] q_hdr  = xq_m_data[DS_W-1 -: 8*CAP_BYTES];
+wire [8*CAP_BYTES-1:0] q_hdr  = hs_data;     // the XQ head's header
 // seal icrc-mac: the egress stream starts before the tag is out (the late tag)
 wire                q_late = (OPEN == 0) && q_crypted && q_apply == M_ICRC_MAC;
 wire                q_have_tag = !q_crypted || q_late || tq_m_valid;
@@ -317,7 +325,9 @@ wire                xh_have_chk = ((OPEN == 0) || kh_valid_reg) && lp_valid;
 wire [DS_W-1:0]     xh_word = {xh_desc_reg[DS_W-1:DS_NB_LSB+RAW], lp_nb,
                                xh_desc_reg[DS_NB_LSB-1:0]};
 assign              eq_load = xh_valid_reg && xh_have_chk && (!eq_valid_reg || eq_take);
-assign              xh_load = xq_m_valid && q_have_tag && (!xh_valid_reg || eq_load);
+assign              xh_load = xq_m_valid && hs_valid && q_have_tag &&
+                              (!xh_valid_reg || eq_load);
+assign              hs_pop  = xh_load;
 // open: the CRC check's verdicts (native IBA only has a VCRC; the ICRC counts where the
 // decision says the model checks it, with the MASK_MF value the decision sampled)
 wire [15:0]         k_vext;
@@ -360,9 +370,6 @@ wire         xh_tag_chk = (OPEN != 0) && xh_crypted &&
 wire [3:0]   xh_fail = {4{xh_tag_chk}} & xh_ne;
 
 // ---- egress stage (EQ) ----
-/* verilator lint_off UNUSEDSIGNAL */ // seal's output header (open edits the XQ head's)
-wire [8*HDR_BYTES-1:0] x_win = x_hdr[8*HDR_BYTES-1:0];
-/* verilator lint_on UNUSEDSIGNAL */
 wire [8*HDR_BYTES-1:0] x_edit;
 /* verilator lint_off UNUSEDSIGNAL */
 // egress needs the length of H (to find the payload in the crypt ring) and the
@@ -628,13 +635,13 @@ assign cf       = cf_reg;
 assign eq_valid = eq_valid_reg || xh_valid_reg;
 
 always @* begin
-    {x_hdr, x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
+    {x_link, x_base, x_nb, x_shape, x_bth_off, x_hdr_len, x_sth_len, x_pp_len,
     x_pkt_end, x_pmode, x_secb, x_psn, x_destqp, x_pkey, x_chk, x_reason, x_hit, x_ctx,
     x_smode, x_apply, x_code, x_key, x_salt, x_dir, x_epsn, x_mf, x_ichk, x_cbase, x_mb,
     x_crypted} = eq_desc_reg;
 end
 always @* begin
-    {xh_hdr, xh_link, xh_base, xh_nb, xh_shape, xh_bth_off, xh_hdr_len, xh_sth_len,
+    {xh_link, xh_base, xh_nb, xh_shape, xh_bth_off, xh_hdr_len, xh_sth_len,
     xh_pp_len, xh_pkt_end, xh_pmode, xh_secb, xh_psn, xh_destqp, xh_pkey, xh_chk,
     xh_reason, xh_hit, xh_ctx, xh_smode, xh_apply, xh_code, xh_key, xh_salt, xh_dir,
     xh_epsn, xh_mf, xh_ichk, xh_cbase, xh_mb, xh_crypted} = xh_desc_reg;
@@ -657,29 +664,21 @@ ibsec_pair_buffer #(.WIDTH (DW), .DEPTH (RING)) crypt_ring (
     .rd_en (ez_rd_en), .rd_addr (ez_rd_addr), .rd_lo (ez_cr_lo), .rd_hi (ez_cr_hi)
 );
 
-// seal grows the length fields by the STH length and writes SECMODE/STHSZ; open shrinks
-// them and clears BTH byte 8 bits 6:0
-// the output header: seal, the descriptor's (edited at the decision); open, the STH
-// removed and every length field shortened by it here
-generate
-    if (OPEN != 0) begin : g_open_edit
-        // the register stage is EQ's: the XQ head's header in with EQ's load, edited
-        // out of it while the packet is in EQ
-        ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) x_hdr_edit (
-            .clk     (clk),
-            .ce      (eq_load),
-            .hdr_in  (xh_hdr[8*HDR_BYTES-1:0]),
-            .shape   (xh_shape),
-            .bth_off (xh_bth_off),
-            .shrink  (1'b1),
-            .len     (xh_sth_len),
-            .secbits (7'd0),
-            .hdr_out (x_edit)
-        );
-    end else begin : g_seal_edited
-        assign x_edit = x_win;
-    end
-endgenerate
+// the output header, edited from XH's in EQ's register stage (ce = eq_load): seal grows
+// every length field by the STH length and writes BTH byte 8's SECMODE / STHSZ for the
+// mode and STH code the packet is sealed with (the verdict's, whenever it is sent); open
+// shrinks them by the STH's length and clears BTH byte 8 bits 6:0
+ib_hdr_edit #(.HDR_BYTES (HDR_BYTES)) x_hdr_edit (
+    .clk     (clk),
+    .ce      (eq_load),
+    .hdr_in  (xh_hdr),
+    .shape   (xh_shape),
+    .bth_off (xh_bth_off),
+    .shrink  (OPEN != 0),
+    .len     ((OPEN != 0) ? xh_sth_len : xh_sth_out),
+    .secbits ((OPEN != 0) ? 7'd0 : secbits_encode(xh_apply, xh_code)),
+    .hdr_out (x_edit)
+);
 
 ib_hdr_mask #(.HDR_BYTES (HDR_BYTES), .AAD_BYTES (HDR_BYTES)) x_hdr_mask (
     .hdr     (x_edit),
@@ -941,6 +940,7 @@ always @(posedge clk) begin
         xh_desc_reg <= xq_m_data;
         xh_tag_reg  <= tag_to_stream(tq_m_data);
         xh_rx_reg   <= q_from_sth[127:0];
+        xh_hdr      <= q_hdr[8*HDR_BYTES-1:0];
     end
     if (xh_load) begin
         xh_valid_reg <= 1'b1;

@@ -6,8 +6,10 @@
  *
  * Function
  *   Store-and-forward, as a pipeline of stages that work on consecutive packets at once,
- *   handing per-packet descriptors (header register, parse results, decision, tag) from
- *   stage to stage through FIFOs. This module connects the stages, the descriptor FIFOs
+ *   handing per-packet descriptors (ring addresses, parse results, decision) from stage to
+ *   stage through FIFOs; every frame's header window is written once into the header
+ *   store (ibsec_hdr_store, block RAM) and read from there, in frame order, by the two
+ *   stages that need it whole (crypt: H; egress: the output header). This module connects the stages, the descriptor FIFOs
  *   between them and the register block; each stage is a module of its own, whose header
  *   says what it does:
  *     ibsec_ingress  frames into the input ring, their header register and length; a
@@ -17,7 +19,7 @@
  *     ibsec_parse    the IQ head registered, through ib_hdr_parse's four stages, into CQ
  *     ibsec_decide   the CQ head through the context lookup's stages (K1 .. LQ); key
  *                    and EPSN, in the model's order of checks (open: without the CRCs),
- *                    into DQ; seal: the wire header edited here
+ *                    into DQ
  *     ibsec_crypt    the DQ head in CJ with its GCM message prepared; the crypt composer
  *                    and gcm_core; into XQ, with the crypt ring and the tag FIFO
  *     ibsec_egress   the XQ head and its tag in EQ with the tag comparison and the CRC
@@ -158,6 +160,11 @@ endgenerate
 // IQ: frames, at CAP_BEAT or when complete
 wire                    iq_s_valid, iq_s_ready, iq_m_valid, iq_m_ready;
 wire [IQ_W-1:0]         iq_s_data, iq_m_data;
+// the header store: written with IQ, read by the crypt (port A) and egress (B) stages
+wire                    hs_wr_en, hs_wr_long;
+wire [8*CAP_BYTES-1:0]  hs_wr_data;
+wire                    hs_a_valid, hs_a_pop, hs_b_valid, hs_b_pop;
+wire [8*CAP_BYTES-1:0]  hs_a_data, hs_b_data;
 // CQ: parsed packets
 wire                    cq_s_valid, cq_m_valid, cq_m_ready;
 wire [DS_W-1:0]         cq_s_data, cq_m_data;
@@ -266,6 +273,7 @@ ibsec_ingress #(
     .s_axis_tlast (s_axis_tlast), .s_axis_tuser (s_axis_tuser),
     .iq_s_valid (iq_s_valid), .iq_s_ready (iq_s_ready), .iq_count (iq_count),
     .iq_s_data (iq_s_data),
+    .hs_wr_en (hs_wr_en), .hs_wr_long (hs_wr_long), .hs_wr_data (hs_wr_data),
     .ring_wr_en (ring_wr_en), .ring_wr_addr (ring_wr_addr), .ring_wr_data (ring_wr_data),
     .wp (wp), .ing_base (ing_base), .ing_early (ing_early), .fp (fp),
     .lp_valid (lp_valid), .lp_pop (lp_pop), .lp_reason (lp_reason), .lp_mode (lp_mode),
@@ -307,6 +315,7 @@ ibsec_crypt #(
 ) crypt (
     .clk (clk), .rst (rst),
     .dq_m_valid (dq_m_valid), .dq_m_ready (dq_m_ready), .dq_m_data (dq_m_data),
+    .hs_valid (hs_a_valid), .hs_pop (hs_a_pop), .hs_data (hs_a_data),
     .xq_s_valid (xq_s_valid), .xq_s_ready (xq_s_ready), .xq_s_data (xq_s_data),
     .ring_wr_en (ring_wr_en), .ring_wr_addr (ring_wr_addr), .ring_wr_data (ring_wr_data),
     .ing_base (ing_base), .ing_early (ing_early), .cf (cf),
@@ -323,6 +332,7 @@ ibsec_egress #(
 ) egress (
     .clk (clk), .rst (rst),
     .xq_m_valid (xq_m_valid), .xq_m_ready (xq_m_ready), .xq_m_data (xq_m_data),
+    .hs_valid (hs_b_valid), .hs_pop (hs_b_pop), .hs_data (hs_b_data),
     .tq_m_valid (tq_m_valid), .tq_m_ready (tq_m_ready), .tq_m_data (tq_m_data),
     .tl_m_valid (tl_m_valid), .tl_m_ready (tl_m_ready), .tl_m_tag32 (tl_m_tag32),
     .lp_valid (lp_valid), .lp_pop (lp_pop), .lp_reason (lp_reason), .lp_mode (lp_mode),
@@ -342,8 +352,19 @@ ibsec_egress #(
 );
 
 // ----------------------------------------------------------------------------
-// Descriptor FIFOs
+// Header store and descriptor FIFOs
 // ----------------------------------------------------------------------------
+// every frame's header window, written once with its IQ descriptor, read in frame order
+// by the crypt stage (port A, with the DQ head) and the egress stage (port B, with XQ's)
+ibsec_hdr_store #(
+    .WIDTH (8 * CAP_BYTES), .WORDS (HS_WORDS), .SLOTS (HS_SLOTS), .HEADS (HS_HEADS)
+) hs (
+    .clk (clk), .rst (rst),
+    .wr_en (hs_wr_en), .wr_long (hs_wr_long), .wr_data (hs_wr_data),
+    .a_valid (hs_a_valid), .a_pop (hs_a_pop), .a_data (hs_a_data),
+    .b_valid (hs_b_valid), .b_pop (hs_b_pop), .b_data (hs_b_data)
+);
+
 sync_fifo #(.WIDTH (IQ_W), .DEPTH (IQ_DEPTH)) iq (
     .clk (clk), .rst (rst),
     .s_valid (iq_s_valid), .s_ready (iq_s_ready), .s_data (iq_s_data),

@@ -127,18 +127,33 @@ localparam [6:0] STH128_LEN = 7'd16;
 // icrc-mac: 4 tag bytes in the ICRC field (Lee & Kim §5.2)
 localparam [4:0] ICRC_MAC_TAG_LEN = 5'd4;
 
+// frame bytes ib_hdr_parse reads (its READ_BYTES: RoCEv2 over IPv6 through the BTH): IQ
+// carries only these of the header window; the whole window is in the header store
+localparam PARSE_BYTES = 74;
+// the header store (ibsec_hdr_store): every frame's header window written once at the
+// ingress and read in frame order by the crypt and egress stages, so that no descriptor
+// carries it. Block RAM of 512 words per copy (DP16KD, 36 bits wide): at LANES = 1 a
+// header is two words (16 DP16KD per read port; one header per two clocks, the rate of
+// the smallest valid frames, two beats), else one (32 DP16KD per port: the wider engines
+// take frames of one beat)
+localparam HS_WORDS = (LANES == 1) ? 2 : 1;
+localparam HS_SLOTS = 512 / HS_WORDS;
+localparam HS_HEADS = (LANES == 1) ? 2 : 4;
+// a frame longer than this has bytes in the header's word 1
+localparam [LEN_W-1:0] HS_WORD_BYTES = CAP_BYTES / HS_WORDS;
+
 // descriptor widths
-localparam IQ_W = 8 * CAP_BYTES + LEN_W + 1 + 2 * RAW;
+localparam IQ_W = 8 * PARSE_BYTES + LEN_W + 1 + 2 * RAW;
 localparam PR_W = 2 + 7 + 7 + 7 + 13 + 13 + 3 + 5 + 24 + 24 + 16;   // parse results
 localparam DC_W = 6 + 1 + CTX_W + 3 + 3 + 3 + KEY_W + 32 + 1 + 63 + 1 + 1;  // decision
-localparam DS_W = 8 * CAP_BYTES + 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
+localparam DS_W = 1 + 2 * RAW + PR_W + 1 + DC_W + 2 * RAW + 1;
 // where the parsed P_Key and DestQP lie in a descriptor word (the fields after them: the
 // check flag, the decision, the crypt ring base and beats, the crypted flag)
 localparam DS_PKEY_LSB   = 1 + DC_W + 2 * RAW + 1;
 localparam DS_DESTQP_LSB = DS_PKEY_LSB + 16;
-// where the input ring beats of the packet lie in a descriptor word (behind the header,
-// the link and the ring address); egress replaces them with the late parse's
-localparam DS_NB_LSB     = DS_W - 8 * CAP_BYTES - 1 - 2 * RAW;
+// where the input ring beats of the packet lie in a descriptor word (behind the link and
+// the ring address); egress replaces them with the late parse's
+localparam DS_NB_LSB     = DS_W - 1 - 2 * RAW;
 // the fields the crypt job register (CJ) reads from the DQ head: the parse results
 // (shape, lengths) and the decision (apply mode, MASK_MF), from the word's low end:
 // crypted (1), crypt ring beats and base (2 x RAW), ICRC check (1), MASK_MF (1), EPSN

@@ -68,7 +68,7 @@ module ibsec_ingress #(
 ) (
     clk, rst,
     s_axis_tdata, s_axis_tkeep, s_axis_tvalid, s_axis_tready, s_axis_tlast, s_axis_tuser,
-    iq_s_valid, iq_s_ready, iq_count, iq_s_data,
+    iq_s_valid, iq_s_ready, iq_count, iq_s_data, hs_wr_en, hs_wr_long, hs_wr_data,
     ring_wr_en, ring_wr_addr, ring_wr_data, wp, ing_base, ing_early, fp,
     lp_valid, lp_pop, lp_reason, lp_mode, lp_nb, ld_valid, ld_pop, ld_reason,
     kr_valid, kr_pop, kr_icrc0, kr_icrc1, kr_vcrc, kr_rx
@@ -101,6 +101,14 @@ input  wire                 iq_s_ready;
 /* verilator lint_on UNUSEDSIGNAL */
 input  wire [$clog2(IQ_DEPTH):0] iq_count;
 output wire [IQ_W-1:0]      iq_s_data;
+
+/*
+ * Header store write port: the frame's header window with its IQ write (hs_wr_long: the
+ * frame is longer than the store's word 0)
+ */
+output wire                 hs_wr_en;
+output wire                 hs_wr_long;
+output wire [8*CAP_BYTES-1:0] hs_wr_data;
 
 /*
  * Input ring: the write port, the arriving frame (base, early
@@ -299,7 +307,12 @@ always @* begin
     endcase
 end
 assign iq_s_valid = iqw_valid_reg;
-assign iq_s_data  = {ing_hdr_reg, iqw_len, ing_link_reg, ing_base_reg, iqw_nb_reg};
+assign iq_s_data  = {ing_hdr_reg[8*PARSE_BYTES-1:0], iqw_len, ing_link_reg, ing_base_reg,
+                     iqw_nb_reg};
+// the whole header window into the header store, with the IQ write
+assign hs_wr_en   = iqw_valid_reg;
+assign hs_wr_long = ing_len_reg > HS_WORD_BYTES;
+assign hs_wr_data = ing_hdr_reg;
 
 // ----------------------------------------------------------------------------
 // Submodules: the CRC check (open) and the late parse

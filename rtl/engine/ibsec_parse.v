@@ -70,9 +70,6 @@ output wire [DS_W-1:0]      cq_s_data;
 // ----------------------------------------------------------------------------
 // Constants
 // ----------------------------------------------------------------------------
-// frame bytes ib_hdr_parse reads (its READ_BYTES: RoCEv2 over IPv6 through the BTH);
-// the head register holds only these
-localparam PARSE_BYTES = 74;
 // cycles from the head register to the parser's results (ib_hdr_parse's latency)
 localparam PARSE_LAT = 4;
 // descriptors the stage holds: the head register and the parser's four stages
@@ -80,7 +77,7 @@ localparam [3:0] PLACES = PARSE_PLACES;
 // the delay line: the descriptor fields that pass the parser by, read PARSE_LAT + 1
 // cycles after they are written (a 16-word distributed RAM, the depth of one
 // TRELLIS_DPR16X4)
-localparam DL_W = 8 * CAP_BYTES + 1 + 2 * RAW;
+localparam DL_W = 1 + 2 * RAW;
 localparam DL_DEPTH = 16;
 localparam [3:0] DL_LAG = PARSE_LAT + 1;
 // CQ's fill level in the width of the admission sum
@@ -90,7 +87,7 @@ localparam [CNT_W-1:0] CQ_PLACES = CQ_DEPTH;
 // ----------------------------------------------------------------------------
 // Wires and registers
 // ----------------------------------------------------------------------------
-wire [8*CAP_BYTES-1:0]  iq_hdr;
+wire [8*PARSE_BYTES-1:0] iq_hdr;
 wire [LEN_W-1:0]        iq_len;
 wire                    iq_link;
 wire [RAW-1:0]          iq_base, iq_nb;
@@ -112,10 +109,9 @@ reg                     q_link;
 reg  [DL_W-1:0]         dl_mem [0:DL_DEPTH-1];
 reg  [3:0]              dl_wa_reg = 4'd0;
 reg  [3:0]              dl_ra_reg = 4'd0 - DL_LAG;
-wire [8*CAP_BYTES-1:0]  d_hdr;
 wire                    d_link;
 wire [RAW-1:0]          d_base, d_nb;
-assign {d_hdr, d_link, d_base, d_nb} = dl_mem[dl_ra_reg];
+assign {d_link, d_base, d_nb} = dl_mem[dl_ra_reg];
 
 // parser results
 wire                    pn_valid;
@@ -140,7 +136,7 @@ assign cq_s_valid = pn_valid;
 
 // parse -> CQ: parse results; the decision fields hold the parse reason (status mode
 // of open: the mode BTH byte 8 names)
-assign cq_s_data = {d_hdr, d_link, d_base, d_nb,
+assign cq_s_data = {d_link, d_base, d_nb,
                     pn_shape, pn_bth_off, pn_hdr_len, pn_sth_len, pn_pp_len, pn_pkt_end,
                     pn_mode, {pn_kp, pn_pn, pn_sthsz}, pn_psn, pn_destqp, pn_pkey,
                     (OPEN != 0) && (pn_reason == R_OK),
@@ -195,10 +191,10 @@ wire             room_next = pop ? (held + 1'b1 < CQ_PLACES) : (held < CQ_PLACES
 
 always @(posedge clk) begin
     // the head register and the delay line: loaded every cycle
-    q_win  <= iq_hdr[8*PARSE_BYTES-1:0];
+    q_win  <= iq_hdr;
     q_len  <= iq_len;
     q_link <= iq_link;
-    dl_mem[dl_wa_reg] <= {iq_hdr, iq_link, iq_base, iq_nb};
+    dl_mem[dl_wa_reg] <= {iq_link, iq_base, iq_nb};
     dl_wa_reg <= dl_wa_reg + 1'b1;
     dl_ra_reg <= dl_ra_reg + 1'b1;
 

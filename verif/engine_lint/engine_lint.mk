@@ -5,5 +5,5 @@
 # own, so that a port a stage does not use is a warning there;
 # ibsec_compose, ibsec_pair_buffer and ibsec_rx_check (open's CRC check during the
 # arrival) are also tops of their own at every width, the wrappers fix OPEN.
-LINT_TOPS += ibsec_engine ibsec_seal ibsec_open ibsec_compose ibsec_pair_buffer ibsec_pkt_buffer \
+LINT_TOPS += ibsec_engine ibsec_seal ibsec_open ibsec_compose ibsec_pair_buffer ibsec_pkt_buffer ibsec_hdr_store \
              ibsec_rx_check ibsec_ingress ibsec_parse ibsec_decide ibsec_crypt ibsec_egress
