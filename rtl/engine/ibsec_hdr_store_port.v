@@ -135,11 +135,12 @@ wire          pop = m_pop && (count_reg != 0);
 wire [CW-1:0] count_next = count_reg + {{HW{1'b0}}, push} - {{HW{1'b0}}, pop};
 wire [CW-1:0] infl_next  = infl_reg + {{HW{1'b0}}, start} - {{HW{1'b0}}, push};
 
+// (read every cycle: q_reg is used only in the cycle after a read, q_v_reg, so it needs
+// no hold, which would cost a multiplexer per bit beside the block RAM)
 always @(posedge clk) begin
     if (mem_we)
         mem[mem_wa] <= mem_wd;
-    if (rd_en)
-        q_reg <= mem[rd_addr];
+    q_reg <= mem[rd_addr];
 end
 
 always @(posedge clk) begin
