@@ -239,11 +239,12 @@ static void maybe_eth_pad(struct tb_gen *g, struct tb_gen_frame *f)
 }
 
 /* A DestQP that selects no QP context: one in 8 a DestQP IBA reserves (0, 1, 0xffffff),
- * whose policy (wire-format.md §9.1) comes before the context lookup. */
+ * whose policy (wire-format.md §9.1) comes before the context lookup; none with
+ * g->no_reserved. */
 static uint32_t free_destqp(struct tb_gen *g)
 {
     static const uint32_t reserved[] = { 0u, 1u, 0xffffffu };
-    if (ibsec_rng_below(&g->rng, 8) == 0)
+    if (!g->no_reserved && ibsec_rng_below(&g->rng, 8) == 0)
         return reserved[ibsec_rng_below(&g->rng, 3)];
     return TB_FREE_QP | ibsec_rng_below(&g->rng, TB_FREE_QP);
 }
@@ -346,7 +347,11 @@ int tb_gen_fixed(struct tb_gen *g, int mode, enum ibsec_shape shape, uint8_t opc
     o.payload_len = (int)payload;
     if (ibsec_pktgen_desc(&g->rng, &o, &d, buf) != IBSEC_PKT_OK)
         return -1;
+    /* a packet of the context's mode: a P_Key context's packet must not go to a reserved
+       DestQP, whose policy would bypass or drop it */
+    g->no_reserved = true;
     gen_from_desc(g, ctx, mode, &d, plain, wire);
+    g->no_reserved = false;
     return 0;
 }
 

@@ -67,6 +67,7 @@ struct tb_gen {
     int       lanes;
     bool      full_lengths;     /* payload lengths 0..4096 uniform-ish (regress) or small-biased */
     bool      huge;             /* huge RoCEv2 frames among the over-long ones (default on) */
+    bool      no_reserved;      /* free DestQPs never the reserved ones (tb_gen_fixed) */
     ibsec_engine tx;            /* endpoint A sealing the open instance's traffic */
     uint64_t  next_epsn[TB_CTX_SLOTS];
     /* earlier genuine frames: sealed (for replays) and plain (for nonce reuse) */
