@@ -44,8 +44,9 @@
  *   context table holds no in-flight packet (nor window update), both seen through a
  *   register (idle_reg, a cycle late), and both have been so for RD_LAT = 2 cycles (the
  *   table's check of a context command and its read-back are registered, the read-back
- *   in two stages), checks the command and applies it in one clock edge; a key install first hands the key to m_key_* (gcm_core
- *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
+ *   in two stages), checks the command (the check registered a cycle before the apply,
+ *   cmd_err_reg) and applies it in one clock edge; a key install first hands the key to
+ *   m_key_* (gcm_core s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
  *   derived and committed) before the slot becomes valid with its size and salt; a key
  *   zeroize runs the same handshake with m_key_wipe = 1 (gcm_core writes zeros over both
  *   banks of the slot) and, when gcm_core is idle again, makes the slot invalid with size
@@ -527,6 +528,15 @@ ibsec_counters #(
 // Command check (docs/registers.md §3.4)
 // ----------------------------------------------------------------------------
 reg [3:0] cmd_err;
+// the check as registered in the cycle before: the command's fields and the table's
+// registered check (tbl_cmd_err) are stable in S_DRAIN from its second cycle on, and the
+// command is applied RD_LAT + 1 cycles into it at the earliest, so the apply starts at
+// this register rather than at the compares of the command's fields
+reg [3:0] cmd_err_reg = ERR_NONE;
+
+always @(posedge clk) begin
+    cmd_err_reg <= cmd_err;
+end
 
 always @* begin
     cmd_err = ERR_NONE;
@@ -847,10 +857,10 @@ always @* begin
     case (state_reg)
         S_DRAIN: begin
             if (idle_reg && quiet_reg >= RD_LAT) begin
-                err_next         = cmd_err;
+                err_next         = cmd_err_reg;
                 cmd_decided_next = decided_reg;
                 state_next       = S_IDLE;
-                if (cmd_err == ERR_NONE) begin
+                if (cmd_err_reg == ERR_NONE) begin
                     case (kind_reg)
                         K_CONFIG: begin
                             config_next = config_stage_reg;
