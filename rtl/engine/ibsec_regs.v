@@ -41,11 +41,12 @@
  *
  *   Commands (a write to CONFIG, KEY_CMD or CTX_CMD, docs/registers.md §2): the block raises
  *   cfg_busy (the datapath then decides no packet), waits until pipe_busy is low and the
- *   context table holds no in-flight packet (nor window update) and both have been so
- *   for RD_LAT = 2 cycles (the table's check of a context command and its read-back are
- *   registered, the read-back in two stages), checks the command and applies it in one
- *   clock edge; a key install first hands the key to m_key_* (gcm_core
- *   s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
+ *   context table holds no in-flight packet (nor window update), both seen through a
+ *   register (idle_reg, a cycle late), and both have been so for RD_LAT = 2 cycles (the
+ *   table's check of a context command and its read-back are registered, the read-back
+ *   in two stages), checks the command (the check registered a cycle before the apply,
+ *   cmd_err_reg) and applies it in one clock edge; a key install first hands the key to
+ *   m_key_* (gcm_core s_key_*) and waits until gcm_core is idle again (round keys, H and its powers
  *   derived and committed) before the slot becomes valid with its size and salt; a key
  *   zeroize runs the same handshake with m_key_wipe = 1 (gcm_core writes zeros over both
  *   banks of the slot) and, when gcm_core is idle again, makes the slot invalid with size
@@ -61,7 +62,7 @@
  *   Register writes: ack two cycles after the request is taken (later while held); reads:
  *   three cycles after. One request at a time. Lookup: three register stages advancing
  *   with lk_ce, one request per lk_ce cycle; EPSN decision and commit answers: combinational
- *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 1
+ *   (ibsec_ctx_table). A command stops decisions for its drain time plus RD_LAT + 2
  *   cycles (plus the gcm_core install time for a key install or zeroize).
  */
 
@@ -347,9 +348,14 @@ wire [11:0] baddr = {reg_addr[11:2], 2'b00};
 // STATUS.BUSY, cfg_busy and the hold of a write: state_reg != S_IDLE, kept in a register
 // of its own (busy_reg) so that the hold and the decisions see one flip-flop
 wire        busy  = busy_reg;
-// cycles (saturating at 3) in S_DRAIN with the pipe and the context table quiet: at
-// RD_LAT the table's read-back (rd_*, RD_LAT register stages) shows the state the command
-// sees, and its registered check (tbl_cmd_err) is the check of this command
+// the pipe and the context table quiet (no packet in flight, no window update), as
+// registered in the cycle before: the command's wait and apply start at this flip-flop,
+// not at the OR of every stage's valid. Once both are quiet in S_DRAIN they stay so (no
+// packet is decided while cfg_busy is high), so quiet one cycle ago is quiet now.
+reg         idle_reg = 1'b0;
+// cycles (saturating at 3) in S_DRAIN with idle_reg high: at RD_LAT the table's
+// read-back (rd_*, RD_LAT register stages) shows the state the command sees, and its
+// registered check (tbl_cmd_err) is the check of this command
 reg  [1:0]  quiet_reg = 2'd0;
 // KEY_DATA i holds key bytes 4i..4i+3, i.e. key_data_reg[255-32i -: 32]: word 7 - i
 wire [2:0]  key_word = ~ibsec_idx_key_data(reg_addr);
@@ -522,6 +528,15 @@ ibsec_counters #(
 // Command check (docs/registers.md §3.4)
 // ----------------------------------------------------------------------------
 reg [3:0] cmd_err;
+// the check as registered in the cycle before: the command's fields and the table's
+// registered check (tbl_cmd_err) are stable in S_DRAIN from its second cycle on, and the
+// command is applied RD_LAT + 1 cycles into it at the earliest, so the apply starts at
+// this register rather than at the compares of the command's fields
+reg [3:0] cmd_err_reg = ERR_NONE;
+
+always @(posedge clk) begin
+    cmd_err_reg <= cmd_err;
+end
 
 always @* begin
     cmd_err = ERR_NONE;
@@ -841,11 +856,11 @@ always @* begin
     // ---- commands ----
     case (state_reg)
         S_DRAIN: begin
-            if (!pipe_busy && !tbl_inflight && quiet_reg >= RD_LAT) begin
-                err_next         = cmd_err;
+            if (idle_reg && quiet_reg >= RD_LAT) begin
+                err_next         = cmd_err_reg;
                 cmd_decided_next = decided_reg;
                 state_next       = S_IDLE;
-                if (cmd_err == ERR_NONE) begin
+                if (cmd_err_reg == ERR_NONE) begin
                     case (kind_reg)
                         K_CONFIG: begin
                             config_next = config_stage_reg;
@@ -981,7 +996,8 @@ always @(posedge clk) begin
     snap_thresh_reg    <= snap_thresh_next;
     state_reg          <= state_next;
     busy_reg           <= (state_next != S_IDLE);
-    quiet_reg          <= (state_reg == S_DRAIN && !pipe_busy && !tbl_inflight)
+    idle_reg           <= !pipe_busy && !tbl_inflight;
+    quiet_reg          <= (state_reg == S_DRAIN && idle_reg)
                           ? quiet_reg + {1'b0, quiet_reg != 2'd3} : 2'd0;
     kind_reg           <= kind_next;
     err_reg            <= err_next;

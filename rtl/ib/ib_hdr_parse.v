@@ -52,11 +52,14 @@
  *        constants, and the IPv4 checksum as three sums of three words (the checksum
  *        word and a zero flag per group registered beside them).
  *     2  the OpCode table and BTH byte 8 decoded; the length constants of {shape, STH
- *        length, PadCnt} plus the table's ETH length (so that every length check of
- *        stage 3 is one compare of the packet's end with a register); the sum of the
- *        ten IPv4 header words; the locate chain of reasons in three short pieces
- *        (native; RoCEv2 before the checksum check; after it); the IP end against the
- *        frame length for both IP versions.
+ *        length} looked up into registers (a five-bit index), beside the packet's and
+ *        the frame's end less the table's ETH length and the packet's end less ETH and
+ *        PadCnt, so that every length check of stage 3 is one compare of two registers
+ *        and no adder lies behind a table lookup (ABC maps such a lookup, shared by
+ *        sums, into long LUT chains in a whole engine); the sum of the ten IPv4 header
+ *        words; the locate chain of reasons in three short pieces (native; RoCEv2
+ *        before the checksum check; after it); the IP end against the frame length for
+ *        both IP versions.
  *     3  the checksum judged from the ten-word sum; each length check as one compare;
  *        the locate chain joined (the checksum taken as good), then BTH byte 8 (open),
  *        TVer and OpCode behind it; payload + pad and the header length.
@@ -203,8 +206,8 @@ endgenerate
 // ---------------------------------------------------------------------------------------
 
 // Every room check is a compare of the packet's end (the frame length, native; the IP
-// length field, RoCEv2) with a constant of the shape, the STH length and PadCnt plus the
-// OpCode table's ETH length. fixed_len is the part of the smallest packet known without
+// length field, RoCEv2) less the OpCode table's ETH length with a constant of the shape,
+// the STH length and PadCnt. fixed_len is the part of the smallest packet known without
 // the opcode (BTH offset and length, STH, ICRC and VCRC).
 function integer bth_off_of(input [1:0] shp);
     bth_off_of = (shp == SHAPE_IB_LOCAL)  ? LRH_LEN :
@@ -228,25 +231,29 @@ function integer fixed_of(input [1:0] shp, input [2:0] sth);
              + ((shp == SHAPE_ROCE_V4 || shp == SHAPE_ROCE_V6) ? ICRC_LEN : ICRC_LEN + VCRC_LEN);
 endfunction
 
-// index {shape, sth_sel, padcnt}; entries with sth_sel = 5..7 are never selected
+// index {shape, sth_sel} (five bits, so each bit of a constant is one LUT5); entries with
+// sth_sel = 5..7 are never selected. PadCnt is not in the index: it is taken off the end
+// with the ETH length (stage 2), as the payload checks count it.
 localparam integer LONG_K = MAX_PAYLOAD + 1;
-wire [6:0]           fixed_tab   [0:127];  // fixed_len
-wire signed [SW-1:0] k_data_tab  [0:127];  // fixed_len - ip base: end - k_data = data_len + ETH
-wire signed [SW-1:0] k_pay_tab   [0:127];  // ... + PadCnt: payload_len + ETH
-wire signed [SW-1:0] k_long_tab  [0:127];  // ... + MAX_PAYLOAD + 1: payload_len - 4097 + ETH
+localparam integer CNP_K  = CNP_PAYLOAD;
+wire [6:0]           fixed_tab   [0:31];  // fixed_len
+wire signed [SW-1:0] k_data_tab  [0:31];  // fixed_len - ip base: end - ETH - k_data = data_len
+// end - ETH - PadCnt - k_long = payload_len - (MAX_PAYLOAD + 1),
+// end - ETH - PadCnt - k_cnp = payload_len - CNP_PAYLOAD
+wire signed [SW-1:0] k_long_tab  [0:31];  // k_data + MAX_PAYLOAD + 1
+wire signed [SW-1:0] k_cnp_tab   [0:31];  // k_data + the CNP payload
 genvar gi;
 generate
-    for (gi = 0; gi < 128; gi = gi + 1) begin : g_len_tab
-        localparam [6:0]   IDX = gi;
-        localparam [1:0]   SHP = IDX[6:5];
-        localparam [2:0]   STH = IDX[4:2];
-        localparam [1:0]   PAD = IDX[1:0];
+    for (gi = 0; gi < 32; gi = gi + 1) begin : g_len_tab
+        localparam [4:0]   IDX = gi;
+        localparam [1:0]   SHP = IDX[4:3];
+        localparam [2:0]   STH = IDX[2:0];
         localparam integer FIX = fixed_of(SHP, STH);
         localparam integer KD  = FIX - ip_base_of(SHP);
         assign fixed_tab[gi]  = FIX[6:0];
         assign k_data_tab[gi] = KD[SW-1:0];
-        assign k_pay_tab[gi]  = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD};
-        assign k_long_tab[gi] = KD[SW-1:0] + {{(SW-2){1'b0}}, PAD} + LONG_K[SW-1:0];
+        assign k_long_tab[gi] = KD[SW-1:0] + LONG_K[SW-1:0];
+        assign k_cnp_tab[gi]  = KD[SW-1:0] + CNP_K[SW-1:0];
     end
 endgenerate
 
@@ -470,8 +477,11 @@ ib_opcode_info u_opcode_info (
     .fixed_payload (op_fixed_payload)
 );
 
-wire [6:0] len_idx1 = {shape1, sth_sel1, padcnt1};
+wire [4:0] len_idx1 = {shape1, sth_sel1};
 wire signed [SW-1:0] eth1_s = $signed({{(SW-6){1'b0}}, op_eth_len});
+// ETH + PadCnt: every ETH length is a multiple of 4 (IBA Vol. 1 §9.3, ib_opcode_info's
+// LEN_*), so the sum is the concatenation
+wire signed [SW-1:0] ethpad1_s = $signed({{(SW-6){1'b0}}, op_eth_len[5:2], padcnt1});
 
 // the locate checks whose header end depends on the shape
 wire short_ip1  = is_v4_1 ? lt34_1 : lt54_1;
@@ -516,11 +526,11 @@ end
 // stage 2 registers
 reg                  v2_reg = 1'b0;
 reg                  link2, open2, has_grh2, is_v4_2, eq60_2;
-reg  [CW-1:0]        flen2;
 reg  [1:0]           shape2;
 reg  [8*BTH_LEN-1:0] bth2;
-reg  signed [SW-1:0] src2;
-reg  signed [SW-1:0] src_cnp2;           // the end less the CNP payload (16)
+// the ends less the ETH length (the packet's end, the frame's) and the packet's end less
+// ETH and PadCnt, compared in stage 3 with the length constants registered beside them
+reg  signed [SW-1:0] src_e2, src_ep2, flen_e2;
 // the pieces of the locate chain
 reg  [5:0]           loc_ib2, loc_ra2, loc_rb2;
 reg  [19:0]          cs_sum2;            // the ten words
@@ -530,8 +540,10 @@ reg  [12:0]          pkt_end2;
 reg                  op_valid2, op_has_payload2, op_pad_allowed2, op_fixed2;
 reg  [5:0]           eth2;
 reg                  tver_bad2, seal_secbits_bad2, open_secbits_bad2, sth_unsup2;
-// the length constants plus the ETH length
-reg  signed [SW-1:0] ke_frame2, ke_data2, ke_pay2, ke_long2;
+// the length constants of {shape, STH length}, looked up only (no sum behind them: the
+// ETH length and PadCnt are taken off the ends instead)
+reg  [6:0]           k_frame2;
+reg  signed [SW-1:0] k_data2, k_long2, k_cnp2;
 
 always @(posedge clk) begin
     link2    <= link1;
@@ -539,11 +551,11 @@ always @(posedge clk) begin
     has_grh2 <= has_grh1;
     is_v4_2  <= is_v4_1;
     eq60_2   <= eq60_1;
-    flen2    <= flen1;
     shape2   <= shape1;
     bth2     <= bth1;
-    src2     <= src1;
-    src_cnp2 <= src1 - CNP_PAYLOAD;
+    src_e2   <= src1 - eth1_s;
+    src_ep2  <= src1 - ethpad1_s;
+    flen_e2  <= $signed({2'b00, flen1}) - eth1_s;
 
     loc_ib2  <= loc_ib_c;
     loc_ra2  <= loc_ra_c;
@@ -581,10 +593,10 @@ always @(posedge clk) begin
                          (sthsz1 != 3'd0 && secmode1 == 2'd0);
     sth_unsup2        <= sthsz1 > 3'd2;
 
-    ke_frame2 <= $signed({{(SW-7){1'b0}}, fixed_tab[len_idx1]}) + eth1_s;
-    ke_data2  <= k_data_tab[len_idx1] + eth1_s;
-    ke_pay2   <= k_pay_tab[len_idx1]  + eth1_s;
-    ke_long2  <= k_long_tab[len_idx1] + eth1_s;
+    k_frame2 <= fixed_tab[len_idx1];
+    k_data2  <= k_data_tab[len_idx1];
+    k_long2  <= k_long_tab[len_idx1];
+    k_cnp2   <= k_cnp_tab[len_idx1];
 
     v2_reg <= v1_reg;
     if (rst)
@@ -617,8 +629,8 @@ always @* begin
     else                                                pre_c = R_OK;
 end
 
-wire [12:0] pp2 = src2[12:0] - ke_data2[12:0];   // payload + pad: end - (fixed_len + ETH)
-wire signed [SW-1:0] flen2_s = $signed({2'b00, flen2});
+wire [12:0] pp2 = src_e2[12:0] - k_data2[12:0];  // payload + pad: end - ETH - fixed_len
+wire signed [SW-1:0] k_frame2_s = $signed({{(SW-7){1'b0}}, k_frame2});
 
 // stage 3 registers
 reg                  v3_reg = 1'b0;
@@ -652,21 +664,21 @@ always @(posedge clk) begin
     pre3     <= pre_c;
     cs_fail3 <= cs_at2 && !cs_ok2;
 
-    short_min3       <= flen2_s < ke_frame2;                          // flen < min_end
+    short_min3       <= flen_e2 < k_frame2_s;                         // flen < min_end
     pktlen_bad3      <= !link2 && pktlen_bad2;
     grh_bad3         <= !link2 && has_grh2 && grh_bad2;
     // ip_end < min_end, beyond the frame, or short of it outside a 60-byte frame
-    ip_len_bad3      <= link2 && ((src2 < ke_data2) || (is_v4_2 ? ip4_gt2 : ip6_gt2) ||
+    ip_len_bad3      <= link2 && ((src_e2 < k_data2) || (is_v4_2 ? ip4_gt2 : ip6_gt2) ||
                                   ((is_v4_2 ? ip4_ne2 : ip6_ne2) && !eq60_2));
     udp_bad3         <= link2 && udp_bad2;
     // data region (§9.2 PadCnt; payload rules of the opcode)
     pad_no_payload3  <= !op_has_payload2 && bth2[13:12] != 2'd0;
-    data_no_payload3 <= !op_has_payload2 && src2 != ke_data2;        // data_len != 0
-    data_misaligned3 <= (src2[1:0] != ke_data2[1:0]) ||              // data_len % 4 != 0
-                        (src2 < ke_pay2);                             // padcnt > data_len
+    data_no_payload3 <= !op_has_payload2 && src_e2 != k_data2;       // data_len != 0
+    data_misaligned3 <= (src_e2[1:0] != k_data2[1:0]) ||             // data_len % 4 != 0
+                        (src_ep2 < k_data2);                          // padcnt > data_len
     pad_forbidden3   <= (bth2[13:12] != 2'd0) && !op_pad_allowed2;
-    fixed_len_bad3   <= op_fixed2 && src_cnp2 != ke_pay2;              // payload_len != 16
-    too_long3        <= src2 >= ke_long2;                              // payload_len > 4096
+    fixed_len_bad3   <= op_fixed2 && src_ep2 != k_cnp2;               // payload_len != 16
+    too_long3        <= src_ep2 >= k_long2;                            // payload_len > 4096
 
     seal_secbits_bad3 <= !open2 && seal_secbits_bad2;
     open_secbits_bad3 <= open_secbits_bad2;
