@@ -22,6 +22,18 @@
  *   logic, not for the engine's 1.2 to 1.4 kbit descriptor FIFOs (about 6,000 LUT4 and
  *   6,000 flip-flops more in the LANES = 1 open engine).
  *
+ * Two registers (DEPTH = 2 with OUT_REG = 1)
+ *   No array: the head word and the word behind it (the tail) are both registers. The
+ *   head loads when it is empty or popped, from the tail while the tail is full and
+ *   from s_data otherwise (a multiplexer selected by a register); the tail loads s_data
+ *   whenever it is empty. Every port behaves cycle for cycle as above (m_data, m_valid,
+ *   s_ready and count from flip-flops). Cost: 2 * WIDTH flip-flops and one LUT4 per bit
+ *   (the head's 2:1 multiplexer; the loads on the flip-flops' clock enables: m_ready
+ *   reaches the head's WIDTH enables), where the array form spends ceil(WIDTH / 4)
+ *   TRELLIS_DPR16X4 cells (each about six COMB sites, 16 words deep of which two are used)
+ *   plus, with OUT_REG = 1, the head register and its multiplexer. Chosen for a wide
+ *   two-word FIFO such as the engine's DQ (about 1.4 kbit: 299 DPR16X4 cells before).
+ *
  * Implementation
  *   The words are held in an array written synchronously and read asynchronously at the
  *   read pointer, the form that synthesis maps to distributed (LUT) RAM: on ECP5 Yosys
@@ -99,109 +111,154 @@ generate
     end
 endgenerate
 
-// ----------------------------------------------------------------------------
-// Registers
-// ----------------------------------------------------------------------------
-// the words (with OUT_REG = 1: behind the head)
-(* ram_style = "distributed" *)
-reg [WIDTH-1:0]      mem[0:DEPTH-1];
-reg [ADDR_WIDTH:0]   wr_ptr_reg = 0, wr_ptr_next;
-reg [ADDR_WIDTH:0]   rd_ptr_reg = 0, rd_ptr_next;
-
 generate
-    if (OUT_REG == 1) begin : g_head_reg
-        // the head word, the fill level (head included) and full, all registers
-        reg [WIDTH-1:0]    head_reg, head_next;
-        reg                head_valid_reg = 1'b0, head_valid_next;
-        reg [ADDR_WIDTH:0] count_reg = 0, count_next;
-        reg                full_reg = 1'b0, full_next;
+    if (OUT_REG == 1 && DEPTH == 2) begin : g_two_reg
+        // ------------------------------------------------------------------------
+        // Registers: the head word, the tail word behind it, and their valid bits
+        // ------------------------------------------------------------------------
+        reg [WIDTH-1:0] head_reg, head_next;
+        reg [WIDTH-1:0] tail_reg, tail_next;
+        reg             head_valid_reg = 1'b0, head_valid_next;
+        reg             tail_valid_reg = 1'b0, tail_valid_next;
 
-        wire write     = s_valid && !full_reg;
-        wire read      = m_ready && head_valid_reg;
-        wire mem_empty = (wr_ptr_reg == rd_ptr_reg);
-        // the head register takes the new word: it is empty, or popped with the array empty
-        wire to_head   = !head_valid_reg || (read && mem_empty);
+        // a write needs a free place: the tail register (the head is free whenever
+        // the tail is)
+        wire write = s_valid && !tail_valid_reg;
+        wire read  = m_ready && head_valid_reg;
 
-        assign s_ready = !full_reg;
+        assign s_ready = !tail_valid_reg;
         assign m_valid = head_valid_reg;
         assign m_data  = head_reg;
-        assign count   = count_reg;
+        assign count   = {tail_valid_reg, head_valid_reg && !tail_valid_reg};
 
+        // The word that enters the head comes from the tail while the tail is full
+        // (a write is refused then) and from s_data otherwise, so the head's multiplexer
+        // is selected by a register; a load that brings no word (the FIFO empty, or
+        // the last word popped without a write) is harmless, the valid bit tells. The
+        // head loads when it is empty or popped, the tail whenever it is empty.
         always @* begin
-            head_next       = head_reg;
-            head_valid_next = head_valid_reg;
-            wr_ptr_next     = wr_ptr_reg;
-            rd_ptr_next     = rd_ptr_reg;
-
-            if (read && !mem_empty) begin
-                // the next word moves up from the array
-                head_next   = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
-                rd_ptr_next = rd_ptr_reg + 1'b1;
-            end else if (read) begin
-                head_valid_next = 1'b0;
-            end
-
-            if (write) begin
-                if (to_head) begin
-                    head_next       = s_data;
-                    head_valid_next = 1'b1;
-                end else begin
-                    wr_ptr_next = wr_ptr_reg + 1'b1;
-                end
-            end
-
-            count_next = count_reg + {{ADDR_WIDTH{1'b0}}, write} - {{ADDR_WIDTH{1'b0}}, read};
-            full_next  = count_next[ADDR_WIDTH];   // count_next == DEPTH (a power of two)
+            head_next       = (m_ready || !head_valid_reg) ?
+                              (tail_valid_reg ? tail_reg : s_data) : head_reg;
+            tail_next       = tail_valid_reg ? tail_reg : s_data;
+            head_valid_next = write || (head_valid_reg && (!read || tail_valid_reg));
+            tail_valid_next = tail_valid_reg ? !read
+                                             : (write && head_valid_reg && !read);
         end
 
         always @(posedge clk) begin
-            if (write && !to_head) begin
-                mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
-            end
-
             head_reg       <= head_next;
+            tail_reg       <= tail_next;
             head_valid_reg <= head_valid_next;
-            wr_ptr_reg     <= wr_ptr_next;
-            rd_ptr_reg     <= rd_ptr_next;
-            count_reg      <= count_next;
-            full_reg       <= full_next;
+            tail_valid_reg <= tail_valid_next;
 
             if (rst) begin
                 head_valid_reg <= 1'b0;
-                wr_ptr_reg     <= 0;
-                rd_ptr_reg     <= 0;
-                count_reg      <= 0;
-                full_reg       <= 1'b0;
+                tail_valid_reg <= 1'b0;
             end
         end
-    end else begin : g_head_mem
-        wire full  = (wr_ptr_reg[ADDR_WIDTH] != rd_ptr_reg[ADDR_WIDTH]) &&
-                     (wr_ptr_reg[ADDR_WIDTH-1:0] == rd_ptr_reg[ADDR_WIDTH-1:0]);
-        wire empty = (wr_ptr_reg == rd_ptr_reg);
-        wire write = s_valid && !full;
-        wire read  = m_ready && !empty;
+    end else begin : g_array
+        // ------------------------------------------------------------------------
+        // Registers: the words (with OUT_REG = 1: behind the head), the pointers
+        // ------------------------------------------------------------------------
+        (* ram_style = "distributed" *)
+        reg [WIDTH-1:0]    mem[0:DEPTH-1];
+        reg [ADDR_WIDTH:0] wr_ptr_reg = 0, wr_ptr_next;
+        reg [ADDR_WIDTH:0] rd_ptr_reg = 0, rd_ptr_next;
 
-        assign s_ready = !full;
-        assign m_valid = !empty;
-        assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
-        assign count   = wr_ptr_reg - rd_ptr_reg;
+        if (OUT_REG == 1) begin : g_head_reg
+            // the head word, the fill level (head included) and full, all registers
+            reg [WIDTH-1:0]    head_reg, head_next;
+            reg                head_valid_reg = 1'b0, head_valid_next;
+            reg [ADDR_WIDTH:0] count_reg = 0, count_next;
+            reg                full_reg = 1'b0, full_next;
 
-        always @* begin
-            wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, write};
-            rd_ptr_next = rd_ptr_reg + {{ADDR_WIDTH{1'b0}}, read};
-        end
+            wire write     = s_valid && !full_reg;
+            wire read      = m_ready && head_valid_reg;
+            wire mem_empty = (wr_ptr_reg == rd_ptr_reg);
+            // the head register takes the new word: it is empty, or popped with the array empty
+            wire to_head   = !head_valid_reg || (read && mem_empty);
 
-        always @(posedge clk) begin
-            if (write) begin
-                mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
+            assign s_ready = !full_reg;
+            assign m_valid = head_valid_reg;
+            assign m_data  = head_reg;
+            assign count   = count_reg;
+
+            always @* begin
+                head_next       = head_reg;
+                head_valid_next = head_valid_reg;
+                wr_ptr_next     = wr_ptr_reg;
+                rd_ptr_next     = rd_ptr_reg;
+
+                if (read && !mem_empty) begin
+                    // the next word moves up from the array
+                    head_next   = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+                    rd_ptr_next = rd_ptr_reg + 1'b1;
+                end else if (read) begin
+                    head_valid_next = 1'b0;
+                end
+
+                if (write) begin
+                    if (to_head) begin
+                        head_next       = s_data;
+                        head_valid_next = 1'b1;
+                    end else begin
+                        wr_ptr_next = wr_ptr_reg + 1'b1;
+                    end
+                end
+
+                count_next = count_reg + {{ADDR_WIDTH{1'b0}}, write} - {{ADDR_WIDTH{1'b0}}, read};
+                full_next  = count_next[ADDR_WIDTH];   // count_next == DEPTH (a power of two)
             end
 
-            wr_ptr_reg <= wr_ptr_next;
-            rd_ptr_reg <= rd_ptr_next;
+            always @(posedge clk) begin
+                if (write && !to_head) begin
+                    mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
+                end
 
-            if (rst) begin
-                wr_ptr_reg <= 0;
-                rd_ptr_reg <= 0;
+                head_reg       <= head_next;
+                head_valid_reg <= head_valid_next;
+                wr_ptr_reg     <= wr_ptr_next;
+                rd_ptr_reg     <= rd_ptr_next;
+                count_reg      <= count_next;
+                full_reg       <= full_next;
+
+                if (rst) begin
+                    head_valid_reg <= 1'b0;
+                    wr_ptr_reg     <= 0;
+                    rd_ptr_reg     <= 0;
+                    count_reg      <= 0;
+                    full_reg       <= 1'b0;
+                end
+            end
+        end else begin : g_head_mem
+            wire full  = (wr_ptr_reg[ADDR_WIDTH] != rd_ptr_reg[ADDR_WIDTH]) &&
+                         (wr_ptr_reg[ADDR_WIDTH-1:0] == rd_ptr_reg[ADDR_WIDTH-1:0]);
+            wire empty = (wr_ptr_reg == rd_ptr_reg);
+            wire write = s_valid && !full;
+            wire read  = m_ready && !empty;
+
+            assign s_ready = !full;
+            assign m_valid = !empty;
+            assign m_data  = mem[rd_ptr_reg[ADDR_WIDTH-1:0]];
+            assign count   = wr_ptr_reg - rd_ptr_reg;
+
+            always @* begin
+                wr_ptr_next = wr_ptr_reg + {{ADDR_WIDTH{1'b0}}, write};
+                rd_ptr_next = rd_ptr_reg + {{ADDR_WIDTH{1'b0}}, read};
+            end
+
+            always @(posedge clk) begin
+                if (write) begin
+                    mem[wr_ptr_reg[ADDR_WIDTH-1:0]] <= s_data;
+                end
+
+                wr_ptr_reg <= wr_ptr_next;
+                rd_ptr_reg <= rd_ptr_next;
+
+                if (rst) begin
+                    wr_ptr_reg <= 0;
+                    rd_ptr_reg <= 0;
+                end
             end
         end
     end

@@ -377,7 +377,10 @@ sync_fifo #(.WIDTH (DS_W), .DEPTH (CQ_DEPTH)) cq (
     .m_valid (cq_m_valid), .m_ready (cq_m_ready), .m_data (cq_m_data), .count (cq_count)
 );
 
-sync_fifo #(.WIDTH (DS_W), .DEPTH (DQ_DEPTH)) dq (
+// DQ: two words in registers (sync_fifo's two-register form), so that crypt's CJ load
+// starts at flip-flops and the two words cost no distributed RAM (299 TRELLIS_DPR16X4
+// cells in the array form)
+sync_fifo #(.WIDTH (DS_W), .DEPTH (DQ_DEPTH), .OUT_REG (1)) dq (
     .clk (clk), .rst (rst),
     .s_valid (dq_s_valid), .s_ready (dq_s_ready), .s_data (dq_s_data),
     .m_valid (dq_m_valid), .m_ready (dq_m_ready), .m_data (dq_m_data), .count (dq_count)
