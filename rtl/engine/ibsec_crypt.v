@@ -23,9 +23,9 @@
  *
  * Latency / throughput
  *   One cycle from DQ head to CJ (with the header store's head: it fetches ahead, so the
- *   header waits there long before the packet reaches DQ); the composer issues one beat per clock into gcm_core
- *   (gcm_core: AES_LATENCY + 3 cycles to the first output block, AES + GHASH + 3 to the
- *   tag; docs/crypto-core.md); jobs chain without a bubble.
+ *   header waits there long before the packet reaches DQ); the composer issues one beat
+ *   per clock into gcm_core (gcm_core: AES_LATENCY + 3 cycles to the first output block,
+ *   AES + GHASH + 3 to the tag; docs/crypto-core.md); jobs chain without a bubble.
  *
  * Hands on
  *   XQ descriptors with the message's crypt ring base and beats (crypted flag) to

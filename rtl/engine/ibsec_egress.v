@@ -10,8 +10,8 @@
  *            ICRC field of the packet's last beat: the late tag), with the tag (TQ's
  *            head), its header (the header store's port B, hs_*) and, open, the 16
  *            header bytes from hdr_len on (the STH) shifted out of it, so that EQ's
- *            comparisons and its header edit start at registers. XH loads when empty or as EQ loads
- *            from it (one packet per clock)
+ *            comparisons and its header edit start at registers. XH loads when empty
+ *            or as EQ loads from it (one packet per clock)
  *   EQ       XH's packet enters EQ once its frame has ended (its late parse at lp's head;
  *            open: its CRC check's results, registered from kr's head with their
  *            comparisons in KH, one cycle later), with the tag and, on open,
@@ -30,8 +30,9 @@
  *            registered a cycle ahead (EQ_MD), so that EQ's take (x_go), which enables
  *            EQ's load of the next packet (about 1,400 bits), starts at registers
  *   compose  the output: the header edited in EQ's register stage (ib_hdr_edit: seal, the
- *            lengths grown and BTH byte 8 written for the STH; open, the STH removed), STH (seal: the tag's first bytes), payload + pad (from the
- *            crypt ring when encrypted, else from this stage's copy of the input ring),
+ *            lengths grown and BTH byte 8 written for the STH; open, the STH removed),
+ *            STH (seal: the tag's first bytes), payload + pad (from the crypt ring
+ *            when encrypted, else from this stage's copy of the input ring),
  *            ICRC / VCRC placeholders; the ICRC (or, icrc-mac, the tag) and the VCRC are
  *            computed on the way into the output FIFO (from EC, a register holding each
  *            composed beat a cycle before the CRC engines, so that the ring's read data
